@@ -1,0 +1,47 @@
+import path from "node:path";
+import { currentDatabase, migrateDatabase, openDatabase, setDatabase } from "~/db/client.server";
+import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
+import { env, type Env } from "~/env.server";
+import { extraConnectSources } from "~/modules/config/public-config.server";
+
+export interface BootResult {
+  env: Env;
+  demoLogins: string[];
+  /** Origins for the CSP's connect-src (analytics, realtime). */
+  connectSrc: string[];
+}
+
+/** What server/start.js reads from the server build (exported by entry.server). */
+export interface BootModule {
+  boot(): Promise<BootResult>;
+  shutdown(): Promise<void>;
+  databaseKind(): string;
+}
+
+/** Validates settings, opens and migrates the database, seeds demo data on a first local run. */
+export async function boot(): Promise<BootResult> {
+  const settings = env();
+  const options = {
+    databaseUrl: settings.DATABASE_URL,
+    pgliteDir: path.resolve(settings.DATA_DIR, "pglite"),
+  };
+  const database = await openDatabase(options);
+  await migrateDatabase(database, options);
+  setDatabase(database);
+  const demoLogins: string[] = [];
+  if (settings.SEED_DEMO_DATA) {
+    await seedDemoDataOnFirstRun();
+    demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
+  }
+  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings) };
+}
+
+export async function shutdown(): Promise<void> {
+  const database = currentDatabase();
+  setDatabase(undefined);
+  await database?.close();
+}
+
+export function databaseKind(): string {
+  return currentDatabase()?.kind ?? "closed";
+}

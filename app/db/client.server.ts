@@ -1,0 +1,101 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import fs from "node:fs";
+import path from "node:path";
+import type { Logger } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A PostgreSQL URL; when absent PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite's folder; when absent (and no URL) the database lives in memory. */
+  pgliteDir?: string;
+}
+
+/**
+ * Counts the queries run inside `countQueries`, so tests can hold loaders to a bounded number.
+ * AsyncLocalStorage keeps concurrent requests from counting each other's queries.
+ */
+const queryScope = new AsyncLocalStorage<{ count: number; sql: string[] }>();
+const countingLogger: Logger = {
+  logQuery(query) {
+    const scope = queryScope.getStore();
+    if (scope) {
+      scope.count += 1;
+      scope.sql.push(query);
+    }
+  },
+};
+
+export async function countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; sql: string[] }> {
+  const scope = { count: 0, sql: [] as string[] };
+  const result = await queryScope.run(scope, fn);
+  return { result, count: scope.count, sql: scope.sql };
+}
+
+const migrationsFolder = path.resolve(process.cwd(), "drizzle");
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const { default: pg } = await import("pg");
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzle(pool, { schema, logger: countingLogger }) as unknown as Db;
+    return { db, kind: "postgres", close: () => pool.end() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
+  // pg_trgm backs the admin member search index (migration 0002); PGlite loads extensions at start.
+  const extensions = { pg_trgm };
+  const client = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
+  await client.waitReady;
+  const db = drizzle(client, { schema, logger: countingLogger }) as unknown as Db;
+  return { db, kind: "pglite", close: () => client.close() };
+}
+
+/** Applies the committed migrations. On PostgreSQL an advisory lock keeps concurrent nodes from racing. */
+export async function migrateDatabase(database: Database, options: DatabaseOptions): Promise<void> {
+  if (database.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(database.db as never, { migrationsFolder });
+    return;
+  }
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(727001)");
+    await migrate(drizzle(client), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock(727001)").catch(() => {});
+    await client.end();
+  }
+}
+
+let current: Database | undefined;
+
+/** The process-wide database, opened by `boot()` (or a test's setup). */
+export function db(): Db {
+  if (!current) throw new Error("The database is not open: call boot() first.");
+  return current.db;
+}
+
+export function setDatabase(database: Database | undefined) {
+  current = database;
+}
+
+export function currentDatabase(): Database | undefined {
+  return current;
+}

@@ -1,0 +1,67 @@
+import { data, redirect } from "react-router";
+import type { User } from "~/db/schema";
+import { getOptionalUser, loginPathFor } from "./current-user.server";
+import { loadLoggedUser, type LoggedUser } from "./logged-user.server";
+import { isAdminAccount } from "./roles";
+
+/**
+ * The one guard pattern (spec section 5, rules in order). Layout loaders call these; they throw
+ * redirects or 404s, and return the user when the request may go on.
+ */
+const agreedUsers = new WeakMap<Request, Promise<{ user: User; loggedUser: LoggedUser }>>();
+
+export function requireAgreedUser(request: Request): Promise<{ user: User; loggedUser: LoggedUser }> {
+  // Layout and page loaders of one request all guard; the checks run once.
+  let pending = agreedUsers.get(request);
+  if (!pending) {
+    pending = checkAgreedUser(request);
+    agreedUsers.set(request, pending);
+  }
+  return pending;
+}
+
+async function checkAgreedUser(request: Request): Promise<{ user: User; loggedUser: LoggedUser }> {
+  const user = await getOptionalUser(request);
+  // Rule 5: no user -> /login with the full path (empty when the path already carries a redirect).
+  if (!user) throw redirect(loginPathFor(request));
+  const loggedUser = await loadLoggedUser(user);
+  // Rule 2: a user who has not agreed to every required document goes to /login, which lists them.
+  if (!loggedUser.agreed_to_all_documents) throw redirect(loginPathFor(request));
+  return { user, loggedUser };
+}
+
+/** Rule 3: admin routes need acct_type 2, otherwise /login (which sends a member to their own dashboard). */
+export async function requireAdminUser(request: Request) {
+  const result = await requireAgreedUser(request);
+  if (!isAdminAccount(result.user)) throw redirect("/login");
+  return result;
+}
+
+/**
+ * Rule 4 and rule 1: member routes need a user; the member id in the path is checked here, not by a
+ * redirect. Admins may open any member's area; a member opening someone else's gets 404 and no data.
+ */
+export async function requireMemberAreaAccess(request: Request, memberIdParam: string | undefined) {
+  const result = await requireAgreedUser(request);
+  const memberId = parseId(memberIdParam);
+  if (memberId === null || (memberId !== result.user.id && !isAdminAccount(result.user))) {
+    throw notFound();
+  }
+  return { ...result, memberId };
+}
+
+/** Whether this user may read or change that member's records (the same rule as the member area). */
+export function canAccessMember(user: Pick<User, "id" | "acctType">, memberId: number): boolean {
+  return user.id === memberId || isAdminAccount(user);
+}
+
+export function parseId(value: string | undefined | null): number | null {
+  if (!value || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/** Thrown to show the area's Not Found page with status 404. */
+export function notFound() {
+  return data(null, { status: 404 });
+}

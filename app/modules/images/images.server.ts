@@ -1,0 +1,187 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import sharp, { type Metadata } from "sharp";
+import { env } from "~/env.server";
+import {
+  IMAGE_MAX_BYTES,
+  IMAGE_MAX_SIDE,
+  IMAGE_MESSAGES,
+  IMAGE_MIN_SIDE,
+  isAcceptedImageType,
+} from "./image-rules";
+
+/**
+ * Uploaded images: checked (declared type, real format decoded by sharp, size, dimensions), stripped of
+ * metadata, resized into the named variants of their kind as WebP and written under
+ * STORAGE_DIR/images/<kind>/<random id>/<variant>.webp, served at /storage/images/<kind>/<id>/<variant>.webp
+ * (app/routes/storage.images.$.ts). Files are never changed in place: a replaced image gets a new id and
+ * the old folder is deleted, so the public paths can be cached forever.
+ */
+
+export interface VariantSpec {
+  width: number;
+  height: number;
+  /** cover: fill the box, cropping the overflow (centred); inside: fit within it, keeping the ratio. */
+  fit: "cover" | "inside";
+}
+
+/** Every kind of image and its variants. A new kind (the profiles' 728x410 hero) is one more entry. */
+export const IMAGE_KINDS = {
+  avatar: {
+    "256x256": { width: 256, height: 256, fit: "cover" },
+    "64x64": { width: 64, height: 64, fit: "cover" },
+  },
+} as const satisfies Record<string, Record<string, VariantSpec>>;
+
+export type ImageKind = keyof typeof IMAGE_KINDS;
+export type VariantName<K extends ImageKind> = keyof (typeof IMAGE_KINDS)[K] & string;
+
+export interface StoredImage<K extends ImageKind = ImageKind> {
+  kind: K;
+  id: string;
+  /** The public path of each variant. */
+  paths: Record<VariantName<K>, string>;
+}
+
+/** What a multipart upload gives us (a File), or any Blob with a declared type. */
+export type ImageUpload = Pick<Blob, "size" | "type" | "arrayBuffer">;
+
+export type ImageErrorReason = keyof typeof IMAGE_MESSAGES;
+
+/** A file we refuse; `message` is meant for the person who uploaded it. Nothing was written. */
+export class ImageUploadError extends Error {
+  constructor(readonly reason: ImageErrorReason) {
+    super(IMAGE_MESSAGES[reason]);
+    this.name = "ImageUploadError";
+  }
+}
+
+export const PUBLIC_IMAGE_PREFIX = "/storage/images/";
+const ID_PATTERN = /^[0-9a-f]{32}$/;
+const DECODED_FORMATS = new Set(["jpeg", "png", "webp", "gif"]);
+
+export function imagesRoot(): string {
+  return path.resolve(env().STORAGE_DIR, "images");
+}
+
+function isKind(value: string): value is ImageKind {
+  return Object.hasOwn(IMAGE_KINDS, value);
+}
+
+function publicPath(kind: ImageKind, id: string, variant: string): string {
+  return `${PUBLIC_IMAGE_PREFIX}${kind}/${id}/${variant}.webp`;
+}
+
+/**
+ * The parts of a stored image's path (`<kind>/<id>/<variant>.webp`, with or without the public prefix),
+ * or null for anything that is not exactly one of our files: an unknown kind or variant, a malformed id,
+ * dot segments, encoded separators, extra segments.
+ */
+export function parseImagePath(value: string): { kind: ImageKind; id: string; variant: string } | null {
+  const relative = value.startsWith(PUBLIC_IMAGE_PREFIX) ? value.slice(PUBLIC_IMAGE_PREFIX.length) : value;
+  const segments = relative.split("/");
+  if (segments.length !== 3) return null;
+  const [kind, id, file] = segments as [string, string, string];
+  if (!isKind(kind) || !ID_PATTERN.test(id)) return null;
+  const match = /^([0-9a-z]+)\.webp$/.exec(file);
+  if (!match || !Object.hasOwn(IMAGE_KINDS[kind], match[1]!)) return null;
+  return { kind, id, variant: match[1]! };
+}
+
+/** The file on disk behind a public path (or the part after /storage/images/); null when it is not ours. */
+export function imageFilePath(value: string): string | null {
+  const parts = parseImagePath(value);
+  if (!parts) return null;
+  const root = imagesRoot();
+  const file = path.resolve(root, parts.kind, parts.id, `${parts.variant}.webp`);
+  // Belt and braces: the strict pattern above already rules out leaving the folder.
+  return file.startsWith(root + path.sep) ? file : null;
+}
+
+/** Another variant of the same stored image, e.g. the 64x64 avatar from the 256x256 path kept on the user. */
+export function imageVariantPath<K extends ImageKind>(value: string, kind: K, variant: VariantName<K>): string | null {
+  const parts = parseImagePath(value);
+  return parts && parts.kind === kind ? publicPath(kind, parts.id, variant) : null;
+}
+
+/** Checks the upload and decodes its header; throws ImageUploadError for anything we will not store. */
+async function readUpload(upload: ImageUpload | null | undefined): Promise<Buffer> {
+  if (!upload || upload.size === 0) throw new ImageUploadError("missing");
+  if (upload.size > IMAGE_MAX_BYTES) throw new ImageUploadError("tooLarge");
+  if (!isAcceptedImageType(upload.type ?? "")) throw new ImageUploadError("unreadable");
+  const input = Buffer.from(await upload.arrayBuffer());
+  if (input.length > IMAGE_MAX_BYTES) throw new ImageUploadError("tooLarge");
+
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input).metadata();
+  } catch {
+    throw new ImageUploadError("unreadable");
+  }
+  if (!metadata.format || !DECODED_FORMATS.has(metadata.format)) throw new ImageUploadError("unreadable");
+  // Animated images: one frame's height (the variants are made from the first frame).
+  const width = metadata.width;
+  const height = metadata.pageHeight ?? metadata.height;
+  if (!width || !height) throw new ImageUploadError("unreadable");
+  if (width < IMAGE_MIN_SIDE || height < IMAGE_MIN_SIDE) throw new ImageUploadError("tooSmall");
+  if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE) throw new ImageUploadError("tooBig");
+  return input;
+}
+
+/** Renders every variant in memory (so a file that fails to decode half-way writes nothing). */
+async function renderVariants(kind: ImageKind, input: Buffer): Promise<Array<[string, Buffer]>> {
+  const specs = Object.entries(IMAGE_KINDS[kind]) as Array<[string, VariantSpec]>;
+  try {
+    // The first frame only; EXIF orientation applied, then every piece of metadata dropped (sharp's default
+    // output keeps none: no EXIF, GPS, XMP or ICC profile; colours are converted to sRGB).
+    const source = sharp(input, { limitInputPixels: IMAGE_MAX_SIDE * IMAGE_MAX_SIDE, animated: false }).autoOrient();
+    return await Promise.all(
+      specs.map(async ([name, spec]) => {
+        const output = await source
+          .clone()
+          .resize(spec.width, spec.height, { fit: spec.fit })
+          .webp({ quality: 82 })
+          .toBuffer();
+        return [name, output] as [string, Buffer];
+      }),
+    );
+  } catch {
+    throw new ImageUploadError("unreadable");
+  }
+}
+
+/**
+ * Stores an uploaded image as the variants of its kind. Throws ImageUploadError (with a message for the
+ * user) for a file we refuse, and then nothing is written. The folder appears complete or not at all.
+ */
+export async function storeImage<K extends ImageKind>(kind: K, upload: ImageUpload | null | undefined): Promise<StoredImage<K>> {
+  const input = await readUpload(upload);
+  const variants = await renderVariants(kind, input);
+
+  const id = crypto.randomBytes(16).toString("hex");
+  const kindDir = path.join(imagesRoot(), kind);
+  const staging = path.join(kindDir, `.${id}.partial`);
+  await fs.mkdir(staging, { recursive: true });
+  try {
+    await Promise.all(variants.map(([name, output]) => fs.writeFile(path.join(staging, `${name}.webp`), output)));
+    await fs.rename(staging, path.join(kindDir, id));
+  } catch (error) {
+    await fs.rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const paths = Object.fromEntries(variants.map(([name]) => [name, publicPath(kind, id, name)])) as Record<VariantName<K>, string>;
+  return { kind, id, paths };
+}
+
+/**
+ * Deletes every variant of the stored image that `value` (the public path of any of its variants) names.
+ * Anything that is not one of our paths (null, an external URL, a seeded placeholder) is left alone.
+ */
+export async function deleteImage(value: string | null | undefined): Promise<boolean> {
+  if (!value) return false;
+  const parts = parseImagePath(value);
+  if (!parts) return false;
+  await fs.rm(path.join(imagesRoot(), parts.kind, parts.id), { recursive: true, force: true });
+  return true;
+}

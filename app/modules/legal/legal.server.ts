@@ -1,0 +1,88 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import sanitizeHtml from "sanitize-html";
+import { db } from "~/db/client.server";
+import { legalDocuments, signatures, type LegalDocument } from "~/db/schema";
+
+export type DocumentSummary = Pick<LegalDocument, "id" | "name" | "slug" | "version" | "required">;
+
+const summaryColumns = {
+  id: legalDocuments.id,
+  name: legalDocuments.name,
+  slug: legalDocuments.slug,
+  version: legalDocuments.version,
+  required: legalDocuments.required,
+};
+
+/** Documents are HTML written by administrators: only a safe subset of tags reaches a browser. */
+export function sanitizeDocumentHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, "h1", "h2", "h3"],
+    allowedSchemes: ["http", "https", "mailto"],
+  });
+}
+
+export async function listPublishedDocuments(): Promise<DocumentSummary[]> {
+  return db()
+    .select(summaryColumns)
+    .from(legalDocuments)
+    .where(eq(legalDocuments.published, true))
+    .orderBy(asc(legalDocuments.name));
+}
+
+export async function findPublishedDocument(slug: string): Promise<LegalDocument | undefined> {
+  const [doc] = await db()
+    .select()
+    .from(legalDocuments)
+    .where(and(eq(legalDocuments.slug, slug), eq(legalDocuments.published, true)))
+    .limit(1);
+  return doc ? { ...doc, content: sanitizeDocumentHtml(doc.content) } : undefined;
+}
+
+/** Required, published documents whose current version the user has not signed. One query. */
+export async function pendingDocumentsFor(userId: number): Promise<DocumentSummary[]> {
+  return db()
+    .select(summaryColumns)
+    .from(legalDocuments)
+    .where(
+      and(
+        eq(legalDocuments.published, true),
+        eq(legalDocuments.required, true),
+        sql`not exists (select 1 from ${signatures} s where s.user_id = ${userId}
+              and s.document_id = ${legalDocuments.id} and s.document_version = ${legalDocuments.version})`,
+      ),
+    )
+    .orderBy(asc(legalDocuments.name));
+}
+
+export async function hasAgreedToAllDocuments(userId: number): Promise<boolean> {
+  return (await pendingDocumentsFor(userId)).length === 0;
+}
+
+/**
+ * Records the user's agreement to the current version of the given documents. Only documents that
+ * are pending for this user count; the caller learns which required ones are still left.
+ */
+export async function signDocuments(input: {
+  userId: number;
+  documentIds: number[];
+  ip: string;
+  userAgent: string;
+}): Promise<{ remaining: DocumentSummary[] }> {
+  const pending = await pendingDocumentsFor(input.userId);
+  const chosen = pending.filter((doc) => input.documentIds.includes(doc.id));
+  if (chosen.length) {
+    await db()
+      .insert(signatures)
+      .values(
+        chosen.map((doc) => ({
+          userId: input.userId,
+          documentId: doc.id,
+          documentVersion: doc.version,
+          ip: input.ip,
+          userAgent: input.userAgent.slice(0, 500),
+        })),
+      )
+      .onConflictDoNothing();
+  }
+  return { remaining: pending.filter((doc) => !input.documentIds.includes(doc.id)) };
+}

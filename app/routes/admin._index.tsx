@@ -1,0 +1,8 @@
+import { redirect } from "react-router";
+import { requireAdminUser } from "~/modules/accounts/guards.server";
+import type { Route } from "./+types/admin._index";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return redirect("/admin/dashboard");
+}

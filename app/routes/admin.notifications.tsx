@@ -1,0 +1,22 @@
+import { redirect } from "react-router";
+import { requireAdminUser } from "~/modules/accounts/guards.server";
+import { handleNotificationAction } from "~/modules/notifications/notification-actions.server";
+import { deleteAdminNotification, deleteAllAdminNotifications } from "~/modules/notifications/notifications.server";
+import type { Route } from "./+types/admin.notifications";
+
+export const handle = { routeName: "admin-notifications" };
+
+/** The admin bell posts here: the administrators' shared list. */
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireAdminUser(request);
+  return handleNotificationAction(request, {
+    memberId: user.id,
+    deleteOne: deleteAdminNotification,
+    deleteAll: deleteAllAdminNotifications,
+  });
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return redirect("/admin/dashboard");
+}

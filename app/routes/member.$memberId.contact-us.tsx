@@ -1,0 +1,100 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { Field, FieldErrors, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { fullName } from "~/modules/accounts/current-user.server";
+import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { redirectAfterSuccess } from "~/modules/flash/flash.server";
+import { CONTACT_MESSAGE_MAX, CONTACT_SUBJECT_MAX, ContactSchema } from "~/modules/members/contact-schema";
+import { ContactRateLimitedError, sendContactMessage } from "~/modules/members/contact.server";
+import type { Route } from "./+types/member.$memberId.contact-us";
+
+export const handle = { routeName: "member-contact-us" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Contact Us");
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { user } = await requireMemberAreaAccess(request, params.memberId);
+  // The message is always from the person signed in (an administrator in someone's area writes as themselves).
+  return { sender: { fullname: fullName(user), email: user.email } };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { user } = await requireMemberAreaAccess(request, params.memberId);
+  const submission = parseWithZod(await request.formData(), { schema: ContactSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  let sent: Awaited<ReturnType<typeof sendContactMessage>>;
+  try {
+    sent = await sendContactMessage({ userId: user.id, ...submission.value });
+  } catch (error) {
+    if (error instanceof ContactRateLimitedError) {
+      return data(submission.reply({ formErrors: [error.message] }), { status: 429 });
+    }
+    throw error;
+  }
+  return redirectAfterSuccess(
+    new URL(request.url).pathname,
+    sent.id,
+    `Thank you, your message was sent. We will answer at ${user.email}.`,
+  );
+}
+
+export default function ContactUsRoute({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    id: "contact-us",
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const formResetKey = useFormResetKey();
+  const { key: messageKey, ...messageProps } = getTextareaProps(fields.message);
+  const messageHelpId = `${fields.message.id}-help`;
+  const messageInvalid = Boolean(fields.message.errors?.length);
+  return (
+    <div className="mx-auto w-full max-w-2xl">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight">Contact Us</h1>
+        <p className="mt-1 text-sm text-stone-600">
+          Questions, problems or ideas: write to the team. We answer by email at{" "}
+          <span className="font-medium break-all text-stone-800">{loaderData.sender.email}</span>.
+        </p>
+      </header>
+      <section aria-label="Your message" className="mt-6 rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
+        <Form key={formResetKey} method="post" className="space-y-4" {...getFormProps(form)}>
+          <FormAlert id={form.errorId} errors={form.errors} />
+          <Field
+            label="Subject"
+            inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: CONTACT_SUBJECT_MAX }}
+            errors={fields.subject.errors}
+            errorId={fields.subject.errorId}
+          />
+          <div>
+            <label htmlFor={fields.message.id} className="block text-sm font-medium text-stone-800">
+              Message
+            </label>
+            <textarea
+              key={messageKey}
+              {...messageProps}
+              rows={8}
+              maxLength={CONTACT_MESSAGE_MAX}
+              aria-invalid={messageInvalid || undefined}
+              aria-describedby={[messageInvalid ? fields.message.errorId : undefined, messageHelpId].filter(Boolean).join(" ")}
+              className={`mt-1 block w-full resize-y rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${
+                messageInvalid ? "border-red-500" : "border-stone-300"
+              } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
+            />
+            <p id={messageHelpId} className="mt-1 text-xs text-stone-500">
+              Up to {CONTACT_MESSAGE_MAX.toLocaleString("en-US")} characters.
+            </p>
+            <FieldErrors id={fields.message.errorId} errors={fields.message.errors} />
+          </div>
+          <div className="flex justify-end sm:[&>*]:w-auto">
+            <SubmitButton pendingLabel="Sending…">Send message</SubmitButton>
+          </div>
+        </Form>
+      </section>
+    </div>
+  );
+}

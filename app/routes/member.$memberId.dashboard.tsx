@@ -1,0 +1,112 @@
+import type { ShouldRevalidateFunction } from "react-router";
+import { Link } from "react-router";
+import { ChartCard, EmptyState, StatCard } from "~/components/charts";
+import { Money } from "~/components/formatting";
+import { DateTime } from "~/components/formatting";
+import { pageTitle } from "~/components/page-title";
+import { reuseUnlessChanged } from "~/components/revalidation";
+import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import {
+  memberDashboardProjects,
+  memberDashboardStats,
+  memberDashboardWorkRequests,
+} from "~/modules/dashboard/member-dashboard.server";
+import { loadDashboardProfiles } from "~/modules/members/member-area.server";
+import type { Route } from "./+types/member.$memberId.dashboard";
+
+export const handle = { routeName: "member-dashboard" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { memberId } = await requireMemberAreaAccess(request, params.memberId);
+  const profiles = await loadDashboardProfiles(memberId);
+  const [stats, projects, workRequests] = await Promise.all([
+    memberDashboardStats(memberId, profiles),
+    memberDashboardProjects(memberId),
+    memberDashboardWorkRequests(memberId),
+  ]);
+  if (!stats) throw new Response(null, { status: 404 });
+  return { memberId, stats, profiles, projects: projects.data, workRequests: workRequests.data };
+}
+
+// Dashboard stats, profiles, projects and work requests are cached per member (spec section 7).
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args, "memberId");
+
+export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
+  const { stats, memberId } = loaderData;
+  const base = `/member/${memberId}`;
+  const steps = [
+    { done: stats.email_verified, label: "Verify your email address", to: `${base}/profile` },
+    { done: stats.documents_agreed >= stats.documents_required, label: "Agree to the legal terms", to: "/legal-terms" },
+    { done: stats.has_avatar, label: "Add a profile picture", to: `${base}/profile` },
+    { done: stats.artists > 0, label: "Create your first artist page", to: `${base}/artists` },
+    { done: stats.provider_profiles > 0, label: "Offer your services with a provider profile", to: `${base}/musicians` },
+    { done: false, label: "Release your music", to: `${base}/digital-distribution/start` },
+  ];
+  const remaining = steps.filter((s) => !s.done);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
+        <p className="text-sm text-stone-500">
+          Member since <DateTime iso={stats.member_since} />
+        </p>
+      </div>
+
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <StatCard label="Balance" value={<Money cents={stats.balance_cents} currency={stats.currency} />} hint="Available to pay out" />
+        <StatCard label="Artists" value={stats.artists} />
+        <StatCard label="Provider profiles" value={stats.provider_profiles} />
+        <StatCard label="Projects" value={stats.projects} />
+        <StatCard label="Work requests" value={stats.work_requests} />
+      </div>
+
+      {remaining.length ? (
+        <section aria-labelledby="getting-started" className="rounded-xl border border-brand-100 bg-brand-50 p-4">
+          <h2 id="getting-started" className="font-semibold text-brand-900">
+            Getting started
+          </h2>
+          <ol className="mt-2 space-y-1.5">
+            {steps.map((step) => (
+              <li key={step.label} className="flex items-center gap-2 text-sm">
+                <span
+                  aria-hidden="true"
+                  className={`inline-flex size-5 items-center justify-center rounded-full text-xs ${step.done ? "bg-brand-800 text-white" : "border border-brand-700 text-brand-800"}`}
+                >
+                  {step.done ? "✓" : ""}
+                </span>
+                {step.done ? (
+                  <span className="text-stone-500 line-through">
+                    {step.label}
+                    <span className="sr-only"> (done)</span>
+                  </span>
+                ) : (
+                  <Link to={step.to} className="font-medium text-brand-900 underline">
+                    {step.label}
+                  </Link>
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <ChartCard title="Income" description="Royalties and sales, month by month">
+          <EmptyState title="No income yet">
+            Release your music or join a project: your earnings will show here, every cent traced to its lines.
+          </EmptyState>
+        </ChartCard>
+        <ChartCard title="Recent projects and work requests">
+          {loaderData.projects.length + loaderData.workRequests.length === 0 ? (
+            <EmptyState title="Nothing in progress">
+              Browse the <Link to={`${base}/music-producers`} className="underline">music producers</Link> or{" "}
+              <Link to={`${base}/studios`} className="underline">studios</Link> and send your first work request.
+            </EmptyState>
+          ) : null}
+        </ChartCard>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useActionData } from "react-router";
+import { AuthCard, CheckboxField, Field, FormAlert, Honeypot, SubmitButton, useClearOnError } from "~/components/forms";
+import { pageTitle } from "~/components/page-title";
+import { EmailTakenError, registerMember } from "~/modules/accounts/accounts.server";
+import { dashboardPath, getOptionalUser } from "~/modules/accounts/current-user.server";
+import { RegisterSchema } from "~/modules/accounts/schemas";
+import { redirectWithFlash } from "~/modules/flash/flash.server";
+import { listPublishedDocuments, pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
+import { isHoneypotFilled } from "~/modules/security/honeypot.server";
+import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import type { Route } from "./+types/register";
+import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
+
+export const handle = { routeName: "register" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Register");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request);
+  if (user) throw redirect(dashboardPath(user));
+  const documents = (await listPublishedDocuments()).filter((d) => d.required);
+  return { documents };
+}
+
+const HIDDEN = ["password", "passwordConfirmation"];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: RegisterSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
+  if (isHoneypotFilled(formData)) {
+    return data(submission.reply({ formErrors: ["We could not create this account."], hideFields: HIDDEN }), {
+      status: 400,
+    });
+  }
+  const limit = await hitRateLimit(`register:ip:${context.ip}`, 20, 60 * 60);
+  if (!limit.allowed) {
+    return data(
+      submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }),
+      { status: 429 },
+    );
+  }
+  try {
+    const user = await registerMember(submission.value);
+    // Ticking the box agreed to the documents listed beside it: record it so the first login needs no second step.
+    const pending = await pendingDocumentsFor(user.id);
+    await signDocuments({
+      userId: user.id,
+      documentIds: pending.map((d) => d.id),
+      ip: context.ip,
+      userAgent: request.headers.get("user-agent") ?? "",
+    });
+    return redirectWithFlash("/login", {
+      kind: "success",
+      message: `Almost there: we sent a verification link to ${user.email}. Open it to activate your account.`,
+    });
+  } catch (error) {
+    if (error instanceof EmailTakenError) {
+      return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: HIDDEN }), { status: 400 });
+    }
+    throw error;
+  }
+}
+
+export default function RegisterRoute({ loaderData }: Route.ComponentProps) {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  useClearOnError(form.id, lastResult, ["password", "passwordConfirmation"]);
+  const documents = loaderData.documents;
+  return (
+    <AuthCard
+      title="Create your account"
+      intro={
+        <>
+          Already have one?{" "}
+          <Link to="/login" className="font-semibold text-brand-800 underline">
+            Log in
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Honeypot />
+        <NameFields name={fields.name} lastName={fields.lastName} />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+        />
+        <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
+        <CheckboxField
+          label={
+            <>
+              I agree to the{" "}
+              {documents.length
+                ? documents.map((d, i) => (
+                    <span key={d.id}>
+                      {i > 0 ? (i === documents.length - 1 ? " and " : ", ") : null}
+                      <Link to={`/legal-terms/${d.slug}`} target="_blank" rel="noopener" className="text-brand-800 underline">
+                        {d.name}
+                      </Link>
+                    </span>
+                  ))
+                : "legal terms"}
+              .
+            </>
+          }
+          inputProps={getInputProps(fields.terms, { type: "checkbox", value: "on" })}
+          errors={fields.terms.errors}
+          errorId={fields.terms.errorId}
+        />
+        <SubmitButton pendingLabel="Creating your account…">Create account</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

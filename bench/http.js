@@ -1,0 +1,116 @@
+// @ts-check
+// HTTP benchmarks against the production build: each target beside the trivial /healthz baseline,
+// measured in the same run on the same server, reported as ratios with the absolute figures.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PORT = Number(process.env.BENCH_PORT ?? 3290);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+/**
+ * A page to measure. With `login`, requests carry that demo user's session; without `path`, the page
+ * is where that login lands (the user's dashboard).
+ * @typedef {{ name: string, path?: string, login?: string }} Target
+ */
+/** Later issues add their pages here. */
+/** @type {Target[]} */
+export const targets = [
+  { name: "GET /login", path: "/login" },
+  { name: "GET /member/{id}/dashboard", login: "member@example.com" },
+  { name: "GET /admin/dashboard", login: "admin@example.com" },
+];
+
+/** @param {string} dataDir */
+async function startServer(dataDir) {
+  const child = spawn(process.execPath, ["server/start.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      APP_ENV: "test",
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      APP_URL: BASE,
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0000",
+      SEED_DEMO_DATA: "true",
+      LOGIN_LIMIT_PER_IP: "1000000",
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    child.stdout?.on("data", (chunk) => {
+      if (String(chunk).includes("is running at")) resolve(undefined);
+    });
+  });
+  // Warm PGlite and the route modules before measuring.
+  for (let i = 0; i < 20; i++) await fetch(`${BASE}/login`).then((r) => r.text());
+  return child;
+}
+
+/** @param {string} urlPath @param {Record<string,string>} [headers] */
+async function measure(urlPath, headers = {}) {
+  const result = await autocannon({ url: `${BASE}${urlPath}`, connections: CONNECTIONS, duration: DURATION, headers });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${urlPath}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  }
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    requests: result.requests.total,
+  };
+}
+
+/** Logs in through the form; returns the session cookie and where the login lands. @param {string} email */
+async function login(email) {
+  const response = await fetch(`${BASE}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+    body: new URLSearchParams({ email, password: "backline-demo" }),
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("backline_session="));
+  const location = response.headers.get("location");
+  if (!cookie || !location) throw new Error(`login failed for ${email}: ${response.status}`);
+  return { cookie: cookie.split(";")[0] ?? "", landing: location };
+}
+
+export async function runHttpBench() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
+  const server = await startServer(dataDir);
+  const rows = [];
+  try {
+    for (const target of targets) {
+      const session = target.login ? await login(target.login) : undefined;
+      /** @type {Record<string, string>} */
+      const headers = session ? { cookie: session.cookie } : {};
+      const urlPath = target.path ?? session?.landing ?? "/";
+      // Baseline and target alternate so drift on a shared machine touches both.
+      const baseline = await measure("/healthz");
+      const measured = await measure(urlPath, headers);
+      rows.push({
+        target: target.name,
+        baseline: { target: "GET /healthz", ...baseline },
+        measured,
+        ratio: {
+          requestsPerSecond: +(measured.requestsPerSecond / baseline.requestsPerSecond).toFixed(3),
+          latencyP50: +(measured.latencyP50Ms / Math.max(baseline.latencyP50Ms, 0.001)).toFixed(2),
+          latencyP99: +(measured.latencyP99Ms / Math.max(baseline.latencyP99Ms, 0.001)).toFixed(2),
+        },
+      });
+    }
+  } finally {
+    server.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { kind: "http", durationSeconds: DURATION, connections: CONNECTIONS, cpus: os.cpus().length, rows };
+}

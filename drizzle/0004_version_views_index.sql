@@ -1,0 +1,1 @@
+CREATE INDEX "app_version_views_version_id_idx" ON "app_version_views" USING btree ("version_id");

@@ -1,0 +1,100 @@
+import { DEMO, DEMO_PASSWORD } from "../support/accounts";
+import { expect, test } from "../support/test";
+
+/**
+ * The area menus (spec section 2) as the sidebar renders them on a desktop viewport.
+ * Only the "nothing yet" member menu can be seen here: affiliates, artists, provider profiles and
+ * post-production jobs do not exist in the app yet, so the variants that show Affiliate, Your Artists,
+ * Your Provider Profiles and Post Production Jobs are unit-tested in app/components/menus/menus.test.ts.
+ */
+
+const MEMBER_MENU: Array<[string, string[]]> = [
+  ["Menu", ["Dashboard", "Account", "Release Music"]],
+  ["Community", ["Artist Pages", "Musician Pages", "Audio Engineer Pages", "Music Producer Pages", "Studio Pages"]],
+  ["Financial", ["Income & Shares", "Payouts", "Royalty Payment Requests"]],
+  ["Catalog", ["Releases", "Songs"]],
+  ["Work", ["Projects", "Work Requests"]],
+  ["Sales", ["Digital Sales", "License Royalties", "Pro Royalties"]],
+  ["System", ["Legal Terms", "Contact Us", "Logout"]],
+];
+
+const ADMIN_MENU: Array<[string, string[]]> = [
+  ["Menu", ["Dashboard", "Members", "Releases", "Songs", "Work Requests", "Projects", "Affiliates", "Post Production Jobs"]],
+  ["Profiles", ["Artists", "Music Producers", "Musicians", "Audio Engineers", "Studios"]],
+  ["Sales", ["Digital", "PRO Royalties", "License Royalties", "Upload Sales"]],
+  ["Community", ["Artist Pages", "Music Producer Pages", "Musician Pages", "Audio Engineer Pages", "Studio Pages"]],
+  ["Finance", ["Royalty Payment Requests", "Transactions", "Payment Accounts"]],
+  ["Legal", ["Documents", "Signatures"]],
+  ["Resources", ["Genres", "Instruments", "Skills", "PROs"]],
+  ["Account", ["Logout"]],
+];
+
+test("the member menu of a member without affiliate, artists or provider profiles: groups and items in order", async ({ page, app }) => {
+  await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
+  await app.goto("/member/2/dashboard");
+  const nav = page.getByRole("navigation", { name: "Member menu" });
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole("heading", { level: 2 })).toHaveText(MEMBER_MENU.map(([heading]) => heading));
+  for (const [heading, items] of MEMBER_MENU) {
+    await expect(nav.getByRole("region", { name: heading, exact: true }).getByRole("listitem"), heading).toHaveText(items);
+  }
+  for (const absent of ["Affiliate", "Your Artists", "Your Provider Profiles", "Post Production Jobs"]) {
+    await expect(nav.getByText(absent, { exact: true }), absent).toHaveCount(0);
+  }
+
+  // Where the links go (member-relative, Legal Terms is public) and which one is current.
+  const links = await nav.getByRole("link").evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+  expect(Object.fromEntries(links)).toMatchObject({
+    Dashboard: "/member/2/dashboard",
+    Account: "/member/2/profile",
+    "Release Music": "/member/2/digital-distribution/start",
+    "Income & Shares": "/member/2/member-income",
+    Songs: "/member/2/songs",
+    "Work Requests": "/member/2/work-requests",
+    "Pro Royalties": "/member/2/sales/pro",
+    "Legal Terms": "/legal-terms",
+    "Contact Us": "/member/2/contact-us",
+  });
+  await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+  // Logout is a button (a POST), not a link.
+  await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
+});
+
+test("the admin menu: groups in order with their items", async ({ page, app }) => {
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  await app.goto("/admin/dashboard");
+  const nav = page.getByRole("navigation", { name: "Admin menu" });
+  await expect(nav.getByRole("heading", { level: 2 })).toHaveText(ADMIN_MENU.map(([heading]) => heading));
+  for (const [heading, items] of ADMIN_MENU) {
+    await expect(nav.getByRole("region", { name: heading, exact: true }).getByRole("listitem"), heading).toHaveText(items);
+  }
+  await expect(nav.getByRole("link", { name: "Songs" })).toHaveAttribute("href", "/admin/songs");
+  await expect(nav.getByRole("link", { name: "Artists", exact: true })).toHaveAttribute("href", "/admin/artists/profiles");
+});
+
+test("a member menu link to a page not built yet (Songs) lands on the area's Not Found", async ({ page, app, browserErrors }) => {
+  browserErrors.allowStatus(404);
+  await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
+  await app.goto("/member/2/dashboard");
+  const nav = page.getByRole("navigation", { name: "Member menu" });
+  await nav.getByRole("link", { name: "Songs" }).click();
+  await expect(page).toHaveURL("/member/2/songs");
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
+  await expect(page).toHaveTitle("Mia Member | Not Found | Backline");
+  await expect(nav.getByRole("link", { name: "Songs" })).toHaveAttribute("aria-current", "page");
+
+  // Loaded directly it is the same page with status 404.
+  const response = await page.goto("/member/2/songs");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
+});
+
+test("an admin menu link to a page not built yet (Songs) lands on the admin Not Found", async ({ page, app, browserErrors }) => {
+  browserErrors.allowStatus(404);
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  await app.goto("/admin/dashboard");
+  await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Songs" }).click();
+  await expect(page).toHaveURL("/admin/songs");
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", "/admin/dashboard");
+});

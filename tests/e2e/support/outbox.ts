@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+
+/** One message as the app writes it to DATA_DIR/outbox when SMTP_URL is unset. */
+export interface Mail {
+  file: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+  sentAt: string;
+}
+
+export function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error("E2E_DATA_DIR is not set: run the suite through playwright.config.ts");
+  return dir;
+}
+
+function outboxDir() {
+  return path.join(dataDir(), "outbox");
+}
+
+/** Every message sent to `to` (case-insensitive), oldest first; optionally only those whose subject matches. */
+export function mailsTo(to: string, subject?: RegExp): Mail[] {
+  let files: string[];
+  try {
+    files = fs.readdirSync(outboxDir()).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  return files
+    .sort()
+    .map((file) => ({ file, ...(JSON.parse(fs.readFileSync(path.join(outboxDir(), file), "utf8")) as Omit<Mail, "file">) }))
+    .filter((m) => m.to.toLowerCase() === to.toLowerCase() && (!subject || subject.test(m.subject)));
+}
+
+/**
+ * The newest message to `to`, waiting briefly until there are more than `after` of them
+ * (pass the count seen before the action that sends it, to be sure it is a new one).
+ */
+export async function waitForMail(to: string, options: { subject?: RegExp; after?: number; timeout?: number } = {}): Promise<Mail> {
+  const after = options.after ?? 0;
+  await expect
+    .poll(() => mailsTo(to, options.subject).length, {
+      message: `a new message to ${to}${options.subject ? ` matching ${options.subject}` : ""} in the outbox`,
+      timeout: options.timeout ?? 5_000,
+      intervals: [50, 100, 200, 250],
+    })
+    .toBeGreaterThan(after);
+  const mails = mailsTo(to, options.subject);
+  return mails[mails.length - 1]!;
+}
+
+/** The single action link of a message (verification, reset, activation). */
+export function actionLink(mail: Mail): string {
+  expect(mail.links, `links in "${mail.subject}"`).toHaveLength(1);
+  return mail.links[0]!;
+}

@@ -1,0 +1,32 @@
+/**
+ * Runs before the server starts (see playwright.config.ts webServer.command), in the same DATA_DIR:
+ * opens the database (migrations and demo data), creates the accounts that cannot be made through the UI
+ * yet, and closes it again (PGlite allows one process at a time).
+ */
+import { eq } from "drizzle-orm";
+import { boot, shutdown } from "../../../app/boot.server";
+import { db } from "../../../app/db/client.server";
+import { users } from "../../../app/db/schema";
+import { createPendingAccount, registerMember } from "../../../app/modules/accounts/accounts.server";
+import { PENDING, UNSIGNED, UNSIGNED_PASSWORD } from "./accounts";
+import { prepareAccountAdminAccounts } from "./prepare-account-admin";
+import { prepareNotificationAccounts } from "./prepare-notifications";
+import { prepareVersionAccounts } from "./prepare-versions";
+
+await boot();
+try {
+  for (const [key, email] of Object.entries(PENDING)) {
+    await createPendingAccount({ name: "Pat", lastName: `Pending ${key}`, email, invitedBy: "The e2e suite" });
+  }
+  for (const [key, email] of Object.entries(UNSIGNED)) {
+    const user = await registerMember({ name: "Uma", lastName: `Unsigned ${key}`, email, password: UNSIGNED_PASSWORD });
+    await db().update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, user.id));
+  }
+  console.log(`[e2e] prepared ${await prepareAccountAdminAccounts()}`);
+  console.log(`[e2e] prepared ${await prepareNotificationAccounts()}`);
+  console.log(`[e2e] prepared ${await prepareVersionAccounts()}`);
+  console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
+} finally {
+  await shutdown();
+}
+process.exit(0);
