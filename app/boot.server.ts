@@ -3,6 +3,7 @@ import { currentDatabase, migrateDatabase, openDatabase, setDatabase } from "~/d
 import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
 import { env, type Env } from "~/env.server";
 import { extraConnectSources } from "~/modules/config/public-config.server";
+import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 
 export interface BootResult {
   env: Env;
@@ -28,6 +29,7 @@ export async function boot(): Promise<BootResult> {
   const database = await openDatabase(options);
   await migrateDatabase(database, options);
   setDatabase(database);
+  await seedReferenceDataOnFirstRun(database.db);
   const demoLogins: string[] = [];
   if (settings.SEED_DEMO_DATA) {
     await seedDemoDataOnFirstRun();

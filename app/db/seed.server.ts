@@ -1,6 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "~/modules/accounts/password.server";
 import { readConfigValue, setConfigValue } from "~/modules/config/config.server";
+import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
+import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { db } from "./client.server";
 import { legalDocuments, signatures, users } from "./schema";
 
@@ -76,6 +78,8 @@ export async function seedDemoData(): Promise<void> {
       docs.map((d) => ({ userId: u.id, documentId: d.id, documentVersion: d.version, ip: "seed", userAgent: "seed" })),
     );
     if (rows.length) await tx.insert(signatures).values(rows).onConflictDoNothing();
+    await seedReferenceData(tx);
+    await seedDemoProfiles(tx, "member@example.com");
   });
   await setConfigValue("display_currency", "USD");
 }

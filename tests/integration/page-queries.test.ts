@@ -37,7 +37,9 @@ describe("dashboard pages run a bounded number of queries", () => {
   it("member dashboard: root + layout + page", async () => {
     const loaders = [root.loader, memberLayout.loader, memberDashboard.loader] as unknown as AnyLoader[];
     const { count } = await pageQueries(`/member/${memberId}/dashboard`, memberCookie, loaders, { memberId: String(memberId) });
-    expect(count).toBeLessThanOrEqual(8);
+    // The layout and the page each read the member's profiles (one query apiece: the page's copy is cached
+    // per member on its own, spec section 7), so 10 in all; the count must not depend on how many there are.
+    expect(count).toBeLessThanOrEqual(10);
   });
 
   it("the count does not grow with the number of members", async () => {

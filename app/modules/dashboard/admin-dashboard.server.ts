@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { profiles, users } from "~/db/schema";
 
 /** GET /api/admin/dashboard/system-profiles-summary: who is on the platform. One query. */
 export interface SystemProfilesSummary {
@@ -14,6 +14,8 @@ export interface SystemProfilesSummary {
   signups_by_month: Array<{ month: string; count: number }>;
   artists: number;
   provider_profiles: number;
+  /** Profiles of any type waiting for an administrator's decision. */
+  profiles_pending_approval: number;
 }
 
 export async function systemProfilesSummary(now = new Date()): Promise<SystemProfilesSummary> {
@@ -31,6 +33,10 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
       byMonth: sql<Record<string, number> | null>`(select json_object_agg(m.month, m.n) from
         (select to_char(date_trunc('month', ${users.createdAt} at time zone 'UTC'), 'YYYY-MM') as month, count(*)::int as n
          from ${users} where ${users.createdAt} >= ${start.toISOString()}::timestamptz group by 1) m)`,
+      profileCounts: sql<{ artists: number; providers: number; pending: number } | null>`(select json_build_object(
+          'artists', count(*) filter (where ${profiles.type} = 'artist'),
+          'providers', count(*) filter (where ${profiles.type} <> 'artist'),
+          'pending', count(*) filter (where ${profiles.status} = 'pending_approval')) from ${profiles})`,
     })
     .from(users);
   const byRole = row?.byRole ?? {};
@@ -48,9 +54,9 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
     suspended: row?.suspended ?? 0,
     by_role: [1, 2, 3, 4, 5].map((role_id) => ({ role_id, count: byRole[String(role_id)] ?? 0 })),
     signups_by_month: months.map((month) => ({ month, count: byMonth[month] ?? 0 })),
-    // Artist pages and provider profiles arrive with the community issue.
-    artists: 0,
-    provider_profiles: 0,
+    artists: row?.profileCounts?.artists ?? 0,
+    provider_profiles: row?.profileCounts?.providers ?? 0,
+    profiles_pending_approval: row?.profileCounts?.pending ?? 0,
   };
 }
 

@@ -26,11 +26,17 @@ export interface VariantSpec {
   fit: "cover" | "inside";
 }
 
-/** Every kind of image and its variants. A new kind (the profiles' 728x410 hero) is one more entry. */
+/** Every kind of image and its variants. */
 export const IMAGE_KINDS = {
   avatar: {
     "256x256": { width: 256, height: 256, fit: "cover" },
     "64x64": { width: 64, height: 64, fit: "cover" },
+  },
+  // A profile's header (spec section 2: the page uses the 728x410 variant); 2x for dense screens, a third for cards.
+  hero: {
+    "1456x820": { width: 1456, height: 820, fit: "cover" },
+    "728x410": { width: 728, height: 410, fit: "cover" },
+    "364x205": { width: 364, height: 205, fit: "cover" },
   },
 } as const satisfies Record<string, Record<string, VariantSpec>>;
 
@@ -39,7 +45,10 @@ export type VariantName<K extends ImageKind> = keyof (typeof IMAGE_KINDS)[K] & s
 
 export interface StoredImage<K extends ImageKind = ImageKind> {
   kind: K;
+  /** The folder name: `<random>` or `<owner>-<random>`. */
   id: string;
+  /** The random part alone (what a record stores when its paths are built from its own id). */
+  key: string;
   /** The public path of each variant. */
   paths: Record<VariantName<K>, string>;
 }
@@ -58,7 +67,8 @@ export class ImageUploadError extends Error {
 }
 
 export const PUBLIC_IMAGE_PREFIX = "/storage/images/";
-const ID_PATTERN = /^[0-9a-f]{32}$/;
+/** A random id, optionally after the id of the record it belongs to (`<owner>-<random>`, see storeImage). */
+const ID_PATTERN = /^(?:[1-9][0-9]{0,9}-)?[0-9a-f]{32}$/;
 const DECODED_FORMATS = new Set(["jpeg", "png", "webp", "gif"]);
 
 export function imagesRoot(): string {
@@ -155,11 +165,17 @@ async function renderVariants(kind: ImageKind, input: Buffer): Promise<Array<[st
  * Stores an uploaded image as the variants of its kind. Throws ImageUploadError (with a message for the
  * user) for a file we refuse, and then nothing is written. The folder appears complete or not at all.
  */
-export async function storeImage<K extends ImageKind>(kind: K, upload: ImageUpload | null | undefined): Promise<StoredImage<K>> {
+export async function storeImage<K extends ImageKind>(
+  kind: K,
+  upload: ImageUpload | null | undefined,
+  options: { ownerId?: number } = {},
+): Promise<StoredImage<K>> {
   const input = await readUpload(upload);
   const variants = await renderVariants(kind, input);
 
-  const id = crypto.randomBytes(16).toString("hex");
+  // With an owner the folder is `<owner>-<random>`: a profile's hero path is built from its id and hero_img.
+  const random = crypto.randomBytes(16).toString("hex");
+  const id = options.ownerId ? `${options.ownerId}-${random}` : random;
   const kindDir = path.join(imagesRoot(), kind);
   const staging = path.join(kindDir, `.${id}.partial`);
   await fs.mkdir(staging, { recursive: true });
@@ -171,7 +187,7 @@ export async function storeImage<K extends ImageKind>(kind: K, upload: ImageUplo
     throw error;
   }
   const paths = Object.fromEntries(variants.map(([name]) => [name, publicPath(kind, id, name)])) as Record<VariantName<K>, string>;
-  return { kind, id, paths };
+  return { kind, id, key: random, paths };
 }
 
 /**
@@ -184,4 +200,14 @@ export async function deleteImage(value: string | null | undefined): Promise<boo
   if (!parts) return false;
   await fs.rm(path.join(imagesRoot(), parts.kind, parts.id), { recursive: true, force: true });
   return true;
+}
+
+/** A profile's hero image path (spec section 2): built from the profile id and its hero image. */
+export function heroImagePath(
+  profileId: number,
+  heroImg: string | null | undefined,
+  variant: VariantName<"hero"> = "728x410",
+): string | null {
+  if (!heroImg || !/^[0-9a-f]{32}$/.test(heroImg)) return null;
+  return publicPath("hero", `${profileId}-${heroImg}`, variant);
 }

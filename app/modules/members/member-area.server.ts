@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { artistMembers, profiles, users } from "~/db/schema";
 import { fullName } from "~/modules/accounts/current-user.server";
 
 /**
- * The member's profiles shown in menus and on the dashboard (spec section 3). Artists, provider
- * profiles and affiliates arrive with their own issues; until their tables exist the lists are empty.
+ * The member's profiles shown in menus and on the dashboard (spec section 3): the artist pages they own
+ * or play in, and their provider profiles. Affiliates arrive with their own issue; until then null.
  */
 export interface DashboardProfiles {
   owned_affiliate: { id: number } | null;
@@ -27,8 +27,33 @@ export interface MemberAreaUser {
   profiles: DashboardProfiles;
 }
 
-export async function loadDashboardProfiles(_memberId: number): Promise<DashboardProfiles> {
-  return { owned_affiliate: null, artists: [], musician: null, audio_engineer: null, studio: null, music_producer: null };
+/** One query: provider profiles the member owns, and artists whose band they belong to (owners included). */
+export async function loadDashboardProfiles(memberId: number): Promise<DashboardProfiles> {
+  const rows = await db()
+    .select({ id: profiles.id, type: profiles.type, name: profiles.name })
+    .from(profiles)
+    .where(
+      or(
+        and(ne(profiles.type, "artist"), eq(profiles.ownerId, memberId)),
+        inArray(
+          profiles.id,
+          db().select({ id: artistMembers.artistId }).from(artistMembers).where(eq(artistMembers.userId, memberId)),
+        ),
+      ),
+    )
+    .orderBy(asc(profiles.name), asc(profiles.id));
+  const one = (type: string) => {
+    const row = rows.find((r) => r.type === type);
+    return row ? { id: row.id } : null;
+  };
+  return {
+    owned_affiliate: null,
+    artists: rows.filter((r) => r.type === "artist").map((r) => ({ id: r.id, name: r.name })),
+    musician: one("musician"),
+    audio_engineer: one("audio_engineer"),
+    studio: one("studio"),
+    music_producer: one("music_producer"),
+  };
 }
 
 /** The member whose area is open (GET /api/members/profile/member-area/{id}); null when there is none. */
