@@ -3,6 +3,8 @@
  * `route_name` + `resource_id` + `route_hash` becomes a URL here. Each name is the `handle.routeName`
  * of the route module serving that path; add a name when its page is built.
  */
+import { PROFILE_TYPE_INFO, PROFILE_TYPES, profileRouteNames } from "~/modules/profiles/profile-types";
+
 const PATHS: Record<string, string> = {
   login: "/login",
   register: "/register",
@@ -16,7 +18,36 @@ const PATHS: Record<string, string> = {
   "admin-member": "/admin/member/:id",
   "admin-versions": "/admin/versions",
   "admin-announcements": "/admin/announcements",
+  ...communityPaths(),
+  "band-invite": "/band-invite/:id",
+  "admin-djs": "/admin/djs",
+  "admin-songwriters": "/admin/songwriters",
+  "admin-managers": "/admin/managers",
+  "admin-venues": "/admin/venues",
+  "admin-genres": "/admin/genres",
+  "admin-skills": "/admin/skills",
+  "admin-instruments": "/admin/instruments",
+  "admin-languages": "/admin/languages",
+  "admin-pros": "/admin/pros",
 };
+
+/** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */
+function communityPaths(): Record<string, string> {
+  const entries = PROFILE_TYPES.flatMap((type) => {
+    const names = profileRouteNames(type);
+    const info = PROFILE_TYPE_INFO[type];
+    return [
+      [names.memberDirectory, `/member/:memberId/${info.directory}`],
+      [names.memberPublicPage, `/member/:memberId/${info.directory}/:id`],
+      [names.memberOwnerPage, `/member/:memberId/${info.memberPage}/:id`],
+      [names.adminDirectory, `/admin/${info.directory}`],
+      [names.adminPublicPage, `/admin/${info.directory}/:id`],
+      [names.adminModeration, `/admin/${info.directory}/profiles`],
+      [names.adminOwnerPage, `/admin/${info.adminPage}/:id`],
+    ];
+  });
+  return Object.fromEntries(entries);
+}
 
 export const ROUTE_NAMES = Object.keys(PATHS);
 

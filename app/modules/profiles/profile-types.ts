@@ -74,6 +74,9 @@ export const PROFILE_TYPE_INFO: Record<ProfileType, ProfileTypeInfo> = {
   },
 };
 
+/** Browser-safe list of the types (the schema's `profileTypes`, without importing the schema). */
+export const PROFILE_TYPES = Object.keys(PROFILE_TYPE_INFO) as ProfileType[];
+
 export const PROVIDER_TYPES = ["musician", "audio_engineer", "music_producer", "studio"] as const satisfies readonly ProfileType[];
 
 export const REFERENCE_LABELS: Record<ReferenceKind, { singular: string; plural: string }> = {

@@ -1,0 +1,80 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import { db } from "~/db/client.server";
+import {
+  profileRates,
+  profileReferenceValues,
+  profiles,
+  referenceValues,
+  type Profile,
+  type ProfileRate,
+  type ReferenceKind,
+} from "~/db/schema";
+import { heroImagePath } from "~/modules/images/images.server";
+
+export interface ProfileValue {
+  id: number;
+  name: string;
+  /** Retired values stay on the profile (shown) but can no longer be picked. */
+  retired: boolean;
+}
+
+export interface ProfileDetails {
+  profile: Profile;
+  /** The reference values the profile carries, per kind, sorted by name. */
+  values: Record<ReferenceKind, ProfileValue[]>;
+  rates: ProfileRate[];
+  hero: { src: string; srcSet: string } | null;
+}
+
+const emptyValues = (): Record<ReferenceKind, ProfileValue[]> => ({ genre: [], skill: [], instrument: [], language: [], pro: [] });
+
+/** The 728x410 header image (spec section 2) with its 2x and small variants for srcset. */
+export function heroImage(profile: Pick<Profile, "id" | "heroImg">): ProfileDetails["hero"] {
+  const src = heroImagePath(profile.id, profile.heroImg, "728x410");
+  if (!src) return null;
+  const small = heroImagePath(profile.id, profile.heroImg, "364x205");
+  const large = heroImagePath(profile.id, profile.heroImg, "1456x820");
+  return { src, srcSet: `${small} 364w, ${src} 728w, ${large} 1456w` };
+}
+
+/**
+ * Values and rates of many profiles at once (two queries, whatever the count): directories and lists
+ * use this so their loaders stay bounded.
+ */
+export async function loadProfileExtras(profileIds: number[]): Promise<Map<number, Pick<ProfileDetails, "values" | "rates">>> {
+  const extras = new Map<number, Pick<ProfileDetails, "values" | "rates">>();
+  for (const id of profileIds) extras.set(id, { values: emptyValues(), rates: [] });
+  if (profileIds.length === 0) return extras;
+  const [valueRows, rateRows] = await Promise.all([
+    db()
+      .select({
+        profileId: profileReferenceValues.profileId,
+        id: referenceValues.id,
+        name: referenceValues.name,
+        kind: referenceValues.kind,
+        retiredAt: referenceValues.retiredAt,
+      })
+      .from(profileReferenceValues)
+      .innerJoin(referenceValues, eq(referenceValues.id, profileReferenceValues.valueId))
+      .where(inArray(profileReferenceValues.profileId, profileIds))
+      .orderBy(asc(referenceValues.name)),
+    db()
+      .select()
+      .from(profileRates)
+      .where(inArray(profileRates.profileId, profileIds))
+      .orderBy(asc(profileRates.position), asc(profileRates.id)),
+  ]);
+  for (const row of valueRows) {
+    extras.get(row.profileId)!.values[row.kind].push({ id: row.id, name: row.name, retired: row.retiredAt !== null });
+  }
+  for (const rate of rateRows) extras.get(rate.profileId)!.rates.push(rate);
+  return extras;
+}
+
+/** One profile with everything its pages show (three queries). */
+export async function loadProfileDetails(profileId: number): Promise<ProfileDetails | null> {
+  const [profile] = await db().select().from(profiles).where(eq(profiles.id, profileId)).limit(1);
+  if (!profile) return null;
+  const extras = (await loadProfileExtras([profile.id])).get(profile.id)!;
+  return { profile, ...extras, hero: heroImage(profile) };
+}
