@@ -4,12 +4,21 @@ import { attemptLogin } from "~/modules/accounts/accounts.server";
 import { hasAgreedToAllDocuments } from "~/modules/legal/legal.server";
 import { useTestDatabase } from "../../tests/helpers/database";
 import { db } from "./client.server";
-import { legalDocuments, signatures, users } from "./schema";
+import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, legalDocuments, signatures, users } from "./schema";
 import { DEMO_PASSWORD, seedDemoData, seedDemoDataOnFirstRun } from "./seed.server";
 
 useTestDatabase();
 
-const count = async (table: typeof users | typeof legalDocuments | typeof signatures) =>
+type Counted =
+  | typeof users
+  | typeof legalDocuments
+  | typeof signatures
+  | typeof profiles
+  | typeof referenceValues
+  | typeof profileReferenceValues
+  | typeof profileRates
+  | typeof artistMembers;
+const count = async (table: Counted) =>
   (await db().select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
 
 describe("demo data", () => {
@@ -31,5 +40,22 @@ describe("demo data", () => {
     expect(await hasAgreedToAllDocuments(byEmail["admin@example.com"]!.id)).toBe(true);
     expect(await hasAgreedToAllDocuments(byEmail["member@example.com"]!.id)).toBe(true);
     expect(await hasAgreedToAllDocuments(byEmail["new@example.com"]!.id)).toBe(false);
+  });
+
+  it("gives the demo member a published artist page and musician profile, with the seeded reference lists", async () => {
+    await seedDemoData();
+    const community = async () =>
+      Promise.all([profiles, referenceValues, profileReferenceValues, profileRates, artistMembers].map((t) => count(t)));
+    const first = await community();
+    await seedDemoData();
+    expect(await community()).toEqual(first);
+
+    const pros = await db().select().from(referenceValues).where(sql`${referenceValues.kind} = 'pro'`);
+    expect(pros.map((p) => p.code)).toEqual(expect.arrayContaining(["ASCAP", "BMI", "SESAC", "GMR", "SOCAN", "PRS", "GEMA", "SACEM", "JASRAC"]));
+    const seeded = await db().select().from(profiles);
+    expect(seeded.map((p) => [p.type, p.username, p.status]).sort()).toEqual([
+      ["artist", "midnight-owls", "published"],
+      ["musician", "mia", "published"],
+    ]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { artistMembers, profiles, type ProfileStatus, type ProfileType } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
+import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
@@ -45,5 +48,58 @@ describe("system profiles summary", () => {
     expect(after.signups_by_month).toHaveLength(12);
     expect(after.signups_by_month.at(-1)!.month).toBe(new Date().toISOString().slice(0, 7));
     expect(after.signups_by_month.at(-1)!.count - before.signups_by_month.at(-1)!.count).toBe(4);
+  });
+});
+
+describe("profiles in the member-area data and the summaries", () => {
+  async function addProfile(ownerId: number, type: ProfileType, name: string, status: ProfileStatus = "draft") {
+    const [row] = await db()
+      .insert(profiles)
+      .values({ ownerId, type, name, username: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${ownerId}`, status })
+      .returning();
+    return row!;
+  }
+
+  it("lists the artists a member owns or plays in, and their provider profiles", async () => {
+    const owner = await createUser();
+    const bandmate = await createUser();
+    const stranger = await createUser();
+    const band = await addProfile(owner.id, "artist", "Zebra Band");
+    const solo = await addProfile(owner.id, "artist", "Alpha Solo");
+    await db().insert(artistMembers).values([
+      { artistId: band.id, userId: owner.id, role: "owner", canEdit: true },
+      { artistId: solo.id, userId: owner.id, role: "owner", canEdit: true },
+      { artistId: band.id, userId: bandmate.id, role: "member" },
+    ]);
+    const musician = await addProfile(owner.id, "musician", "Owner Plays");
+    const studio = await addProfile(owner.id, "studio", "Owner Studio", "published");
+    await addProfile(stranger.id, "music_producer", "Not Theirs");
+
+    expect(await loadDashboardProfiles(owner.id)).toEqual({
+      owned_affiliate: null,
+      artists: [
+        { id: solo.id, name: "Alpha Solo" },
+        { id: band.id, name: "Zebra Band" },
+      ],
+      musician: { id: musician.id },
+      audio_engineer: null,
+      studio: { id: studio.id },
+      music_producer: null,
+    });
+    const forBandmate = await loadDashboardProfiles(bandmate.id);
+    expect(forBandmate.artists).toEqual([{ id: band.id, name: "Zebra Band" }]);
+    expect(forBandmate.musician).toBeNull();
+    expect(await memberDashboardStats(owner.id)).toMatchObject({ artists: 2, provider_profiles: 2 });
+  });
+
+  it("counts artists, provider profiles and those pending approval for the admin summary", async () => {
+    const before = await systemProfilesSummary();
+    const owner = await createUser();
+    await addProfile(owner.id, "artist", "Counted Artist", "pending_approval");
+    await addProfile(owner.id, "audio_engineer", "Counted Engineer", "published");
+    const after = await systemProfilesSummary();
+    expect(after.artists - before.artists).toBe(1);
+    expect(after.provider_profiles - before.provider_profiles).toBe(1);
+    expect(after.profiles_pending_approval - before.profiles_pending_approval).toBe(1);
   });
 });

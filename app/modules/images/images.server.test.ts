@@ -7,6 +7,7 @@ import { loader as serveImage } from "~/routes/storage.images.$";
 import { IMAGE_MESSAGES } from "./image-rules";
 import {
   deleteImage,
+  heroImagePath,
   imageFilePath,
   imagesRoot,
   imageVariantPath,
@@ -64,6 +65,22 @@ describe("storeImage", () => {
       expect(meta).toMatchObject({ format: "webp", width: size, height: size });
     }
     expect(fs.readdirSync(path.join(imagesRoot(), "avatar")).filter((n) => n.endsWith(".partial"))).toEqual([]);
+  });
+
+  it("writes a profile's hero variants in a folder named after the profile, reachable from its id and hero_img", async () => {
+    const stored = await storeImage("hero", upload(await picture(2000, 1000, "png"), "image/png"), { ownerId: 42 });
+    expect(stored.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(stored.id).toBe(`42-${stored.key}`);
+    expect(heroImagePath(42, stored.key)).toBe(`/storage/images/hero/42-${stored.key}/728x410.webp`);
+    expect(heroImagePath(42, stored.key)).toBe(stored.paths["728x410"]);
+    expect(heroImagePath(42, stored.key, "1456x820")).toBe(stored.paths["1456x820"]);
+    expect(heroImagePath(42, null)).toBeNull();
+    expect(heroImagePath(42, "../avatar/x")).toBeNull();
+    for (const [variant, width, height] of [["1456x820", 1456, 820], ["728x410", 728, 410], ["364x205", 364, 205]] as const) {
+      const meta = await sharp(fs.readFileSync(imageFilePath(stored.paths[variant])!)).metadata();
+      expect(meta).toMatchObject({ format: "webp", width, height });
+    }
+    expect(parseImagePath(`/storage/images/hero/0-${stored.key}/728x410.webp`)).toBeNull();
   });
 
   it("strips metadata (EXIF, ICC) and applies the EXIF orientation first", async () => {

@@ -12,6 +12,10 @@ import { PENDING, UNSIGNED, UNSIGNED_PASSWORD } from "./accounts";
 import { prepareAccountAdminAccounts } from "./prepare-account-admin";
 import { prepareNotificationAccounts } from "./prepare-notifications";
 import { prepareVersionAccounts } from "./prepare-versions";
+import { prepareBandData } from "./prepare-band";
+import { prepareDirectoryData } from "./prepare-directory";
+import { prepareModerationData } from "./prepare-moderation";
+import { prepareProfilesData } from "./prepare-profiles";
 
 await boot();
 try {
@@ -25,6 +29,9 @@ try {
   console.log(`[e2e] prepared ${await prepareAccountAdminAccounts()}`);
   console.log(`[e2e] prepared ${await prepareNotificationAccounts()}`);
   console.log(`[e2e] prepared ${await prepareVersionAccounts()}`);
+  for (const prepareCommunity of [prepareProfilesData, prepareModerationData, prepareBandData, prepareDirectoryData]) {
+    console.log(`[e2e] prepared ${await prepareCommunity()}`);
+  }
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
 } finally {
   await shutdown();
