@@ -7,6 +7,7 @@ import { reuseUnlessChanged } from "~/components/revalidation";
 import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { roleName } from "~/modules/accounts/roles";
 import { systemFinancialSummary, systemProfilesSummary } from "~/modules/dashboard/admin-dashboard.server";
+import { PROFILE_TYPE_INFO, PROFILE_TYPES, profilePaths } from "~/modules/profiles/profile-types";
 import type { Route } from "./+types/admin.dashboard";
 
 export const handle = { routeName: "admin-dashboard" };
@@ -94,9 +95,32 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               Members create them from their area; they will be counted here.
             </EmptyState>
           ) : (
-            <div className="grid grid-cols-2 gap-3">
-              <StatCard label="Artist pages" value={<Count value={profiles.artists} />} />
-              <StatCard label="Provider profiles" value={<Count value={profiles.provider_profiles} />} />
+            <div className="space-y-3">
+              <div className="grid grid-cols-2 gap-3">
+                <StatCard label="Artist pages" value={<Count value={profiles.artists} />} />
+                <StatCard label="Provider profiles" value={<Count value={profiles.provider_profiles} />} />
+              </div>
+              <p className="text-sm text-stone-700">
+                {profiles.profiles_pending_approval === 0 ? (
+                  "No profile is waiting for approval."
+                ) : (
+                  <>
+                    <strong className="font-semibold">
+                      <Count value={profiles.profiles_pending_approval} />
+                    </strong>{" "}
+                    {profiles.profiles_pending_approval === 1 ? "profile is" : "profiles are"} waiting for approval: see{" "}
+                    {PROFILE_TYPES.map((type, i) => (
+                      <span key={type}>
+                        {i > 0 ? ", " : ""}
+                        <Link to={profilePaths(type, "admin").moderation} className="font-medium text-brand-800 underline">
+                          {PROFILE_TYPE_INFO[type].plural}
+                        </Link>
+                      </span>
+                    ))}
+                    .
+                  </>
+                )}
+              </p>
             </div>
           )}
         </ChartCard>
