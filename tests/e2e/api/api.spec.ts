@@ -62,8 +62,9 @@ test("as the member: their own profile, area and dashboard sections; someone els
     email_verified: true,
     documents_agreed: 2,
     documents_required: 2,
-    artists: 0,
-    provider_profiles: 0,
+    // The demo data: one artist page and one musician profile.
+    artists: 1,
+    provider_profiles: 1,
     projects: 0,
     work_requests: 0,
     balance_cents: 0,
@@ -73,8 +74,8 @@ test("as the member: their own profile, area and dashboard sections; someone els
   expect(profiles.status()).toBe(200);
   expect((await profiles.json()).data).toEqual({
     owned_affiliate: null,
-    artists: [],
-    musician: null,
+    artists: [{ id: expect.any(Number), name: "Mia and the Midnight Owls" }],
+    musician: { id: expect.any(Number) },
     audio_engineer: null,
     studio: null,
     music_producer: null,
@@ -118,6 +119,9 @@ test("as the admin: another member's area and the system summaries", async ({ re
   const summary = (await profiles.json()).data;
   expect(summary.admins).toBeGreaterThanOrEqual(1);
   expect(summary.members).toBeGreaterThanOrEqual(2);
+  expect(summary.artists).toBeGreaterThanOrEqual(1);
+  expect(summary.provider_profiles).toBeGreaterThanOrEqual(1);
+  expect(summary.profiles_pending_approval).toEqual(expect.any(Number));
 
   const config = await request.get("/api/config");
   expect(config.status()).toBe(200);

@@ -3,15 +3,18 @@ import { expect, test } from "../support/test";
 
 /**
  * The area menus (spec section 2) as the sidebar renders them on a desktop viewport.
- * Only the "nothing yet" member menu can be seen here: affiliates, artists, provider profiles and
- * post-production jobs do not exist in the app yet, so the variants that show Affiliate, Your Artists,
- * Your Provider Profiles and Post Production Jobs are unit-tested in app/components/menus/menus.test.ts.
+ * The demo member has an artist page and a musician profile (demo data). Affiliates and post-production
+ * jobs do not exist in the app yet, so the variants that show Affiliate and Post Production Jobs are
+ * unit-tested in app/components/menus/menus.test.ts; tests/e2e/community covers menus changing as
+ * profiles are created and bands joined.
  */
 
 const MEMBER_MENU: Array<[string, string[]]> = [
   ["Menu", ["Dashboard", "Account", "Release Music"]],
   ["Community", ["Artist Pages", "Musician Pages", "Audio Engineer Pages", "Music Producer Pages", "Studio Pages"]],
   ["Financial", ["Income & Shares", "Payouts", "Royalty Payment Requests"]],
+  ["Your Artists", ["Mia and the Midnight Owls"]],
+  ["Your Provider Profiles", ["Musician Profile"]],
   ["Catalog", ["Releases", "Songs"]],
   ["Work", ["Projects", "Work Requests"]],
   ["Sales", ["Digital Sales", "License Royalties", "Pro Royalties"]],
@@ -29,7 +32,7 @@ const ADMIN_MENU: Array<[string, string[]]> = [
   ["Account", ["Logout"]],
 ];
 
-test("the member menu of a member without affiliate, artists or provider profiles: groups and items in order", async ({ page, app }) => {
+test("the member menu of the demo member (an artist page and a musician profile, no affiliate): groups and items in order", async ({ page, app }) => {
   await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
   await app.goto("/member/2/dashboard");
   const nav = page.getByRole("navigation", { name: "Member menu" });
@@ -38,7 +41,7 @@ test("the member menu of a member without affiliate, artists or provider profile
   for (const [heading, items] of MEMBER_MENU) {
     await expect(nav.getByRole("region", { name: heading, exact: true }).getByRole("listitem"), heading).toHaveText(items);
   }
-  for (const absent of ["Affiliate", "Your Artists", "Your Provider Profiles", "Post Production Jobs"]) {
+  for (const absent of ["Affiliate", "Post Production Jobs"]) {
     await expect(nav.getByText(absent, { exact: true }), absent).toHaveCount(0);
   }
 
@@ -54,6 +57,8 @@ test("the member menu of a member without affiliate, artists or provider profile
     "Pro Royalties": "/member/2/sales/pro",
     "Legal Terms": "/legal-terms",
     "Contact Us": "/member/2/contact-us",
+    "Mia and the Midnight Owls": expect.stringMatching(/^\/member\/2\/artist-profile\/\d+$/),
+    "Musician Profile": expect.stringMatching(/^\/member\/2\/musician-profile\/\d+$/),
   });
   await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   // Logout is a button (a POST), not a link.
