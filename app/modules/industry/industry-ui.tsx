@@ -1,0 +1,235 @@
+import { getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import type { ReactNode } from "react";
+import { Form, Link, useLocation } from "react-router";
+import { FieldErrors, SubmitButton } from "~/components/forms";
+import type { IndustryListQuery } from "./industry-schemas";
+
+/**
+ * What the managers and venues pages share: the search form, the empty states, the add panel, the edit
+ * panel (opened by `?edit={id}`), contact details and the delete confirmation (a <details>, so it works
+ * without JavaScript).
+ */
+
+export const inputClass =
+  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
+export const primaryButton =
+  "inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60 sm:w-auto";
+export const smallButton =
+  "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50 disabled:opacity-60";
+const dangerButton =
+  "inline-flex items-center justify-center rounded-md bg-red-700 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60";
+
+/** The list URL as it is now, changed by `change` (`done` always dropped: it only marks a finished form). */
+function useListHref(change: (params: URLSearchParams) => void): string {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.delete("done");
+  change(params);
+  const search = params.toString();
+  return `${location.pathname}${search ? `?${search}` : ""}`;
+}
+
+export function IndustrySearch({ label, filterLabel, placeholder, query }: { label: string; filterLabel: string; placeholder: string; query: IndustryListQuery }) {
+  const location = useLocation();
+  return (
+    <Form
+      method="get"
+      role="search"
+      aria-label={filterLabel}
+      // Re-mounted on each search so the field shows what the URL says (after "Clear", for example).
+      key={location.search}
+      className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:flex-row sm:items-end"
+    >
+      <div className="flex-1">
+        <label htmlFor="industry-search" className="block text-sm font-medium text-stone-800">
+          {label}
+        </label>
+        <input id="industry-search" type="search" name="q" defaultValue={query.q} placeholder={placeholder} maxLength={100} className={inputClass} />
+      </div>
+      <div className="flex gap-2">
+        <button
+          type="submit"
+          className="inline-flex flex-1 items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 sm:flex-none"
+        >
+          Search
+        </button>
+        {query.q ? (
+          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+export function IndustryEmpty({
+  filtered,
+  total,
+  pageCount,
+  nounPlural,
+  addLabel,
+}: {
+  filtered: boolean;
+  total: number;
+  pageCount: number;
+  nounPlural: string;
+  addLabel: string;
+}) {
+  const location = useLocation();
+  const lastPage = useListHref((params) => params.set("page", String(pageCount)));
+  if (total > 0) {
+    return (
+      <>
+        <p className="font-medium text-stone-900">There is nothing on this page.</p>
+        <p className="mt-1 text-sm text-stone-600">
+          The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
+          <Link to={lastPage} className="font-medium text-brand-800 underline">
+            Go to the last page
+          </Link>
+        </p>
+      </>
+    );
+  }
+  return filtered ? (
+    <>
+      <p className="font-medium text-stone-900">No {nounPlural} match this search.</p>
+      <p className="mt-1 text-sm text-stone-600">
+        Try another word, or{" "}
+        <Link to={location.pathname} className="font-medium text-brand-800 underline">
+          clear the search
+        </Link>
+        .
+      </p>
+    </>
+  ) : (
+    <>
+      <p className="font-medium text-stone-900">No {nounPlural} yet.</p>
+      <p className="mt-1 text-sm text-stone-600">Add the first one with “{addLabel}” above.</p>
+    </>
+  );
+}
+
+/** A collapsed panel holding the add form; open while the server sends that form back with errors. */
+export function AddPanel({ title, hint, open, children }: { title: string; hint: string; open: boolean; children: ReactNode }) {
+  return (
+    <details open={open || undefined} className="group rounded-lg border border-stone-200 bg-white shadow-sm">
+      <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg px-4 py-3 hover:bg-stone-50 [&::-webkit-details-marker]:hidden">
+        <span>
+          <span className="font-semibold text-stone-900">{title}</span>
+          <span className="ml-2 hidden text-sm text-stone-600 sm:inline">{hint}</span>
+        </span>
+        <span aria-hidden="true" className="text-stone-500 transition group-open:rotate-45">
+          <svg viewBox="0 0 20 20" className="size-5 fill-current">
+            <path d="M10 4a1 1 0 0 1 1 1v4h4a1 1 0 1 1 0 2h-4v4a1 1 0 1 1-2 0v-4H5a1 1 0 1 1 0-2h4V5a1 1 0 0 1 1-1Z" />
+          </svg>
+        </span>
+      </summary>
+      <div className="border-t border-stone-200 px-4 py-4">{children}</div>
+    </details>
+  );
+}
+
+/** The edit form of the record named in `?edit=`, above the list, with a way back. */
+export function EditPanel({ title, children }: { title: string; children: ReactNode }) {
+  const cancel = useListHref((params) => params.delete("edit"));
+  return (
+    <section aria-labelledby="industry-edit-heading" className="rounded-lg border border-brand-200 bg-white shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-stone-200 px-4 py-3">
+        <h2 id="industry-edit-heading" className="font-semibold break-words text-stone-900">
+          {title}
+        </h2>
+        <Link to={cancel} className="text-sm font-medium text-brand-800 hover:underline">
+          Cancel
+        </Link>
+      </div>
+      <div className="px-4 py-4">{children}</div>
+    </section>
+  );
+}
+
+export function EditLink({ id, name }: { id: number; name: string }) {
+  const href = useListHref((params) => params.set("edit", String(id)));
+  return (
+    <Link to={href} className={smallButton}>
+      Edit<span className="sr-only"> {name}</span>
+    </Link>
+  );
+}
+
+/** Deleting asks first: the button only appears once the admin opens "Delete". */
+export function DeleteConfirm({ id, name, what, consequence }: { id: number; name: string; what: string; consequence: string }) {
+  return (
+    <details className="group text-left max-md:open:w-full">
+      <summary className={`${smallButton} cursor-pointer list-none text-red-800 [&::-webkit-details-marker]:hidden`}>
+        Delete<span className="sr-only"> {name}</span>
+      </summary>
+      <Form method="post" aria-label={`Delete ${name}`} className="mt-2 space-y-2 rounded-md border border-red-200 bg-red-50 p-3 text-left text-sm md:w-64">
+        <p className="text-red-900">
+          Delete the {what} “{name}”? {consequence}
+        </p>
+        <input type="hidden" name="id" value={id} />
+        <SubmitButton name="intent" value="delete" pendingLabel="Deleting…" className={dangerButton}>
+          Yes, delete {what}
+        </SubmitButton>
+      </Form>
+    </details>
+  );
+}
+
+export function ContactDetails({ email, phone, website }: { email: string; phone: string; website: string }) {
+  if (!email && !phone && !website) return <span className="text-stone-400">—</span>;
+  return (
+    <ul className="space-y-0.5">
+      {email ? (
+        <li>
+          <a href={`mailto:${email}`} className="break-all text-brand-800 underline-offset-2 hover:underline">
+            {email}
+          </a>
+        </li>
+      ) : null}
+      {phone ? (
+        <li>
+          <a href={`tel:${phone.replace(/[^0-9+]/g, "")}`} className="text-brand-800 underline-offset-2 hover:underline">
+            {phone}
+          </a>
+        </li>
+      ) : null}
+      {website ? (
+        <li>
+          <a href={website} rel="noreferrer" className="break-all text-brand-800 underline-offset-2 hover:underline">
+            {website.replace(/^https?:\/\//, "").replace(/\/$/, "")}
+          </a>
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+/** A labelled textarea with help and errors, wired like the shared Field (forms.tsx has no textarea control). */
+export function TextareaField({ label, help, meta, rows = 4 }: { label: string; help: string; meta: FieldMetadata<string | undefined>; rows?: number }) {
+  const invalid = Boolean(meta.errors?.length);
+  const helpId = `${meta.id}-help`;
+  const { key, ...props } = getTextareaProps(meta);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="block text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      <textarea
+        key={key}
+        {...props}
+        rows={rows}
+        aria-invalid={invalid || undefined}
+        aria-describedby={[invalid ? meta.errorId : undefined, helpId].filter(Boolean).join(" ")}
+        className={`mt-1 block w-full resize-y rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${
+          invalid ? "border-red-500" : "border-stone-300"
+        } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
+      />
+      <p id={helpId} className="mt-1 text-xs text-stone-500">
+        {help}
+      </p>
+      <FieldErrors id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { pageTitle } from "~/components/page-title";
+import { requireAdminUser } from "~/modules/accounts/guards.server";
+import { ReferencePage } from "~/modules/reference/reference-page";
+import { referencePageAction, referencePageData } from "~/modules/reference/reference-route.server";
+import type { Route } from "./+types/admin.languages";
+
+export const handle = { routeName: "admin-languages" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Languages");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return referencePageData(request, "language");
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminUser(request);
+  return referencePageAction(request, "language");
+}
+
+export default ReferencePage;

@@ -1,0 +1,21 @@
+import { pageTitle } from "~/components/page-title";
+import { requireAdminUser } from "~/modules/accounts/guards.server";
+import { managersPageAction, managersPageData } from "~/modules/industry/industry-route.server";
+import { ManagersPage } from "~/modules/industry/managers-page";
+import type { Route } from "./+types/admin.managers";
+
+export const handle = { routeName: "admin-managers" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Managers");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return managersPageData(request);
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminUser(request);
+  return managersPageAction(request);
+}
+
+export default ManagersPage;

@@ -1,0 +1,21 @@
+import { pageTitle } from "~/components/page-title";
+import { requireAdminUser } from "~/modules/accounts/guards.server";
+import { ReferencePage } from "~/modules/reference/reference-page";
+import { referencePageAction, referencePageData } from "~/modules/reference/reference-route.server";
+import type { Route } from "./+types/admin.pros";
+
+export const handle = { routeName: "admin-pros" };
+
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "PROs");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminUser(request);
+  return referencePageData(request, "pro");
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminUser(request);
+  return referencePageAction(request, "pro");
+}
+
+export default ReferencePage;
