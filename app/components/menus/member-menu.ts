@@ -44,7 +44,14 @@ export function memberMenu(input: {
         { label: "Royalty Payment Requests", to: `${base}/royalty-payment-requests` },
       ],
     },
-    { heading: "Your Artists", items: p.artists.map((a) => ({ label: a.name, to: `${base}/artist-profile/${a.id}` })) },
+    {
+      heading: "Your Artists",
+      // Owners and members with editing rights go to the edit page; other band members to the artist's page.
+      items: p.artists.map((a) => ({
+        label: a.name,
+        to: a.can_edit ? `${base}/artist-profile/${a.id}` : `${base}/artists/${encodeURIComponent(a.username)}`,
+      })),
+    },
     { heading: "Your Provider Profiles", items: providers },
     {
       heading: "Catalog",

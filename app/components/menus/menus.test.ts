@@ -33,8 +33,8 @@ describe("member menu", () => {
       profiles: {
         owned_affiliate: { id: 3 },
         artists: [
-          { id: 11, name: "The Night Owls" },
-          { id: 12, name: "Solo Act" },
+          { id: 11, name: "The Night Owls", username: "night-owls", can_edit: true },
+          { id: 12, name: "Solo Act", username: "solo-act", can_edit: false },
         ],
         musician: { id: 21 },
         audio_engineer: null,
@@ -58,7 +58,8 @@ describe("member menu", () => {
     expect(top.at(-1)).toEqual({ label: "Affiliate", to: "/member/7/affiliate/3" });
     expect(menu.find((g) => g.heading === "Your Artists")!.items).toEqual([
       { label: "The Night Owls", to: "/member/7/artist-profile/11" },
-      { label: "Solo Act", to: "/member/7/artist-profile/12" },
+      // A band member without editing rights is taken to the artist's page, not to the edit page (404 for them).
+      { label: "Solo Act", to: "/member/7/artists/solo-act" },
     ]);
     expect(menu.find((g) => g.heading === "Your Provider Profiles")!.items).toEqual([
       { label: "Musician Profile", to: "/member/7/musician-profile/21" },

@@ -78,8 +78,8 @@ describe("profiles in the member-area data and the summaries", () => {
     expect(await loadDashboardProfiles(owner.id)).toEqual({
       owned_affiliate: null,
       artists: [
-        { id: solo.id, name: "Alpha Solo" },
-        { id: band.id, name: "Zebra Band" },
+        { id: solo.id, name: "Alpha Solo", username: solo.username, can_edit: true },
+        { id: band.id, name: "Zebra Band", username: band.username, can_edit: true },
       ],
       musician: { id: musician.id },
       audio_engineer: null,
@@ -87,7 +87,7 @@ describe("profiles in the member-area data and the summaries", () => {
       music_producer: null,
     });
     const forBandmate = await loadDashboardProfiles(bandmate.id);
-    expect(forBandmate.artists).toEqual([{ id: band.id, name: "Zebra Band" }]);
+    expect(forBandmate.artists).toEqual([{ id: band.id, name: "Zebra Band", username: band.username, can_edit: false }]);
     expect(forBandmate.musician).toBeNull();
     expect(await memberDashboardStats(owner.id)).toMatchObject({ artists: 2, provider_profiles: 2 });
   });

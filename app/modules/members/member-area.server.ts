@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne, or } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { artistMembers, profiles, users } from "~/db/schema";
 import { fullName } from "~/modules/accounts/current-user.server";
@@ -9,7 +9,8 @@ import { fullName } from "~/modules/accounts/current-user.server";
  */
 export interface DashboardProfiles {
   owned_affiliate: { id: number } | null;
-  artists: Array<{ id: number; name: string }>;
+  /** Every band the member is in; `can_edit` (owner or given rights) decides where the menu entry leads. */
+  artists: Array<{ id: number; name: string; username: string; can_edit: boolean }>;
   musician: { id: number } | null;
   audio_engineer: { id: number } | null;
   studio: { id: number } | null;
@@ -30,17 +31,16 @@ export interface MemberAreaUser {
 /** One query: provider profiles the member owns, and artists whose band they belong to (owners included). */
 export async function loadDashboardProfiles(memberId: number): Promise<DashboardProfiles> {
   const rows = await db()
-    .select({ id: profiles.id, type: profiles.type, name: profiles.name })
+    .select({
+      id: profiles.id,
+      type: profiles.type,
+      name: profiles.name,
+      username: profiles.username,
+      canEdit: artistMembers.canEdit,
+    })
     .from(profiles)
-    .where(
-      or(
-        and(ne(profiles.type, "artist"), eq(profiles.ownerId, memberId)),
-        inArray(
-          profiles.id,
-          db().select({ id: artistMembers.artistId }).from(artistMembers).where(eq(artistMembers.userId, memberId)),
-        ),
-      ),
-    )
+    .leftJoin(artistMembers, and(eq(artistMembers.artistId, profiles.id), eq(artistMembers.userId, memberId)))
+    .where(or(and(ne(profiles.type, "artist"), eq(profiles.ownerId, memberId)), isNotNull(artistMembers.userId)))
     .orderBy(asc(profiles.name), asc(profiles.id));
   const one = (type: string) => {
     const row = rows.find((r) => r.type === type);
@@ -48,7 +48,9 @@ export async function loadDashboardProfiles(memberId: number): Promise<Dashboard
   };
   return {
     owned_affiliate: null,
-    artists: rows.filter((r) => r.type === "artist").map((r) => ({ id: r.id, name: r.name })),
+    artists: rows
+      .filter((r) => r.type === "artist")
+      .map((r) => ({ id: r.id, name: r.name, username: r.username, can_edit: r.canEdit === true })),
     musician: one("musician"),
     audio_engineer: one("audio_engineer"),
     studio: one("studio"),

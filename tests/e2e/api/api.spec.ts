@@ -74,7 +74,7 @@ test("as the member: their own profile, area and dashboard sections; someone els
   expect(profiles.status()).toBe(200);
   expect((await profiles.json()).data).toEqual({
     owned_affiliate: null,
-    artists: [{ id: expect.any(Number), name: "Mia and the Midnight Owls" }],
+    artists: [{ id: expect.any(Number), name: "Mia and the Midnight Owls", username: "midnight-owls", can_edit: true }],
     musician: { id: expect.any(Number) },
     audio_engineer: null,
     studio: null,
