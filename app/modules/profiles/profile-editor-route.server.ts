@@ -1,0 +1,169 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import type { ProfileType, User } from "~/db/schema";
+import { notFound, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { redirectWithFlash } from "~/modules/flash/flash.server";
+import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from "~/modules/images/image-rules";
+import { ImageUploadError } from "~/modules/images/images.server";
+import { loadReferenceOptions } from "~/modules/reference/reference-options.server";
+import { handleBandIntent } from "./band-actions.server";
+import { loadBand } from "./band.server";
+import { requireEditableProfile } from "./profile-access.server";
+import { loadProfileDetails } from "./profile-details.server";
+import {
+  ProfileEditError,
+  removeArtistAvatar,
+  removeHeroImage,
+  setArtistAvatar,
+  setHeroImage,
+  updateProfileDetails,
+} from "./profile-editor.server";
+import { ArtistAvatarSchema, HeroImageSchema, profileDetailsSchema, toDetailsInput } from "./profile-schemas";
+import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
+import { handleStatusIntent } from "./status-actions.server";
+
+/**
+ * The loader and action of the single-profile pages (the owner's `/member/{m}/{memberPage}/{id}` and the
+ * admin's `/admin/{adminPage}/{id}`), shared by the ten route files: each passes its type and area.
+ */
+
+export type EditorArea = "member" | "admin";
+
+interface RouteArgs {
+  request: Request;
+  params: Record<string, string | undefined>;
+}
+
+/** Member area: the member's own area (or an admin), then rights on the profile. Admin area: an admin. */
+async function guard({ request, params }: RouteArgs, type: ProfileType, area: EditorArea) {
+  if (area === "admin") {
+    const { user } = await requireAdminUser(request);
+    const { profile, rights } = await requireEditableProfile(user, type, params.id);
+    return { user, profile, rights, memberId: null };
+  }
+  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+  const { profile, rights } = await requireEditableProfile(user, type, params.id);
+  return { user, profile, rights, memberId };
+}
+
+export async function profileEditorLoader(args: RouteArgs, type: ProfileType, area: EditorArea) {
+  const { user, profile, rights, memberId } = await guard(args, type, area);
+  const info = PROFILE_TYPE_INFO[type];
+  const [details, options, band] = await Promise.all([
+    loadProfileDetails(profile.id),
+    loadReferenceOptions(info.reference),
+    type === "artist" ? loadBand(profile.id) : Promise.resolve(null),
+  ]);
+  if (!details) throw notFound();
+  const paths = profilePaths(type, area, memberId ?? undefined);
+  return {
+    type,
+    area,
+    rights,
+    currentUserId: user.id,
+    profile: details.profile,
+    values: details.values,
+    rates: details.rates,
+    hero: details.hero,
+    options,
+    band,
+    publicPath: paths.publicPage(details.profile.username),
+    /** Changes on every save: the page keys its forms on it so they start afresh after a success. */
+    version: details.profile.updatedAt.getTime().toString(36),
+  };
+}
+
+export type ProfileEditorLoaderData = Awaited<ReturnType<typeof profileEditorLoader>>;
+
+/** The largest body we read: the image limit plus room for the multipart framing and the other fields. */
+const MAX_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
+
+export type EditorForm = "details" | "hero" | "avatar";
+const reply = (form: EditorForm, result: SubmissionResult<string[]>, status = 400) => data({ form, result }, { status });
+
+export async function profileEditorAction(args: RouteArgs, type: ProfileType, area: EditorArea) {
+  const { user, profile, rights } = await guard(args, type, area);
+  const { request } = args;
+  const here = new URL(request.url).pathname;
+
+  // Refuse an oversized body before reading any of it (only the image forms send files).
+  const length = request.headers.get("content-length");
+  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+  if ((length !== null && Number(length) > MAX_BODY_BYTES) || (multipart && length === null)) {
+    const form: EditorForm = new URL(request.url).searchParams.get("form") === "avatar" ? "avatar" : "hero";
+    return reply(form, imageError(form, IMAGE_MESSAGES.tooLarge), 413);
+  }
+
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const delegated = { intent, formData, actor: user as User, profile, rights, redirectTo: here };
+  const handled = await handleStatusIntent(delegated);
+  if (handled) return handled;
+  const band = await handleBandIntent(delegated);
+  if (band) return band;
+
+  const info = PROFILE_TYPE_INFO[type];
+  switch (intent) {
+    case "details": {
+      const submission = parseWithZod(formData, { schema: profileDetailsSchema(type) });
+      if (submission.status !== "success") return reply("details", submission.reply());
+      try {
+        const updated = await updateProfileDetails(user, profile, toDetailsInput(type, submission.value));
+        // A new username moves the public page; this page's address (by id) stays.
+        return redirectWithFlash(here, {
+          kind: "success",
+          message: updated.status === "published" ? "Your changes are saved and live on the public page." : "Your changes are saved.",
+        });
+      } catch (error) {
+        if (error instanceof ProfileEditError) {
+          return reply("details", submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
+        }
+        throw error;
+      }
+    }
+
+    case "hero": {
+      const submission = parseWithZod(formData, { schema: HeroImageSchema });
+      if (submission.status !== "success") return reply("hero", submission.reply());
+      try {
+        await setHeroImage(profile, submission.value.hero);
+      } catch (error) {
+        if (error instanceof ImageUploadError) return reply("hero", submission.reply({ fieldErrors: { hero: [error.message] } }));
+        throw error;
+      }
+      return redirectWithFlash(here, { kind: "success", message: "The header image is updated." });
+    }
+
+    case "remove-hero": {
+      await removeHeroImage(profile);
+      return redirectWithFlash(here, { kind: "success", message: "The header image is removed." });
+    }
+
+    case "avatar": {
+      if (info.provider) break;
+      const submission = parseWithZod(formData, { schema: ArtistAvatarSchema });
+      if (submission.status !== "success") return reply("avatar", submission.reply());
+      try {
+        await setArtistAvatar(profile, submission.value.avatar);
+      } catch (error) {
+        if (error instanceof ImageUploadError) return reply("avatar", submission.reply({ fieldErrors: { avatar: [error.message] } }));
+        throw error;
+      }
+      return redirectWithFlash(here, { kind: "success", message: "The artist's picture is updated." });
+    }
+
+    case "remove-avatar": {
+      if (info.provider) break;
+      await removeArtistAvatar(profile);
+      return redirectWithFlash(here, { kind: "success", message: "The artist's picture is removed." });
+    }
+  }
+  throw data("Unknown form.", { status: 400 });
+}
+
+/** A reply for an image form when the body was not read at all. */
+function imageError(form: EditorForm, message: string) {
+  const schema = form === "avatar" ? ArtistAvatarSchema : HeroImageSchema;
+  return parseWithZod(new FormData(), { schema }).reply({ fieldErrors: { [form === "avatar" ? "avatar" : "hero"]: [message] } });
+}

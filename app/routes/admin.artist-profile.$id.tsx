@@ -1,0 +1,14 @@
+import { pageTitle } from "~/components/page-title";
+import { ProfileEditorPage } from "~/modules/profiles/profile-editor-page";
+import { profileEditorAction, profileEditorLoader } from "~/modules/profiles/profile-editor-route.server";
+import type { Route } from "./+types/admin.artist-profile.$id";
+
+export const handle = { routeName: "admin-artist-profile" };
+
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data?.profile.name, "Artist Profile");
+
+export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "artist", "admin");
+
+export const action = (args: Route.ActionArgs) => profileEditorAction(args, "artist", "admin");
+
+export default ProfileEditorPage;

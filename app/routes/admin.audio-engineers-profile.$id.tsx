@@ -1,0 +1,14 @@
+import { pageTitle } from "~/components/page-title";
+import { ProfileEditorPage } from "~/modules/profiles/profile-editor-page";
+import { profileEditorAction, profileEditorLoader } from "~/modules/profiles/profile-editor-route.server";
+import type { Route } from "./+types/admin.audio-engineers-profile.$id";
+
+export const handle = { routeName: "admin-audio-engineers-profile" };
+
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data?.profile.name, "Audio Engineer Profile");
+
+export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "audio_engineer", "admin");
+
+export const action = (args: Route.ActionArgs) => profileEditorAction(args, "audio_engineer", "admin");
+
+export default ProfileEditorPage;

@@ -1,0 +1,14 @@
+import { pageTitle } from "~/components/page-title";
+import { ProfileEditorPage } from "~/modules/profiles/profile-editor-page";
+import { profileEditorAction, profileEditorLoader } from "~/modules/profiles/profile-editor-route.server";
+import type { Route } from "./+types/admin.music-producer-profile.$id";
+
+export const handle = { routeName: "admin-music-producer-profile" };
+
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data?.profile.name, "Music Producer Profile");
+
+export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "music_producer", "admin");
+
+export const action = (args: Route.ActionArgs) => profileEditorAction(args, "music_producer", "admin");
+
+export default ProfileEditorPage;

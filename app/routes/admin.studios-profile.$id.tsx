@@ -1,0 +1,14 @@
+import { pageTitle } from "~/components/page-title";
+import { ProfileEditorPage } from "~/modules/profiles/profile-editor-page";
+import { profileEditorAction, profileEditorLoader } from "~/modules/profiles/profile-editor-route.server";
+import type { Route } from "./+types/admin.studios-profile.$id";
+
+export const handle = { routeName: "admin-studios-profile" };
+
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data?.profile.name, "Studio Profile");
+
+export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "studio", "admin");
+
+export const action = (args: Route.ActionArgs) => profileEditorAction(args, "studio", "admin");
+
+export default ProfileEditorPage;

@@ -1,0 +1,14 @@
+import { pageTitle } from "~/components/page-title";
+import { ProfileEditorPage } from "~/modules/profiles/profile-editor-page";
+import { profileEditorAction, profileEditorLoader } from "~/modules/profiles/profile-editor-route.server";
+import type { Route } from "./+types/member.$memberId.audio-engineer-profile.$id";
+
+export const handle = { routeName: "member-audio-engineer-profile" };
+
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data?.profile.name, "Audio Engineer Profile");
+
+export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "audio_engineer", "member");
+
+export const action = (args: Route.ActionArgs) => profileEditorAction(args, "audio_engineer", "member");
+
+export default ProfileEditorPage;
