@@ -1,4 +1,4 @@
-import { useEffect, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useEffect, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { useLocation, useNavigation } from "react-router";
 
 /**
@@ -87,6 +87,20 @@ function LabelledControl({
 export function Field({ inputProps, ...control }: ControlProps & { inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string } }) {
   const { key, ...props } = inputProps;
   return <LabelledControl {...control} id={props.id} render={(a11y) => <input key={key} {...props} {...a11y} />} />;
+}
+
+export function TextareaField({
+  textareaProps,
+  ...control
+}: ControlProps & { textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> & { key?: string } }) {
+  const { key, ...props } = textareaProps;
+  return (
+    <LabelledControl
+      {...control}
+      id={props.id}
+      render={(a11y) => <textarea key={key} rows={4} {...props} {...a11y} className={`${a11y.className} resize-y`} />}
+    />
+  );
 }
 
 export function CheckboxField({

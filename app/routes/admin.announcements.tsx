@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, useActionData, useLoaderData } from "react-router";
-import { Field, FieldErrors, FormAlert, SelectField, SubmitButton, useFormResetKey } from "~/components/forms";
+import { Field, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { notificationColors } from "~/modules/notifications/colors";
 import { AnnouncementSchema } from "~/modules/notifications/announcement-schema";
@@ -74,17 +74,12 @@ export default function AdminAnnouncements() {
           errors={fields.email.errors}
           errorId={fields.email.errorId}
         />
-        <div>
-          <label htmlFor={fields.message.id} className="block text-sm font-medium text-stone-800">
-            Message
-          </label>
-          <textarea
-            {...getTextareaProps(fields.message)}
-            rows={4}
-            className="mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm sm:text-sm"
-          />
-          <FieldErrors id={fields.message.errorId} errors={fields.message.errors} />
-        </div>
+        <TextareaField
+          label="Message"
+          textareaProps={getTextareaProps(fields.message)}
+          errors={fields.message.errors}
+          errorId={fields.message.errorId}
+        />
         <SelectField
           label="Colour"
           selectProps={getSelectProps(fields.color)}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
-import { Field, FieldErrors, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { Field, FormAlert, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { fullName } from "~/modules/accounts/current-user.server";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
@@ -49,9 +49,6 @@ export default function ContactUsRoute({ loaderData, actionData }: Route.Compone
     shouldRevalidate: "onInput",
   });
   const formResetKey = useFormResetKey();
-  const { key: messageKey, ...messageProps } = getTextareaProps(fields.message);
-  const messageHelpId = `${fields.message.id}-help`;
-  const messageInvalid = Boolean(fields.message.errors?.length);
   return (
     <div className="mx-auto w-full max-w-2xl">
       <header>
@@ -70,26 +67,13 @@ export default function ContactUsRoute({ loaderData, actionData }: Route.Compone
             errors={fields.subject.errors}
             errorId={fields.subject.errorId}
           />
-          <div>
-            <label htmlFor={fields.message.id} className="block text-sm font-medium text-stone-800">
-              Message
-            </label>
-            <textarea
-              key={messageKey}
-              {...messageProps}
-              rows={8}
-              maxLength={CONTACT_MESSAGE_MAX}
-              aria-invalid={messageInvalid || undefined}
-              aria-describedby={[messageInvalid ? fields.message.errorId : undefined, messageHelpId].filter(Boolean).join(" ")}
-              className={`mt-1 block w-full resize-y rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${
-                messageInvalid ? "border-red-500" : "border-stone-300"
-              } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
-            />
-            <p id={messageHelpId} className="mt-1 text-xs text-stone-500">
-              Up to {CONTACT_MESSAGE_MAX.toLocaleString("en-US")} characters.
-            </p>
-            <FieldErrors id={fields.message.errorId} errors={fields.message.errors} />
-          </div>
+          <TextareaField
+            label="Message"
+            textareaProps={{ ...getTextareaProps(fields.message), rows: 8, maxLength: CONTACT_MESSAGE_MAX }}
+            errors={fields.message.errors}
+            errorId={fields.message.errorId}
+            help={`Up to ${CONTACT_MESSAGE_MAX.toLocaleString("en-US")} characters.`}
+          />
           <div className="flex justify-end sm:[&>*]:w-auto">
             <SubmitButton pendingLabel="Sending…">Send message</SubmitButton>
           </div>

@@ -1,7 +1,6 @@
-import { getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { FieldErrors, SubmitButton } from "~/components/forms";
+import { SubmitButton } from "~/components/forms";
 import type { IndustryListQuery } from "./industry-schemas";
 
 /**
@@ -206,30 +205,3 @@ export function ContactDetails({ email, phone, website }: { email: string; phone
   );
 }
 
-/** A labelled textarea with help and errors, wired like the shared Field (forms.tsx has no textarea control). */
-export function TextareaField({ label, help, meta, rows = 4 }: { label: string; help: string; meta: FieldMetadata<string | undefined>; rows?: number }) {
-  const invalid = Boolean(meta.errors?.length);
-  const helpId = `${meta.id}-help`;
-  const { key, ...props } = getTextareaProps(meta);
-  return (
-    <div>
-      <label htmlFor={meta.id} className="block text-sm font-medium text-stone-800">
-        {label}
-      </label>
-      <textarea
-        key={key}
-        {...props}
-        rows={rows}
-        aria-invalid={invalid || undefined}
-        aria-describedby={[invalid ? meta.errorId : undefined, helpId].filter(Boolean).join(" ")}
-        className={`mt-1 block w-full resize-y rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${
-          invalid ? "border-red-500" : "border-stone-300"
-        } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
-      />
-      <p id={helpId} className="mt-1 text-xs text-stone-500">
-        {help}
-      </p>
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
-  );
-}

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
-import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { Field, FormAlert, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { profilePaths } from "~/modules/profiles/profile-types";
 import type { IndustryActionData, ManagersPageData } from "./industry-route.server";
 import { ManagerCreateSchema, ManagerUpdateSchema } from "./industry-schemas";
-import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustryEmpty, IndustrySearch, primaryButton, TextareaField } from "./industry-ui";
+import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustryEmpty, IndustrySearch, primaryButton } from "./industry-ui";
 import type { ManagerRow } from "./managers.server";
 
 /** /admin/managers: the managers directory, its search, add and edit forms, and deleting with a confirmation. */
@@ -165,7 +165,9 @@ function ManagerForm({ manager, lastResult }: { manager?: ManagerRow; lastResult
       <TextareaField
         label="Managed artists (optional)"
         help="Usernames of artist pages, separated by commas or one per line, like midnight-owls."
-        meta={fields.artists}
+        textareaProps={getTextareaProps(fields.artists)}
+        errors={fields.artists.errors}
+        errorId={fields.artists.errorId}
       />
       <div className="flex justify-end">
         <SubmitButton pendingLabel={manager ? "Saving…" : "Adding…"} className={primaryButton}>

@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTex
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
+import { Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import type { RateUnit, ReferenceKind } from "~/db/schema";
 import type { ProfileEditorLoaderData } from "./profile-editor-route.server";
 import { centsToDollarsText, LIMITS, profileDetailsSchema, referenceField, USERNAME_HINT } from "./profile-schemas";
@@ -101,7 +101,13 @@ export function ProfileDetailsForm({ data, lastResult }: { data: ProfileEditorLo
           errors={text("location").errors}
           errorId={text("location").errorId}
         />
-        <TextArea label="Bio" help={`Plain text, up to ${LIMITS.bio.toLocaleString("en-US")} characters.`} meta={text("bio")} maxLength={LIMITS.bio} />
+        <TextareaField
+          label="Bio"
+          help={`Plain text, up to ${LIMITS.bio.toLocaleString("en-US")} characters.`}
+          textareaProps={{ ...getTextareaProps(text("bio")), rows: 6, maxLength: LIMITS.bio }}
+          errors={text("bio").errors}
+          errorId={text("bio").errorId}
+        />
       </Group>
 
       {info.reference.map((kind) => (
@@ -205,33 +211,6 @@ function Group({ title, description, children, errors }: { title: string; descri
   );
 }
 
-function TextArea({ label, help, meta, maxLength }: { label: string; help: string; meta: FieldMetadata<string | undefined>; maxLength: number }) {
-  const invalid = Boolean(meta.errors?.length);
-  const helpId = `${meta.id}-help`;
-  const { key, ...props } = getTextareaProps(meta);
-  return (
-    <div>
-      <label htmlFor={meta.id} className="block text-sm font-medium text-stone-800">
-        {label}
-      </label>
-      <textarea
-        key={key}
-        {...props}
-        rows={6}
-        maxLength={maxLength}
-        aria-invalid={invalid || undefined}
-        aria-describedby={[invalid ? meta.errorId : undefined, helpId].filter(Boolean).join(" ")}
-        className={`mt-1 block w-full resize-y rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${
-          invalid ? "border-red-500" : "border-stone-300"
-        } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
-      />
-      <p id={helpId} className="mt-1 text-xs text-stone-500">
-        {help}
-      </p>
-      <FieldErrors id={meta.errorId} errors={meta.errors} />
-    </div>
-  );
-}
 
 /** A checkbox group of one reference kind: the active values, plus retired ones the profile still carries. */
 function ValueGroup({
