@@ -1,7 +1,7 @@
 // @ts-check
 // HTTP benchmarks against the production build: each target beside the trivial /healthz baseline,
 // measured in the same run on the same server, reported as ratios with the absolute figures.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,11 +13,15 @@ const PORT = Number(process.env.BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Published profiles seeded for the directory targets before the server starts; 0 skips them. */
+const DIRECTORY_PROFILES = Number(process.env.BENCH_DIRECTORY_PROFILES ?? 10_000);
 
 /**
  * A page to measure. With `login`, requests carry that demo user's session; without `path`, the page
- * is where that login lands (the user's dashboard).
- * @typedef {{ name: string, path?: string, login?: string }} Target
+ * is where that login lands (the user's dashboard). In `path`, `{memberId}` is the logged-in member's id
+ * and `{genre}` / `{instrument}` are ids printed by the directory seed (bench/seed-directory.ts).
+ * `directory` targets need the seeded profiles and are skipped without them.
+ * @typedef {{ name: string, path?: string, login?: string, directory?: boolean }} Target
  */
 /** Later issues add their pages here. */
 /** @type {Target[]} */
@@ -25,24 +29,60 @@ export const targets = [
   { name: "GET /login", path: "/login" },
   { name: "GET /member/{id}/dashboard", login: "member@example.com" },
   { name: "GET /admin/dashboard", login: "admin@example.com" },
+  // Directory (10,000 profiles): a genre filter with the heaviest sort (lowest rate), and a name search.
+  {
+    name: "directory (10,000 profiles)",
+    path: "/member/{memberId}/musicians?genre={genre}&sort=rate",
+    login: "member@example.com",
+    directory: true,
+  },
+  {
+    name: "directory (10,000): search",
+    path: "/member/{memberId}/musicians?q=silva&instrument={instrument}&sort=newest",
+    login: "member@example.com",
+    directory: true,
+  },
 ];
+
+/** The server's settings (the directory seed opens the same database with them first). @param {string} dataDir */
+function serverEnv(dataDir) {
+  return {
+    ...process.env,
+    APP_ENV: "test",
+    NODE_ENV: "production",
+    PORT: String(PORT),
+    APP_URL: BASE,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0000",
+    SEED_DEMO_DATA: "true",
+    LOGIN_LIMIT_PER_IP: "1000000",
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+  };
+}
+
+/**
+ * Seeds the directory profiles (PGlite allows one process at a time, so before the server starts).
+ * @param {string} dataDir @returns {Record<string, string>} the placeholders of the directory targets
+ */
+function seedDirectory(dataDir) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, ["--import", "tsx", "bench/seed-directory.ts"], {
+    cwd: root,
+    env: { ...serverEnv(dataDir), BENCH_DIRECTORY_PROFILES: String(DIRECTORY_PROFILES) },
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`bench/seed-directory.ts exited with ${result.status}`);
+  const ids = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}");
+  console.log(`Directory: ${DIRECTORY_PROFILES} profiles ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { genre: String(ids.genre), instrument: String(ids.instrument) };
+}
 
 /** @param {string} dataDir */
 async function startServer(dataDir) {
   const child = spawn(process.execPath, ["server/start.js"], {
     cwd: root,
-    env: {
-      ...process.env,
-      APP_ENV: "test",
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      APP_URL: BASE,
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0000",
-      SEED_DEMO_DATA: "true",
-      LOGIN_LIMIT_PER_IP: "1000000",
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-    },
+    env: serverEnv(dataDir),
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise((resolve, reject) => {
@@ -86,14 +126,20 @@ async function login(email) {
 
 export async function runHttpBench() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
+  const selected = targets.filter((t) => !t.directory || DIRECTORY_PROFILES > 0);
+  /** @type {Record<string, string>} */
+  const placeholders = selected.some((t) => t.directory) ? seedDirectory(dataDir) : {};
   const server = await startServer(dataDir);
   const rows = [];
   try {
-    for (const target of targets) {
+    for (const target of selected) {
       const session = target.login ? await login(target.login) : undefined;
       /** @type {Record<string, string>} */
       const headers = session ? { cookie: session.cookie } : {};
-      const urlPath = target.path ?? session?.landing ?? "/";
+      const memberId = /^\/member\/(\d+)\//.exec(session?.landing ?? "")?.[1] ?? "";
+      const urlPath = (target.path ?? session?.landing ?? "/").replace(/\{(\w+)\}/g, (_, key) =>
+        key === "memberId" ? memberId : (placeholders[key] ?? `{${key}}`),
+      );
       // Baseline and target alternate so drift on a shared machine touches both.
       const baseline = await measure("/healthz");
       const measured = await measure(urlPath, headers);
@@ -112,5 +158,12 @@ export async function runHttpBench() {
     server.kill("SIGTERM");
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  return { kind: "http", durationSeconds: DURATION, connections: CONNECTIONS, cpus: os.cpus().length, rows };
+  return {
+    kind: "http",
+    durationSeconds: DURATION,
+    connections: CONNECTIONS,
+    cpus: os.cpus().length,
+    directoryProfiles: placeholders.genre ? DIRECTORY_PROFILES : 0,
+    rows,
+  };
 }

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import type { User } from "~/db/schema";
 import { getOptionalUser, loginPathFor } from "./current-user.server";
 import { loadLoggedUser, type LoggedUser } from "./logged-user.server";
+import { PROFILE_TYPE_INFO, PROFILE_TYPES } from "~/modules/profiles/profile-types";
 import { isAdminAccount } from "./roles";
 
 /**
@@ -39,15 +40,32 @@ export async function requireAdminUser(request: Request) {
 
 /**
  * Rule 4 and rule 1: member routes need a user; the member id in the path is checked here, not by a
- * redirect. Admins may open any member's area; a member opening someone else's gets 404 and no data.
+ * redirect. Admins may open any member's area; a member opening someone else's gets 404 and no data
+ * (community directories and profile pages excepted: they open in the member's own area, see below).
  */
 export async function requireMemberAreaAccess(request: Request, memberIdParam: string | undefined) {
   const result = await requireAgreedUser(request);
   const memberId = parseId(memberIdParam);
   if (memberId === null || (memberId !== result.user.id && !isAdminAccount(result.user))) {
+    const own = ownCommunityPath(request, result.user.id);
+    if (own) throw redirect(own);
     throw notFound();
   }
   return { ...result, memberId };
+}
+
+const COMMUNITY_PAGE = new RegExp(`^/member/[^/]+(/(?:${PROFILE_TYPES.map((t) => PROFILE_TYPE_INFO[t].directory).join("|")})(?:/[^/]+)?/?)$`);
+
+/**
+ * Directories and public profile pages hold nothing private to the member in their path, and their links
+ * get shared (share buttons, chat): opened from someone else's area, a page shows in the visitor's own.
+ * The same path under the visitor's id, or null for any other page (those stay 404).
+ */
+function ownCommunityPath(request: Request, userId: number): string | null {
+  if (request.method !== "GET" && request.method !== "HEAD") return null;
+  const url = new URL(request.url);
+  const match = COMMUNITY_PAGE.exec(url.pathname);
+  return match ? `/member/${userId}${match[1]}${url.search}` : null;
 }
 
 /** Whether this user may read or change that member's records (the same rule as the member area). */

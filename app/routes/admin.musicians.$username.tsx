@@ -1,0 +1,17 @@
+import { pageTitle } from "~/components/page-title";
+import { PublicProfilePage } from "~/modules/profiles/public-page";
+import { publicPageLoader } from "~/modules/profiles/public-page.server";
+import type { Route } from "./+types/admin.musicians.$username";
+
+export { PublicPageErrorBoundary as ErrorBoundary } from "~/modules/profiles/public-page";
+
+export const handle = { routeName: "admin-musicians-show" };
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
+  error ? pageTitle(matches, "Not Found") : pageTitle(matches, loaderData?.profile.name, "Musician");
+
+export const loader = (args: Route.LoaderArgs) => publicPageLoader(args, "musician", "admin");
+
+export default function AdminMusicianPage({ loaderData }: Route.ComponentProps) {
+  return <PublicProfilePage data={loaderData} />;
+}

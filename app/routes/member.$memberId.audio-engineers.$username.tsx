@@ -1,0 +1,17 @@
+import { pageTitle } from "~/components/page-title";
+import { PublicProfilePage } from "~/modules/profiles/public-page";
+import { publicPageLoader } from "~/modules/profiles/public-page.server";
+import type { Route } from "./+types/member.$memberId.audio-engineers.$username";
+
+export { PublicPageErrorBoundary as ErrorBoundary } from "~/modules/profiles/public-page";
+
+export const handle = { routeName: "member-audio-engineers-show" };
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
+  error ? pageTitle(matches, "Not Found") : pageTitle(matches, loaderData?.profile.name, "Audio Engineer");
+
+export const loader = (args: Route.LoaderArgs) => publicPageLoader(args, "audio_engineer", "member");
+
+export default function MemberAudioEngineerPage({ loaderData }: Route.ComponentProps) {
+  return <PublicProfilePage data={loaderData} />;
+}
