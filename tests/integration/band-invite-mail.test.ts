@@ -149,7 +149,7 @@ describe("an invitation to an existing account", () => {
     expect(accepted.headers.get("Location")).toBe(`/member/${invitee.id}/artist-profile/${artist.id}`);
     expect(cookieNamed(accepted, "backline_flash")).not.toBeNull();
     expect(await membership(invitee.id)).toMatchObject({ role: "member", canEdit: true });
-    expect((await loadDashboardProfiles(invitee.id)).artists).toEqual([{ id: artist.id, name: "The Night Owls" }]);
+    expect((await loadDashboardProfiles(invitee.id)).artists).toEqual([{ id: artist.id, name: "The Night Owls", username: "night-owls", can_edit: true }]);
     const [notice] = await db().select().from(notifications).where(eq(notifications.userId, owner.id));
     expect(notice?.data).toMatchObject({ route_name: "member-artist-profile", resource_id: artist.id });
 
@@ -199,8 +199,8 @@ describe("an invitation to a new address", () => {
     const user = (await findUserByEmail(email))!;
     expect(user).toMatchObject({ name: "Nina", lastName: "New" });
     expect(await findUserByEmail("someone-else@example.test")).toBeUndefined();
-    // Without editing rights the artist's owner page is closed to them: they land on their dashboard.
-    expect(created.headers.get("Location")).toBe(`/member/${user.id}/dashboard`);
+    // Without editing rights the artist's edit page is closed to them: they land on the artist's page.
+    expect(created.headers.get("Location")).toBe(`/member/${user.id}/artists/night-owls`);
     expect(cookieNamed(created, "backline_session")).not.toBeNull();
     expect(cookieNamed(created, "backline_flash")).not.toBeNull();
     expect(await hasAgreedToAllDocuments(user.id)).toBe(true);

@@ -49,11 +49,12 @@ function loginHref(request: Request): string {
 }
 
 /**
- * Where a new band member lands: the artist's page when they may edit it; otherwise their dashboard,
- * because the artist's owner page admits only the owner, members with editing rights and administrators.
+ * Where a new band member lands: the artist's edit page when they may edit it; otherwise the artist's
+ * page (the edit page admits only the owner, members with editing rights and administrators).
  */
-function landingPath(userId: number, artistId: number, canEdit: boolean): string {
-  return canEdit ? profilePaths("artist", "member", userId).ownerPage(artistId) : `/member/${userId}/dashboard`;
+function landingPath(userId: number, artist: { id: number; username: string }, canEdit: boolean): string {
+  const paths = profilePaths("artist", "member", userId);
+  return canEdit ? paths.ownerPage(artist.id) : paths.publicPage(artist.username);
 }
 
 export async function bandInviteLoader(request: Request, inviteId: string) {
@@ -97,7 +98,7 @@ export async function bandInviteAction(request: Request, inviteId: string, ip: s
   if (!user) throw redirect(loginHref(request));
   try {
     const { artist, invite } = await acceptInvite(inviteId, user);
-    return redirectWithFlash(landingPath(user.id, artist.id, invite.canEdit), {
+    return redirectWithFlash(landingPath(user.id, artist, invite.canEdit), {
       kind: "success",
       message: `Welcome to ${artist.name}! You are now a member of the band.`,
     });
@@ -119,7 +120,7 @@ async function register(request: Request, formData: FormData, inviteId: string, 
   // No per-IP limit as on /register: an account can only be made from a pending invitation, once, and
   // invitations are rate-limited per artist where they are sent.
   try {
-    const { user, artistId, artistName, canEdit } = await createAccountFromInvite({
+    const { user, artistId, artistName, artistUsername, canEdit } = await createAccountFromInvite({
       inviteId,
       name: submission.value.name,
       lastName: submission.value.lastName,
@@ -127,7 +128,7 @@ async function register(request: Request, formData: FormData, inviteId: string, 
       ip,
       userAgent: request.headers.get("user-agent") ?? "",
     });
-    const response = await startUserSession(request, { userId: user.id, ip, redirectTo: landingPath(user.id, artistId, canEdit) });
+    const response = await startUserSession(request, { userId: user.id, ip, redirectTo: landingPath(user.id, { id: artistId, username: artistUsername }, canEdit) });
     response.headers.append(
       "Set-Cookie",
       await flashHeader({ kind: "success", message: `Your account is ready. Welcome to ${artistName}! You are now a member of the band.` }),

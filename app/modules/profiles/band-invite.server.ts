@@ -64,10 +64,10 @@ export async function createAccountFromInvite(input: {
   password: string;
   ip: string;
   userAgent: string;
-}): Promise<{ user: User; artistId: number; artistName: string; canEdit: boolean }> {
+}): Promise<{ user: User; artistId: number; artistName: string; artistUsername: string; canEdit: boolean }> {
   if (!isUuid(input.inviteId)) throw new BandError(404, "This invitation does not exist or was removed.");
   const passwordHash = await hashPassword(input.password);
-  let result: { user: User; artist: { id: number; name: string; ownerId: number }; canEdit: boolean };
+  let result: { user: User; artist: { id: number; name: string; username: string; ownerId: number }; canEdit: boolean };
   try {
     result = await db().transaction(async (tx) => {
       const [invite] = await tx.select({ email: bandInvites.email }).from(bandInvites).where(eq(bandInvites.id, input.inviteId));
@@ -98,5 +98,11 @@ export async function createAccountFromInvite(input: {
   const pending = await pendingDocumentsFor(result.user.id);
   await signDocuments({ userId: result.user.id, documentIds: pending.map((d) => d.id), ip: input.ip, userAgent: input.userAgent });
   await notifyInviteAccepted(result.artist, result.user);
-  return { user: result.user, artistId: result.artist.id, artistName: result.artist.name, canEdit: result.canEdit };
+  return {
+    user: result.user,
+    artistId: result.artist.id,
+    artistName: result.artist.name,
+    artistUsername: result.artist.username,
+    canEdit: result.canEdit,
+  };
 }

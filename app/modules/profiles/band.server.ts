@@ -288,7 +288,7 @@ export async function acceptInviteIn(
   tx: Db,
   inviteId: string,
   user: { id: number; email: string },
-): Promise<{ artist: Pick<Profile, "id" | "name" | "ownerId">; invite: BandInvite }> {
+): Promise<{ artist: Pick<Profile, "id" | "name" | "username" | "ownerId">; invite: BandInvite }> {
   if (!isUuid(inviteId)) throw new BandError(404, MISSING_INVITE);
   const [invite] = await tx.select().from(bandInvites).where(eq(bandInvites.id, inviteId)).for("update");
   if (!invite) throw new BandError(404, MISSING_INVITE);
@@ -296,7 +296,7 @@ export async function acceptInviteIn(
   if (state !== "pending") throw new BandError(410, INVITE_STATE_MESSAGES[state]);
   if (normalizeEmail(invite.email) !== normalizeEmail(user.email)) throw new BandError(403, mismatchMessage(invite.email));
   const [artist] = await tx
-    .select({ id: profiles.id, name: profiles.name, ownerId: profiles.ownerId })
+    .select({ id: profiles.id, name: profiles.name, username: profiles.username, ownerId: profiles.ownerId })
     .from(profiles)
     .where(eq(profiles.id, invite.artistId));
   if (!artist) throw new BandError(404, MISSING_INVITE);

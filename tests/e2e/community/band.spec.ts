@@ -164,10 +164,15 @@ test.describe("inviting a new address, without JavaScript", () => {
     await other.page.getByLabel("Repeat password").fill("a-good-password");
     await other.page.getByRole("checkbox", { name: /I agree to the/ }).check();
     await other.page.getByRole("button", { name: "Create account and join" }).click();
-    // Without editing rights the artist's owner page is not theirs to open: they land on their dashboard.
-    await expect(other.page).toHaveURL(/\/member\/\d+\/dashboard$/);
+    // Without editing rights the artist's edit page is not theirs to open: they land on the artist's page,
+    // which band members see even before it is published.
+    await expect(other.page).toHaveURL(new RegExp(`/member/\\d+/artists/${artist.username}$`));
+    await expect(other.page.getByRole("heading", { level: 1, name: artist.name })).toBeVisible();
     await expect(flash(other.page)).toHaveText(`Your account is ready. Welcome to ${artist.name}! You are now a member of the band.`);
-    await expect(yourArtists(other.page).getByRole("link", { name: artist.name })).toBeVisible();
+    await expect(yourArtists(other.page).getByRole("link", { name: artist.name })).toHaveAttribute(
+      "href",
+      new RegExp(`/member/\\d+/artists/${artist.username}$`),
+    );
 
     // The link is used up.
     browserErrors.allowStatus(410);
