@@ -5,6 +5,7 @@ import { DataTable, type DataColumn } from "~/components/data-table";
 import { DateTime } from "~/components/formatting";
 import { Field, FormAlert, SelectField, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
@@ -104,47 +105,21 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
           columns={columns}
           rows={list.members}
           rowKey={(m) => m.id}
-          empty={<EmptyState filtered={filtered} total={list.total} pageCount={list.pageCount} />}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={filtered}
+              noMatch="No members match this search."
+              noMatchHint="Try another name or email"
+              empty="No members yet."
+              emptyHint="Create the first one with “Create member” above."
+            />
+          }
         />
         <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["member", "members"]} label="Member list pages" />
       </section>
     </div>
-  );
-}
-
-function EmptyState({ filtered, total, pageCount }: { filtered: boolean; total: number; pageCount: number }) {
-  const location = useLocation();
-  if (total > 0) {
-    const params = new URLSearchParams(location.search);
-    params.set("page", String(pageCount));
-    return (
-      <>
-        <p className="font-medium text-stone-900">There is nothing on this page.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
-          <Link to={{ search: `?${params}` }} className="font-medium text-brand-800 underline">
-            Go to the last page
-          </Link>
-        </p>
-      </>
-    );
-  }
-  return filtered ? (
-    <>
-      <p className="font-medium text-stone-900">No members match this search.</p>
-      <p className="mt-1 text-sm text-stone-600">
-        Try another name or email, or{" "}
-        <Link to={location.pathname} className="font-medium text-brand-800 underline">
-          clear the filters
-        </Link>
-        .
-      </p>
-    </>
-  ) : (
-    <>
-      <p className="font-medium text-stone-900">No members yet.</p>
-      <p className="mt-1 text-sm text-stone-600">Create the first one with “Create member” above.</p>
-    </>
   );
 }
 

@@ -62,53 +62,6 @@ export function IndustrySearch({ label, filterLabel, placeholder, query }: { lab
   );
 }
 
-export function IndustryEmpty({
-  filtered,
-  total,
-  pageCount,
-  nounPlural,
-  addLabel,
-}: {
-  filtered: boolean;
-  total: number;
-  pageCount: number;
-  nounPlural: string;
-  addLabel: string;
-}) {
-  const location = useLocation();
-  const lastPage = useListHref((params) => params.set("page", String(pageCount)));
-  if (total > 0) {
-    return (
-      <>
-        <p className="font-medium text-stone-900">There is nothing on this page.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
-          <Link to={lastPage} className="font-medium text-brand-800 underline">
-            Go to the last page
-          </Link>
-        </p>
-      </>
-    );
-  }
-  return filtered ? (
-    <>
-      <p className="font-medium text-stone-900">No {nounPlural} match this search.</p>
-      <p className="mt-1 text-sm text-stone-600">
-        Try another word, or{" "}
-        <Link to={location.pathname} className="font-medium text-brand-800 underline">
-          clear the search
-        </Link>
-        .
-      </p>
-    </>
-  ) : (
-    <>
-      <p className="font-medium text-stone-900">No {nounPlural} yet.</p>
-      <p className="mt-1 text-sm text-stone-600">Add the first one with “{addLabel}” above.</p>
-    </>
-  );
-}
-
 /** A collapsed panel holding the add form; open while the server sends that form back with errors. */
 export function AddPanel({ title, hint, open, children }: { title: string; hint: string; open: boolean; children: ReactNode }) {
   return (

@@ -3,11 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Field, FormAlert, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { profilePaths } from "~/modules/profiles/profile-types";
 import type { IndustryActionData, ManagersPageData } from "./industry-route.server";
 import { ManagerCreateSchema, ManagerUpdateSchema } from "./industry-schemas";
-import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustryEmpty, IndustrySearch, primaryButton } from "./industry-ui";
+import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustrySearch, primaryButton } from "./industry-ui";
 import type { ManagerRow } from "./managers.server";
 
 /** /admin/managers: the managers directory, its search, add and edit forms, and deleting with a confirmation. */
@@ -90,7 +91,18 @@ export function ManagersPage() {
           columns={columns}
           rows={list.rows}
           rowKey={(m) => m.id}
-          empty={<IndustryEmpty filtered={Boolean(query.q)} total={list.total} pageCount={list.pageCount} nounPlural="managers" addLabel="Add manager" />}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={Boolean(query.q)}
+              noMatch="No managers match this search."
+              noMatchHint="Try another word"
+              clearLabel="clear the search"
+              empty="No managers yet."
+              emptyHint="Add the first one with “Add manager” above."
+            />
+          }
         />
         <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["manager", "managers"]} label="Manager list pages" />
       </section>

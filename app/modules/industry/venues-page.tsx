@@ -4,10 +4,11 @@ import { Form, useActionData, useLoaderData } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
 import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import type { IndustryActionData, VenuesPageData } from "./industry-route.server";
 import { VenueCreateSchema, VenueUpdateSchema } from "./industry-schemas";
-import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustryEmpty, IndustrySearch, primaryButton } from "./industry-ui";
+import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustrySearch, primaryButton } from "./industry-ui";
 import type { VenueRow } from "./venues.server";
 
 /** /admin/venues: the venues directory, its search, add and edit forms, and deleting with a confirmation. */
@@ -78,7 +79,18 @@ export function VenuesPage() {
           columns={columns}
           rows={list.rows}
           rowKey={(v) => v.id}
-          empty={<IndustryEmpty filtered={Boolean(query.q)} total={list.total} pageCount={list.pageCount} nounPlural="venues" addLabel="Add venue" />}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={Boolean(query.q)}
+              noMatch="No venues match this search."
+              noMatchHint="Try another word"
+              clearLabel="clear the search"
+              empty="No venues yet."
+              emptyHint="Add the first one with “Add venue” above."
+            />
+          }
         />
         <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["venue", "venues"]} label="Venue list pages" />
       </section>

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useActionData, useLocation } from "react-router";
 import { Count, Money } from "~/components/formatting";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
 import { CreateProfileForm } from "./create-profile-form";
@@ -90,7 +91,17 @@ export function DirectoryPage({ data }: { data: DirectoryPageData }) {
             ))}
           </ul>
         ) : (
-          <EmptyState data={data} filtered={filtered} noun={noun} />
+          <div className="rounded-lg border border-dashed border-stone-300 bg-white px-4 py-10 text-center">
+            <ListEmptyState
+              total={data.list.total}
+              pageCount={data.list.pageCount}
+              filtered={filtered}
+              noMatch={`No ${noun[1]} match this search.`}
+              noMatchHint="Try fewer filters or another name"
+              empty={`No published ${noun[1]} yet.`}
+              emptyHint={data.area === "member" ? "They appear here once an administrator approves them." : "Profiles appear here once they are approved."}
+            />
+          </div>
         )}
         <Pagination
           page={list.page}
@@ -269,47 +280,6 @@ function ProfileCard({ card, data }: { card: DirectoryCard; data: DirectoryPageD
         ) : null}
       </div>
     </article>
-  );
-}
-
-function EmptyState({ data, filtered, noun }: { data: DirectoryPageData; filtered: boolean; noun: [string, string] }) {
-  const location = useLocation();
-  const box = "rounded-lg border border-dashed border-stone-300 bg-white px-4 py-10 text-center";
-  if (data.list.total > 0) {
-    const params = new URLSearchParams(location.search);
-    params.set("page", String(data.list.pageCount));
-    return (
-      <div className={box}>
-        <p className="font-medium text-stone-900">There is nothing on this page.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          <Link to={{ search: `?${params}` }} className="font-medium text-brand-800 underline">
-            Go to the last page
-          </Link>
-        </p>
-      </div>
-    );
-  }
-  if (filtered) {
-    return (
-      <div className={box}>
-        <p className="font-medium text-stone-900">No {noun[1]} match this search.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          Try fewer filters or another name, or{" "}
-          <Link to={location.pathname} className="font-medium text-brand-800 underline">
-            clear the filters
-          </Link>
-          .
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div className={box}>
-      <p className="font-medium text-stone-900">No published {noun[1]} yet.</p>
-      <p className="mt-1 text-sm text-stone-600">
-        {data.area === "member" ? "They appear here once an administrator approves them." : "Profiles appear here once they are approved."}
-      </p>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count, DateTime } from "~/components/formatting";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
 import type { ProfileStatus, ProfileType } from "~/db/schema";
@@ -86,7 +87,17 @@ export function ModerationListPage({ label, plural, adminPage, query, list }: Mo
           columns={columnsFor(adminPage)}
           rows={list.rows}
           rowKey={(p) => p.id}
-          empty={<EmptyState filtered={filtered} total={list.total} pageCount={list.pageCount} noun={noun} />}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={filtered}
+              noMatch={`No ${noun} profiles match these filters.`}
+              noMatchHint="Try another name, username or email"
+              empty={`No ${noun} profiles yet.`}
+              emptyHint="Members create them from their member area; submitted ones appear here first."
+            />
+          }
         />
         <Pagination
           page={list.page}
@@ -98,42 +109,6 @@ export function ModerationListPage({ label, plural, adminPage, query, list }: Mo
         />
       </section>
     </div>
-  );
-}
-
-function EmptyState({ filtered, total, pageCount, noun }: { filtered: boolean; total: number; pageCount: number; noun: string }) {
-  const location = useLocation();
-  if (total > 0) {
-    const params = new URLSearchParams(location.search);
-    params.set("page", String(pageCount));
-    return (
-      <>
-        <p className="font-medium text-stone-900">There is nothing on this page.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
-          <Link to={{ search: `?${params}` }} className="font-medium text-brand-800 underline">
-            Go to the last page
-          </Link>
-        </p>
-      </>
-    );
-  }
-  return filtered ? (
-    <>
-      <p className="font-medium text-stone-900">No {noun} profiles match these filters.</p>
-      <p className="mt-1 text-sm text-stone-600">
-        Try another name, username or email, or{" "}
-        <Link to={location.pathname} className="font-medium text-brand-800 underline">
-          clear the filters
-        </Link>
-        .
-      </p>
-    </>
-  ) : (
-    <>
-      <p className="font-medium text-stone-900">No {noun} profiles yet.</p>
-      <p className="mt-1 text-sm text-stone-600">Members create them from their member area; submitted ones appear here first.</p>
-    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "react-rou
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
 import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
 import type { ReferenceKind } from "~/db/schema";
@@ -109,7 +110,17 @@ export function ReferencePage() {
           columns={columns}
           rows={list.values}
           rowKey={(row) => row.id}
-          empty={<EmptyState kind={kind} filtered={filtered} total={list.total} pageCount={list.pageCount} />}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={filtered}
+              noMatch={`No ${REFERENCE_PAGES[kind].nounPlural} match this search.`}
+              noMatchHint="Try another word or status"
+              empty={`No ${REFERENCE_PAGES[kind].nounPlural} yet.`}
+              emptyHint="Add the first one with the form above."
+            />
+          }
         />
         <Pagination
           page={list.page}
@@ -222,43 +233,6 @@ function SearchForm({ kind, query }: { kind: ReferenceKind; query: ReferenceList
         ) : null}
       </div>
     </Form>
-  );
-}
-
-function EmptyState({ kind, filtered, total, pageCount }: { kind: ReferenceKind; filtered: boolean; total: number; pageCount: number }) {
-  const location = useLocation();
-  const info = REFERENCE_PAGES[kind];
-  if (total > 0) {
-    const params = new URLSearchParams(location.search);
-    params.set("page", String(pageCount));
-    return (
-      <>
-        <p className="font-medium text-stone-900">There is nothing on this page.</p>
-        <p className="mt-1 text-sm text-stone-600">
-          The list has {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
-          <Link to={{ search: `?${params}` }} className="font-medium text-brand-800 underline">
-            Go to the last page
-          </Link>
-        </p>
-      </>
-    );
-  }
-  return filtered ? (
-    <>
-      <p className="font-medium text-stone-900">No {info.nounPlural} match this search.</p>
-      <p className="mt-1 text-sm text-stone-600">
-        Try another word or status, or{" "}
-        <Link to={location.pathname} className="font-medium text-brand-800 underline">
-          clear the filters
-        </Link>
-        .
-      </p>
-    </>
-  ) : (
-    <>
-      <p className="font-medium text-stone-900">No {info.nounPlural} yet.</p>
-      <p className="mt-1 text-sm text-stone-600">Add the first one with the form above.</p>
-    </>
   );
 }
 
