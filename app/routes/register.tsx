@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useActionData } from "react-router";
-import { AuthCard, CheckboxField, Field, FormAlert, Honeypot, SubmitButton, useClearOnError } from "~/components/forms";
+import { AuthCard, Field, FormAlert, Honeypot, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { EmailTakenError, registerMember } from "~/modules/accounts/accounts.server";
 import { dashboardPath, getOptionalUser } from "~/modules/accounts/current-user.server";
@@ -11,7 +11,7 @@ import { listPublishedDocuments, pendingDocumentsFor, signDocuments } from "~/mo
 import { isHoneypotFilled } from "~/modules/security/honeypot.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import type { Route } from "./+types/register";
-import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
+import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 
 export const handle = { routeName: "register" };
 
@@ -98,27 +98,7 @@ export default function RegisterRoute({ loaderData }: Route.ComponentProps) {
           errorId={fields.email.errorId}
         />
         <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-        <CheckboxField
-          label={
-            <>
-              I agree to the{" "}
-              {documents.length
-                ? documents.map((d, i) => (
-                    <span key={d.id}>
-                      {i > 0 ? (i === documents.length - 1 ? " and " : ", ") : null}
-                      <Link to={`/legal-terms/${d.slug}`} target="_blank" rel="noopener" className="text-brand-800 underline">
-                        {d.name}
-                      </Link>
-                    </span>
-                  ))
-                : "legal terms"}
-              .
-            </>
-          }
-          inputProps={getInputProps(fields.terms, { type: "checkbox", value: "on" })}
-          errors={fields.terms.errors}
-          errorId={fields.terms.errorId}
-        />
+        <TermsAgreementField field={fields.terms} documents={documents} />
         <SubmitButton pendingLabel="Creating your account…">Create account</SubmitButton>
       </Form>
     </AuthCard>

@@ -1,5 +1,6 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Field } from "~/components/forms";
+import { Link } from "react-router";
+import { CheckboxField, Field } from "~/components/forms";
 
 type TextField = FieldMetadata<string>;
 
@@ -49,5 +50,38 @@ export function NewPasswordFields({
         errorId={confirmation.errorId}
       />
     </>
+  );
+}
+
+/** "I agree to the Terms of Service and Privacy Policy", each linked (register, band invitation sign-up). */
+export function TermsAgreementField({
+  field,
+  documents,
+}: {
+  field: FieldMetadata<string | boolean | undefined>;
+  documents: ReadonlyArray<{ id: number; name: string; slug: string }>;
+}) {
+  return (
+    <CheckboxField
+      label={
+        <>
+          I agree to the{" "}
+          {documents.length
+            ? documents.map((d, i) => (
+                <span key={d.id}>
+                  {i > 0 ? (i === documents.length - 1 ? " and " : ", ") : null}
+                  <Link to={`/legal-terms/${d.slug}`} target="_blank" rel="noopener" className="text-brand-800 underline">
+                    {d.name}
+                  </Link>
+                </span>
+              ))
+            : "legal terms"}
+          .
+        </>
+      }
+      inputProps={getInputProps(field, { type: "checkbox", value: "on" })}
+      errors={field.errors}
+      errorId={field.errorId}
+    />
   );
 }

@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData } from "react-router";
-import { AuthCard, CheckboxField, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
-import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
+import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
+import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import type { BandInviteActionData, BandInviteData } from "./band-invite-route.server";
 
@@ -125,27 +125,7 @@ function CreateAccount({ invitation }: { invitation: Invitation }) {
         {fields.email.errors?.length ? <p className="mt-1 text-sm text-red-700">{fields.email.errors.join(" ")}</p> : null}
       </div>
       <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-      <CheckboxField
-        label={
-          <>
-            I agree to the{" "}
-            {documents.length
-              ? documents.map((d, i) => (
-                  <span key={d.id}>
-                    {i > 0 ? (i === documents.length - 1 ? " and " : ", ") : null}
-                    <Link to={`/legal-terms/${d.slug}`} target="_blank" rel="noopener" className="text-brand-800 underline">
-                      {d.name}
-                    </Link>
-                  </span>
-                ))
-              : "legal terms"}
-            .
-          </>
-        }
-        inputProps={getInputProps(fields.terms, { type: "checkbox", value: "on" })}
-        errors={fields.terms.errors}
-        errorId={fields.terms.errorId}
-      />
+      <TermsAgreementField field={fields.terms} documents={documents} />
       <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
         Create account and join
       </SubmitButton>
