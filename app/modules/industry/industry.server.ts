@@ -1,4 +1,4 @@
-import { pageCountFor } from "~/modules/members/admin-members.server";
+import { pageCountFor } from "~/db/list-queries";
 
 /** What the managers and venues services share. */
 

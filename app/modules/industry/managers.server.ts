@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { managerArtists, managers, profiles, type Manager } from "~/db/schema";
-import { escapeLike } from "~/modules/members/admin-members.server";
+import { escapeLike } from "~/db/list-queries";
 import type { IndustryListQuery, ManagerInput } from "./industry-schemas";
 import { INDUSTRY_PAGE_SIZE, IndustryNotFoundError, pageOf, text, type IndustryPage } from "./industry.server";
 

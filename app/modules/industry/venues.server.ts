@@ -1,7 +1,7 @@
 import { asc, count, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { venues, type Venue } from "~/db/schema";
-import { escapeLike } from "~/modules/members/admin-members.server";
+import { escapeLike } from "~/db/list-queries";
 import type { IndustryListQuery, VenueInput } from "./industry-schemas";
 import { INDUSTRY_PAGE_SIZE, IndustryNotFoundError, pageOf, text, type IndustryPage } from "./industry.server";
 

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { countQueries, db } from "~/db/client.server";
+import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { legalDocuments, sessions, users } from "~/db/schema";
 import { activateAccount, EmailTakenError } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
@@ -14,12 +15,10 @@ import { accessChangeRefusal, creationRefusal, parseMemberListQuery, PERMISSION_
 import {
   changeMemberAccess,
   createMember,
-  escapeLike,
   getMemberDetail,
   listConditions,
   listMembers,
   MemberActionError,
-  pageCountFor,
   reactivateMember,
   resendActivation,
   resendVerification,

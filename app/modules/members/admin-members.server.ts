@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { legalDocuments, signatures, users, userSearchText, type User } from "~/db/schema";
 import { createPendingAccount, sendActivationEmail, sendVerificationEmail } from "~/modules/accounts/accounts.server";
 import { fullName } from "~/modules/accounts/current-user.server";
@@ -42,15 +43,6 @@ export interface MemberList {
   page: number;
   pageSize: number;
   pageCount: number;
-}
-
-export function pageCountFor(total: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(total / pageSize));
-}
-
-/** `%`, `_` and `\` typed into the search box are matched literally. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 const STATUS_CONDITIONS: Record<MemberStatus, () => SQL | undefined> = {

@@ -10,7 +10,7 @@ import {
   type RateUnit,
 } from "~/db/schema";
 import { heroImagePath } from "~/modules/images/images.server";
-import { escapeLike, pageCountFor } from "~/modules/members/admin-members.server";
+import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { DIRECTORY_FILTER_KINDS, DIRECTORY_PAGE_SIZE, type DirectoryFilterKind, type DirectorySort } from "./directory-query";
 import { heroImage, loadProfileExtras } from "./profile-details.server";
 import { PROFILE_TYPE_INFO, PROVIDER_TYPES } from "./profile-types";

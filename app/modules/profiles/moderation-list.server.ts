@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "~/db/client.server";
 import { profiles, profileSearchText, profileStatuses, users, userSearchText, type ProfileStatus, type ProfileType } from "~/db/schema";
 import { fullName } from "~/modules/accounts/current-user.server";
-import { escapeLike, pageCountFor } from "~/modules/members/admin-members.server";
+import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { PROFILE_TYPE_INFO } from "./profile-types";
 
 /**
