@@ -24,7 +24,8 @@ export async function handleBandIntent(input: {
   formData: FormData;
   actor: User;
   profile: Profile;
-  rights: ProfileRights;
+  /** The actor's rights on the page (none for a plain band member leaving); each service checks its own rule. */
+  rights: ProfileRights | null;
   redirectTo: string;
 }): Promise<Response | BandActionResult | null> {
   const { formData, actor, profile, redirectTo } = input;

@@ -193,7 +193,8 @@ function MemberActions({ member, canManage, isMe }: { member: Member; canManage:
   );
 }
 
-function LeaveBand() {
+/** Also on the artist's public page, for band members without editing rights. */
+export function LeaveBand() {
   return (
     <div className="mt-8 border-t border-stone-200 pt-6">
       <h3 className="text-sm font-semibold text-stone-900">Leave the band</h3>

@@ -9,7 +9,7 @@ import { listPublishedDocuments, signDocuments } from "~/modules/legal/legal.ser
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { insertProfiles } from "./directory-seed.server";
-import { loadPublicPage, publicPageLoader, twitterHandle } from "./public-page.server";
+import { loadPublicPage, publicPageAction, publicPageLoader, twitterHandle } from "./public-page.server";
 
 useTestDatabase();
 
@@ -225,5 +225,43 @@ describe("twitterHandle", () => {
     expect(twitterHandle([{ label: "X", url: "https://x.com/intent/tweet" }])).toBeUndefined();
     expect(twitterHandle([{ label: "X", url: "https://notx.com/abc" }])).toBeUndefined();
     expect(twitterHandle([{ label: "X", url: "not a url" }])).toBeUndefined();
+  });
+});
+
+describe("publicPageAction", () => {
+  function post(cookie: string, path: string, form: Record<string, string>) {
+    return new Request(`http://localhost:3999${path}`, { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(form) });
+  }
+
+  it("lets a band member without editing rights leave from the artist's page; nothing else is accepted", async () => {
+    const leaver = await member("Lena");
+    const [artistId] = await insertProfiles(db(), [
+      { type: "artist", ownerId: owner.id, name: "The Leavers", username: "the-leavers", status: "draft" },
+    ]);
+    await db()
+      .insert(artistMembers)
+      .values([
+        { artistId: artistId!, userId: owner.id, role: "owner", canEdit: true },
+        { artistId: artistId!, userId: leaver.id, role: "member", canEdit: false },
+      ]);
+    const cookie = await sessionCookieFor(leaver.id);
+    const path = `/member/${leaver.id}/artists/the-leavers`;
+    const params = { memberId: String(leaver.id), username: "the-leavers" };
+
+    expect((await loadPublicPage(leaver, "artist", "the-leavers", "member", leaver.id)).canLeaveBand).toBe(true);
+    expect((await loadPublicPage(owner, "artist", "the-leavers", "member", owner.id)).canLeaveBand).toBe(false);
+
+    const other = await publicPageAction({ request: post(cookie, path, { intent: "band-remove" }), params }, "artist").catch((e: unknown) => e);
+    expect(status(other)).toBe(400);
+    const wrongType = await publicPageAction({ request: post(cookie, path, { intent: "band-leave" }), params }, "musician").catch((e: unknown) => e);
+    expect(status(wrongType)).toBe(400);
+
+    const left = (await publicPageAction({ request: post(cookie, path, { intent: "band-leave" }), params }, "artist")) as Response;
+    expect(left.status).toBe(302);
+    expect(left.headers.get("Location")).toBe(`/member/${leaver.id}/dashboard`);
+    const rows = await db().select().from(artistMembers).where(eq(artistMembers.artistId, artistId!));
+    expect(rows.map((r) => r.userId)).toEqual([owner.id]);
+    // Out of the band, the draft page is no longer theirs to see.
+    expect(status(await loadPublicPage(leaver, "artist", "the-leavers", "member", leaver.id).catch((e: unknown) => e))).toBe(404);
   });
 });

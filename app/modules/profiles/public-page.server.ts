@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { data } from "react-router";
 import { db } from "~/db/client.server";
 import {
   artistMembers,
@@ -18,13 +19,14 @@ import { env } from "~/env.server";
 import { notFound, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { toHashtags } from "~/components/share/share-networks";
 import { heroImage, loadProfileExtras, type ProfileValue } from "./profile-details.server";
+import { handleBandIntent } from "./band-actions.server";
 import { profileRights } from "./profile-access.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 
 /**
  * The public page of an artist or provider profile (`{directory}/{username}` in either area). Everyone
- * in the area sees a published profile; any other status only its owner, band members with editing
- * rights and administrators (with a banner), everyone else a 404 that says nothing of the profile.
+ * in the area sees a published profile; any other status only its owner, its band members and
+ * administrators (with a banner), everyone else a 404 that says nothing of the profile.
  */
 
 export interface PublicPageData {
@@ -47,6 +49,8 @@ export interface PublicPageData {
   hero: { src: string; srcSet: string } | null;
   /** Artists: the band's members, names only. */
   band: Array<{ name: string; role: BandRole }>;
+  /** The viewer is a band member other than the owner, in their own area: they may leave the band here. */
+  canLeaveBand: boolean;
   /** Shown to those who may edit the profile. */
   editPath: string | null;
   /** Set when the profile is not published (only people with rights get this far). */
@@ -114,6 +118,8 @@ export async function loadPublicPage(
   const inBand = bandMembers.some((m) => m.userId === user.id);
   if (!published && !rights && !inBand) throw notFound();
   const band = bandMembers.map(({ name, role }) => ({ name, role }));
+  const membership = bandMembers.find((m) => m.userId === user.id);
+  const canLeaveBand = area === "member" && memberId === user.id && membership?.role === "member";
 
   const info = PROFILE_TYPE_INFO[type];
   const paths = profilePaths(type, area, memberId);
@@ -140,6 +146,7 @@ export async function loadPublicPage(
       : [],
     hero,
     band,
+    canLeaveBand,
     editPath: rights ? paths.ownerPage(profile.id) : null,
     notPublic: published
       ? null
@@ -179,4 +186,21 @@ export async function publicPageLoader({ request, params }: Args, type: ProfileT
   }
   const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
   return loadPublicPage(user, type, params.username, "member", memberId);
+}
+
+/**
+ * The only form of a public page: a band member without editing rights leaving the band (those with
+ * rights leave from the edit page). Anything else is refused.
+ */
+export async function publicPageAction({ request, params }: Args, type: ProfileType) {
+  const { user } = await requireMemberAreaAccess(request, params.memberId);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  if (type !== "artist" || intent !== "band-leave") throw data("Unknown form.", { status: 400 });
+  const profile = params.username ? await findProfileByUsername(type, params.username) : null;
+  if (!profile) throw notFound();
+  const rights = await profileRights(user, profile);
+  const handled = await handleBandIntent({ intent, formData, actor: user, profile, rights, redirectTo: new URL(request.url).pathname });
+  if (!handled) throw data("Unknown form.", { status: 400 });
+  return handled;
 }

@@ -6,6 +6,7 @@ import { StatusTag } from "~/components/status-tag";
 import { useRequestInfo } from "~/context";
 import type { ProfileLink } from "~/db/schema";
 import type { PublicPageData } from "./public-page.server";
+import { LeaveBand } from "./band-section";
 import { PROFILE_TYPE_INFO, RATE_UNIT_LABELS, REFERENCE_LABELS } from "./profile-types";
 
 /**
@@ -200,6 +201,7 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
                   </li>
                 ))}
               </ul>
+              {data.canLeaveBand ? <LeaveBand /> : null}
             </Section>
           ) : null}
 

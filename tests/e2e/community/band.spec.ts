@@ -167,6 +167,7 @@ test.describe("inviting a new address, without JavaScript", () => {
     // Without editing rights the artist's edit page is not theirs to open: they land on the artist's page,
     // which band members see even before it is published.
     await expect(other.page).toHaveURL(new RegExp(`/member/\\d+/artists/${artist.username}$`));
+    const artistPage = other.page.url();
     await expect(other.page.getByRole("heading", { level: 1, name: artist.name })).toBeVisible();
     await expect(flash(other.page)).toHaveText(`Your account is ready. Welcome to ${artist.name}! You are now a member of the band.`);
     await expect(yourArtists(other.page).getByRole("link", { name: artist.name })).toHaveAttribute(
@@ -179,6 +180,14 @@ test.describe("inviting a new address, without JavaScript", () => {
     const again = await other.page.goto(pathOf(link));
     expect(again?.status()).toBe(410);
     await expect(other.page.getByRole("alert")).toHaveText("This invitation has already been accepted.");
+
+    // A member without editing rights leaves from the artist's page.
+    await other.app.goto(new URL(artistPage).pathname);
+    await other.page.getByText("Leave the band", { exact: true }).first().click();
+    await other.page.getByRole("button", { name: "Yes, leave the band" }).click();
+    await expect(other.page).toHaveURL(/\/member\/\d+\/dashboard$/);
+    await expect(flash(other.page)).toHaveText(`You left ${artist.name}.`);
+    await expect(menu(other.page).getByRole("link", { name: artist.name })).toHaveCount(0);
     await other.context.close();
   });
 });
