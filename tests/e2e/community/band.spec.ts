@@ -242,7 +242,7 @@ test.describe("who may do what", () => {
     await expect(membersTable(page).getByRole("rowheader")).toHaveCount(3);
   });
 
-  test("a member without editing rights sees the band in the menu but cannot open its owner page or invite (404)", async ({
+  test("a member without editing rights sees the band in the menu, opens its page, but cannot open its edit page or invite (404)", async ({
     page,
     app,
     browserErrors,
@@ -251,15 +251,24 @@ test.describe("who may do what", () => {
     const artist = BAND_ARTISTS.rights;
     const dashboard = await app.logInQuickly(BAND.plain, BAND_PASSWORD);
     await app.goto(dashboard);
+    const memberId = /\/member\/(\d+)\//.exec(dashboard)![1];
     const link = yourArtists(page).getByRole("link", { name: artist.name });
-    const href = (await link.getAttribute("href"))!;
-    const opened = await page.goto(href);
+    await expect(link).toHaveAttribute("href", `/member/${memberId}/artists/${artist.username}`);
+    await link.click();
+    await expect(page.getByRole("heading", { level: 1, name: artist.name })).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Edit/ })).toHaveCount(0);
+
+    const { data } = await (await page.request.get(`/api/members/${memberId}/dashboard/profiles`)).json();
+    const { id: artistId } = data.artists.find((a: { name: string }) => a.name === artist.name);
+    const editPage = `/member/${memberId}/artist-profile/${artistId}`;
+    const opened = await page.goto(editPage);
     expect(opened?.status()).toBe(404);
     const email = uniqueEmail("band-by-plain");
-    const response = await page.request.post(href, { form: { intent: "band-invite", email }, maxRedirects: 0 });
+    const response = await page.request.post(editPage, { form: { intent: "band-invite", email }, maxRedirects: 0 });
     expect(response.status()).toBe(404);
     expect(mailsTo(email)).toHaveLength(0);
   });
+
 
   test("the owner's page refuses a stranger, who gets Not Found", async ({ page, app, browserErrors }) => {
     browserErrors.allowStatus(404);
