@@ -17,6 +17,8 @@ const analyticsPort = Number(process.env.E2E_ANALYTICS_PORT ?? port + 1);
 /** The realtime server that `node server/start.js` runs beside the app. */
 const realtimePort = Number(process.env.E2E_REALTIME_PORT ?? port + 2);
 const analyticsURL = `http://127.0.0.1:${analyticsPort}`;
+/** The real SMTP listener the app sends every message to (tests/e2e/support/smtp-mailbox.mjs). */
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 3);
 
 if (!process.env.E2E_DATA_DIR_OWNER) {
   removeStaleDataDirs();
@@ -111,6 +113,16 @@ export default defineConfig({
       env: { ANALYTICS_STAND_IN_PORT: String(analyticsPort), ANALYTICS_STAND_IN_ORIGIN: baseURL },
     },
     {
+      // Every message the app sends goes over SMTP to this listener, which files it where outbox.ts reads.
+      command: "node tests/e2e/support/smtp-mailbox.mjs",
+      port: smtpPort,
+      timeout: 15_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { SMTP_MAILBOX_PORT: String(smtpPort), SMTP_MAILBOX_DIR: dataDir },
+    },
+    {
       // The preparation step opens the same PGlite folder and must exit before the server opens it.
       command: "node_modules/.bin/tsx tests/e2e/support/prepare.ts && node server/start.js",
       url: `${baseURL}/login`,
@@ -126,7 +138,7 @@ export default defineConfig({
         DATA_DIR: dataDir,
         SESSION_SECRET: process.env.E2E_SESSION_SECRET,
         SEED_DEMO_DATA: "true",
-        SMTP_URL: "",
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         DATABASE_URL: "",
         LOGIN_LIMIT_PER_IP: "10000",
         LOGIN_LIMIT_PER_ACCOUNT: "5",

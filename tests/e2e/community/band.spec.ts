@@ -183,7 +183,7 @@ test.describe("inviting a new address, without JavaScript", () => {
 
     // A member without editing rights leaves from the artist's page.
     await other.app.goto(new URL(artistPage).pathname);
-    await other.page.getByText("Leave the band", { exact: true }).first().click();
+    await other.page.locator("summary", { hasText: "Leave the band" }).click();
     await other.page.getByRole("button", { name: "Yes, leave the band" }).click();
     await expect(other.page).toHaveURL(/\/member\/\d+\/dashboard$/);
     await expect(flash(other.page)).toHaveText(`You left ${artist.name}.`);

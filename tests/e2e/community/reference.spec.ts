@@ -155,6 +155,8 @@ test("add, search, rename, refuse a duplicate beside the field, retire and resto
   await expect(page.getByText("No genres match this search.")).toBeVisible();
   await page.getByRole("link", { name: "clear the filters" }).click();
   await expect(page).toHaveURL("/admin/genres");
+  // The search form is re-mounted from the URL once the new page has rendered: wait for that before typing.
+  await expect(page.getByText("No genres match this search.")).toHaveCount(0);
   await search(page, "genres", `STOMP ${id}`, "active");
   await expect(row(page, renamed).getByRole("cell").nth(1)).toHaveText("Active", { useInnerText: true });
 });

@@ -2,7 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
 
-/** One message as the app writes it to DATA_DIR/outbox when SMTP_URL is unset. */
+/**
+ * One message as received by the suite's SMTP listener (smtp-mailbox.mjs), which files it in
+ * DATA_DIR/outbox in the shape the app's own outbox transport uses when SMTP_URL is unset.
+ */
 export interface Mail {
   file: string;
   from: string;
