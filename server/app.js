@@ -51,6 +51,39 @@ export function isCrossSiteWrite(req, allowedOrigins) {
 }
 
 /**
+ * compression() hands `res.on("drain")` to its zlib stream but not `res.off`/`removeListener`, so the
+ * `once("drain")` that React Router's response writer adds at each backpressure stays on that stream:
+ * a large streamed page collected one per pause (and Node's MaxListenersExceededWarning). Here one real
+ * listener is registered per response and the `once` callers wait in a set they can leave again.
+ * @param {import("express").Request} _req @param {import("express").Response} res @param {() => void} next
+ */
+export function oneDrainListener(_req, res, next) {
+  /** @type {Set<(...args: any[]) => void>} */
+  const waiting = new Set();
+  let listening = false;
+  const once = res.once;
+  const removeListener = res.removeListener;
+  res.once = function (type, listener) {
+    if (type !== "drain") return once.call(this, type, listener);
+    if (!listening) {
+      listening = true;
+      res.on("drain", (...args) => {
+        const callers = [...waiting];
+        waiting.clear();
+        for (const caller of callers) caller(...args);
+      });
+    }
+    waiting.add(listener);
+    return this;
+  };
+  res.off = res.removeListener = function (type, listener) {
+    if (type === "drain" && waiting.delete(listener)) return this;
+    return removeListener.call(this, type, listener);
+  };
+  next();
+}
+
+/**
  * @param {{
  *   build: any | (() => Promise<any>),
  *   clientDir: string,
@@ -104,6 +137,7 @@ export function createApp(options) {
   });
 
   app.use(compression());
+  app.use(oneDrainListener);
 
   if (options.viteDevServer) {
     app.use(options.viteDevServer.middlewares);

@@ -35,3 +35,27 @@ describe("the content security policy", () => {
     expect(csp).not.toContain("unsafe-eval");
   });
 });
+
+describe("oneDrainListener", () => {
+  it("serves every once('drain') caller from one real listener, and lets callers leave", async () => {
+    const { EventEmitter } = await import("node:events");
+    const { oneDrainListener } = await import("./app.js");
+    const res = /** @type {any} */ (new EventEmitter());
+    oneDrainListener(/** @type {any} */ ({}), res, () => {});
+    const calls = /** @type {string[]} */ ([]);
+    for (let round = 0; round < 20; round++) {
+      const listener = () => calls.push(`round ${round}`);
+      res.once("drain", listener);
+      if (round % 2 === 1) res.off("drain", listener);
+      res.emit("drain");
+    }
+    expect(res.listenerCount("drain")).toBe(1);
+    expect(calls).toEqual(Array.from({ length: 10 }, (_, i) => `round ${i * 2}`));
+    // Other events keep their usual behaviour.
+    let closes = 0;
+    res.once("close", () => closes++);
+    res.emit("close");
+    res.emit("close");
+    expect(closes).toBe(1);
+  });
+});
