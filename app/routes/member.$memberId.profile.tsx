@@ -19,8 +19,8 @@ import {
 } from "~/modules/accounts/profile.server";
 import { getSession } from "~/modules/accounts/session.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
-import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from "~/modules/images/image-rules";
-import { ImageUploadError } from "~/modules/images/images.server";
+import { IMAGE_MESSAGES } from "~/modules/images/image-rules";
+import { ImageUploadError, isOversizedUpload } from "~/modules/images/images.server";
 import type { Route } from "./+types/member.$memberId.profile";
 import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
 
@@ -35,8 +35,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { account, isOwnAccount: user.id === memberId };
 }
 
-/** The largest body we read: the image limit plus room for the multipart framing and the other fields. */
-const MAX_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
 const PASSWORD_FIELDS = ["currentPassword", "password", "passwordConfirmation"];
 
 type FormName = "names" | "password" | "avatar";
@@ -47,9 +45,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const here = new URL(request.url).pathname;
 
   // Refuse an oversized body before reading any of it (only the avatar form sends files).
-  const length = request.headers.get("content-length");
-  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
-  if ((length !== null && Number(length) > MAX_BODY_BYTES) || (multipart && length === null)) {
+  if (isOversizedUpload(request)) {
     return reply("avatar", avatarError(IMAGE_MESSAGES.tooLarge), 413);
   }
 

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors";
 import { users, type User } from "~/db/schema";
 import { env } from "~/env.server";
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
@@ -183,14 +184,6 @@ export async function verifyEmail(input: { userId: number; token: string; url: s
     if (isUniqueViolation(error)) return "email_taken";
     throw error;
   }
-}
-
-/** PostgreSQL's unique_violation, however the driver wraps it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------- password reset

@@ -2,11 +2,12 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { oneTimeTokens, users, type User } from "~/db/schema";
 import { env } from "~/env.server";
-import { deleteImage, imageVariantPath, storeImage, type ImageUpload } from "~/modules/images/images.server";
+import { commitStoredImage, deleteImage, imageVariantPath, storeImage, type ImageUpload } from "~/modules/images/images.server";
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
 import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
 import { signedUrl } from "~/modules/security/signed-url.server";
-import { EmailTakenError, findUserByEmail, isUniqueViolation, normalizeEmail } from "./accounts.server";
+import { isUniqueViolation } from "~/db/errors";
+import { EmailTakenError, findUserByEmail, normalizeEmail } from "./accounts.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { revokeUserSessions } from "./session.server";
 import { TOKEN_TTL_SECONDS, issueToken } from "./tokens.server";
@@ -206,14 +207,7 @@ export async function changePassword(
 export async function updateAvatar(memberId: number, upload: ImageUpload | null | undefined): Promise<string> {
   const stored = await storeImage("avatar", upload);
   const avatarImg = stored.paths["256x256"];
-  let previous: string | null;
-  try {
-    previous = await swapAvatar(memberId, avatarImg);
-  } catch (error) {
-    await deleteImage(avatarImg);
-    throw error;
-  }
-  await deleteImage(previous);
+  await commitStoredImage(stored, () => swapAvatar(memberId, avatarImg));
   return avatarImg;
 }
 

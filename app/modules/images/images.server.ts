@@ -191,6 +191,34 @@ export async function storeImage<K extends ImageKind>(
 }
 
 /**
+ * Points a record at a newly stored image. `swap` saves it on the record and returns the path of the image
+ * it replaced (null when none), whose files are then deleted; if `swap` fails, the new files are deleted.
+ */
+export async function commitStoredImage(stored: StoredImage, swap: () => Promise<string | null>): Promise<void> {
+  let previous: string | null;
+  try {
+    previous = await swap();
+  } catch (error) {
+    await deleteImage(Object.values<string>(stored.paths)[0]);
+    throw error;
+  }
+  await deleteImage(previous);
+}
+
+/** The largest request body an image form may send: the image limit plus room for framing and other fields. */
+const MAX_UPLOAD_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
+
+/**
+ * Whether a request is too large for an image form, decided from its headers before any of it is read
+ * (a multipart body without Content-Length is refused as well).
+ */
+export function isOversizedUpload(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+  return (length !== null && Number(length) > MAX_UPLOAD_BODY_BYTES) || (multipart && length === null);
+}
+
+/**
  * Deletes every variant of the stored image that `value` (the public path of any of its variants) names.
  * Anything that is not one of our paths (null, an external URL, a seeded placeholder) is left alone.
  */

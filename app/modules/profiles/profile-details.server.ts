@@ -3,7 +3,6 @@ import { db } from "~/db/client.server";
 import {
   profileRates,
   profileReferenceValues,
-  profiles,
   referenceValues,
   type Profile,
   type ProfileRate,
@@ -18,18 +17,19 @@ export interface ProfileValue {
   retired: boolean;
 }
 
-export interface ProfileDetails {
-  profile: Profile;
+/** What the pages show of a profile beyond its own row. */
+export interface ProfileExtras {
   /** The reference values the profile carries, per kind, sorted by name. */
   values: Record<ReferenceKind, ProfileValue[]>;
   rates: ProfileRate[];
-  hero: { src: string; srcSet: string } | null;
 }
+
+export type HeroImage = { src: string; srcSet: string } | null;
 
 const emptyValues = (): Record<ReferenceKind, ProfileValue[]> => ({ genre: [], skill: [], instrument: [], language: [], pro: [] });
 
 /** The 728x410 header image (spec section 2) with its 2x and small variants for srcset. */
-export function heroImage(profile: Pick<Profile, "id" | "heroImg">): ProfileDetails["hero"] {
+export function heroImage(profile: Pick<Profile, "id" | "heroImg">): HeroImage {
   const src = heroImagePath(profile.id, profile.heroImg, "728x410");
   if (!src) return null;
   const small = heroImagePath(profile.id, profile.heroImg, "364x205");
@@ -41,8 +41,8 @@ export function heroImage(profile: Pick<Profile, "id" | "heroImg">): ProfileDeta
  * Values and rates of many profiles at once (two queries, whatever the count): directories and lists
  * use this so their loaders stay bounded.
  */
-export async function loadProfileExtras(profileIds: number[]): Promise<Map<number, Pick<ProfileDetails, "values" | "rates">>> {
-  const extras = new Map<number, Pick<ProfileDetails, "values" | "rates">>();
+export async function loadProfileExtras(profileIds: number[]): Promise<Map<number, ProfileExtras>> {
+  const extras = new Map<number, ProfileExtras>();
   for (const id of profileIds) extras.set(id, { values: emptyValues(), rates: [] });
   if (profileIds.length === 0) return extras;
   const [valueRows, rateRows] = await Promise.all([
@@ -69,12 +69,4 @@ export async function loadProfileExtras(profileIds: number[]): Promise<Map<numbe
   }
   for (const rate of rateRows) extras.get(rate.profileId)!.rates.push(rate);
   return extras;
-}
-
-/** One profile with everything its pages show (three queries). */
-export async function loadProfileDetails(profileId: number): Promise<ProfileDetails | null> {
-  const [profile] = await db().select().from(profiles).where(eq(profiles.id, profileId)).limit(1);
-  if (!profile) return null;
-  const extras = (await loadProfileExtras([profile.id])).get(profile.id)!;
-  return { profile, ...extras, hero: heroImage(profile) };
 }

@@ -2,15 +2,15 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { ProfileType, User } from "~/db/schema";
-import { notFound, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
-import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from "~/modules/images/image-rules";
-import { ImageUploadError } from "~/modules/images/images.server";
+import { IMAGE_MESSAGES } from "~/modules/images/image-rules";
+import { ImageUploadError, isOversizedUpload } from "~/modules/images/images.server";
 import { loadReferenceOptions } from "~/modules/reference/reference-options.server";
 import { handleBandIntent } from "./band-actions.server";
 import { loadBand } from "./band.server";
 import { requireEditableProfile } from "./profile-access.server";
-import { loadProfileDetails } from "./profile-details.server";
+import { heroImage, loadProfileExtras } from "./profile-details.server";
 import {
   ProfileEditError,
   removeArtistAvatar,
@@ -50,34 +50,32 @@ async function guard({ request, params }: RouteArgs, type: ProfileType, area: Ed
 export async function profileEditorLoader(args: RouteArgs, type: ProfileType, area: EditorArea) {
   const { user, profile, rights, memberId } = await guard(args, type, area);
   const info = PROFILE_TYPE_INFO[type];
-  const [details, options, band] = await Promise.all([
-    loadProfileDetails(profile.id),
+  // The guard has read the profile already; only its values and rates are still needed.
+  const [extras, options, band] = await Promise.all([
+    loadProfileExtras([profile.id]),
     loadReferenceOptions(info.reference),
     type === "artist" ? loadBand(profile.id) : Promise.resolve(null),
   ]);
-  if (!details) throw notFound();
+  const { values, rates } = extras.get(profile.id)!;
   const paths = profilePaths(type, area, memberId ?? undefined);
   return {
     type,
     area,
     rights,
     currentUserId: user.id,
-    profile: details.profile,
-    values: details.values,
-    rates: details.rates,
-    hero: details.hero,
+    profile,
+    values,
+    rates,
+    hero: heroImage(profile),
     options,
     band,
-    publicPath: paths.publicPage(details.profile.username),
+    publicPath: paths.publicPage(profile.username),
     /** Changes on every save: the page keys its forms on it so they start afresh after a success. */
-    version: details.profile.updatedAt.getTime().toString(36),
+    version: profile.updatedAt.getTime().toString(36),
   };
 }
 
 export type ProfileEditorLoaderData = Awaited<ReturnType<typeof profileEditorLoader>>;
-
-/** The largest body we read: the image limit plus room for the multipart framing and the other fields. */
-const MAX_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
 
 export type EditorForm = "details" | "hero" | "avatar";
 const reply = (form: EditorForm, result: SubmissionResult<string[]>, status = 400) => data({ form, result }, { status });
@@ -88,9 +86,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
   const here = new URL(request.url).pathname;
 
   // Refuse an oversized body before reading any of it (only the image forms send files).
-  const length = request.headers.get("content-length");
-  const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
-  if ((length !== null && Number(length) > MAX_BODY_BYTES) || (multipart && length === null)) {
+  if (isOversizedUpload(request)) {
     const form: EditorForm = new URL(request.url).searchParams.get("form") === "avatar" ? "avatar" : "hero";
     return reply(form, imageError(form, IMAGE_MESSAGES.tooLarge), 413);
   }

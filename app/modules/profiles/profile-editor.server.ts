@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { violatedUniqueConstraint } from "~/db/errors";
 import {
   artistMembers,
   profileRates,
@@ -13,7 +14,7 @@ import {
 } from "~/db/schema";
 import { notFound } from "~/modules/accounts/guards.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
-import { deleteImage, heroImagePath, storeImage, type ImageUpload } from "~/modules/images/images.server";
+import { commitStoredImage, deleteImage, heroImagePath, storeImage, type ImageUpload } from "~/modules/images/images.server";
 import { profileRights } from "./profile-access.server";
 import { referenceField, USERNAME_TAKEN, type CreateProfileInput, type ProfileDetailsInput } from "./profile-schemas";
 import { PROFILE_TYPE_INFO, REFERENCE_LABELS } from "./profile-types";
@@ -41,18 +42,9 @@ export class ProfileEditError extends Error {
 
 type Actor = Pick<User, "id" | "acctType">;
 
-/** The name of the unique index a PostgreSQL unique_violation broke, however the driver wraps it. */
-function violatedConstraint(error: unknown): string | null {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (code === "23505") return typeof constraint === "string" ? constraint : "";
-  }
-  return null;
-}
-
 /** Maps a unique violation on profiles to the message the form shows; anything else is rethrown. */
 function uniqueViolationToEditError(error: unknown, type: ProfileType): never {
-  const constraint = violatedConstraint(error);
+  const constraint = violatedUniqueConstraint(error);
   if (constraint === "profiles_type_username_unique") throw ProfileEditError.field("username", USERNAME_TAKEN);
   if (constraint === "profiles_one_provider_per_owner") throw oneProviderError(type);
   throw error;
@@ -193,7 +185,7 @@ export async function updateProfileDetails(actor: Actor, profile: Profile, input
       return updated;
     });
   } catch (error) {
-    if (error instanceof ProfileEditError || violatedConstraint(error) === null) throw error;
+    if (error instanceof ProfileEditError || violatedUniqueConstraint(error) === null) throw error;
     uniqueViolationToEditError(error, profile.type);
   }
 }
@@ -206,14 +198,7 @@ export async function updateProfileDetails(actor: Actor, profile: Profile, input
  */
 export async function setHeroImage(profile: Pick<Profile, "id">, upload: ImageUpload | null | undefined): Promise<string> {
   const stored = await storeImage("hero", upload, { ownerId: profile.id });
-  let previous: string | null;
-  try {
-    previous = await swapColumn(profile.id, "heroImg", stored.key);
-  } catch (error) {
-    await deleteImage(stored.paths["728x410"]);
-    throw error;
-  }
-  await deleteImage(heroImagePath(profile.id, previous));
+  await commitStoredImage(stored, async () => heroImagePath(profile.id, await swapColumn(profile.id, "heroImg", stored.key)));
   return stored.key;
 }
 
@@ -226,14 +211,7 @@ export async function removeHeroImage(profile: Pick<Profile, "id">): Promise<voi
 export async function setArtistAvatar(profile: Pick<Profile, "id">, upload: ImageUpload | null | undefined): Promise<string> {
   const stored = await storeImage("avatar", upload);
   const avatarImg = stored.paths["256x256"];
-  let previous: string | null;
-  try {
-    previous = await swapColumn(profile.id, "avatarImg", avatarImg);
-  } catch (error) {
-    await deleteImage(avatarImg);
-    throw error;
-  }
-  await deleteImage(previous);
+  await commitStoredImage(stored, () => swapColumn(profile.id, "avatarImg", avatarImg));
   return avatarImg;
 }
 

@@ -137,7 +137,3 @@ export function profileRouteNames(type: ProfileType) {
     adminOwnerPage: `admin-${info.adminPage}`,
   };
 }
-
-export function isProfileType(value: string): value is ProfileType {
-  return Object.hasOwn(PROFILE_TYPE_INFO, value);
-}

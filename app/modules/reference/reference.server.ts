@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { profileReferenceValues, referenceValues, type ReferenceKind, type ReferenceValue } from "~/db/schema";
-import { isUniqueViolation } from "~/modules/accounts/accounts.server";
+import { isUniqueViolation } from "~/db/errors";
 import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { protectedSkillList, REFERENCE_PAGES, type ReferenceInput, type ReferenceListQuery } from "./reference-schemas";
 
