@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { db } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { hashPassword } from "~/modules/accounts/password.server";
+import { listPublishedDocuments, signDocuments } from "~/modules/legal/legal.server";
 
 export const TEST_PASSWORD = "correct horse battery";
 
@@ -25,4 +26,12 @@ export async function createUser(overrides: Partial<typeof users.$inferInsert> =
     })
     .returning();
   return user!;
+}
+
+/** A member who has signed every published legal document (the guards let them in), named `name` Tester. */
+export async function createSignedMember(name: string) {
+  const user = await createUser({ name, lastName: "Tester", email: uniqueEmail(name.toLowerCase()) });
+  const documentIds = (await listPublishedDocuments()).map((d) => d.id);
+  await signDocuments({ userId: user.id, documentIds, ip: "127.0.0.1", userAgent: "test" });
+  return user;
 }

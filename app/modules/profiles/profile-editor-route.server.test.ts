@@ -2,11 +2,11 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { artistMembers, profiles, users, type User } from "~/db/schema";
+import { artistMembers, profiles, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
-import { listPublishedDocuments, signDocuments } from "~/modules/legal/legal.server";
 import { useTestDatabase } from "../../../tests/helpers/database";
+import { createSignedMember } from "../../../tests/helpers/factories";
 import { sessionCookieFor } from "../../../tests/helpers/requests";
 import { createProfile } from "./profile-editor.server";
 import { profileEditorAction, profileEditorLoader } from "./profile-editor-route.server";
@@ -15,22 +15,7 @@ useTestDatabase();
 
 let admin: User;
 
-async function member(label: string): Promise<User> {
-  const [user] = await db()
-    .insert(users)
-    .values({
-      name: label,
-      lastName: "Tester",
-      email: `${label.toLowerCase()}-${crypto.randomBytes(3).toString("hex")}@example.test`,
-      passwordHash: "x",
-      activatedAt: new Date(),
-      emailVerifiedAt: new Date(),
-    })
-    .returning();
-  const documentIds = (await listPublishedDocuments()).map((d) => d.id);
-  await signDocuments({ userId: user!.id, documentIds, ip: "127.0.0.1", userAgent: "test" });
-  return user!;
-}
+const member = createSignedMember;
 
 const username = (prefix: string) => `${prefix}-${crypto.randomBytes(3).toString("hex")}`;
 const statusOf = (thrown: unknown) =>

@@ -1,12 +1,11 @@
-import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countQueries, db } from "~/db/client.server";
 import { eq } from "drizzle-orm";
-import { artistMembers, profiles, referenceValues, users, type User } from "~/db/schema";
+import { artistMembers, profiles, referenceValues, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
-import { listPublishedDocuments, signDocuments } from "~/modules/legal/legal.server";
 import { useTestDatabase } from "../../../tests/helpers/database";
+import { createSignedMember } from "../../../tests/helpers/factories";
 import { requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { insertProfiles } from "./directory-seed.server";
 import { loadPublicPage, publicPageAction, publicPageLoader, twitterHandle } from "./public-page.server";
@@ -20,22 +19,7 @@ let bandMember: User;
 let stranger: User;
 let genre: (name: string) => number;
 
-async function member(label: string): Promise<User> {
-  const [user] = await db()
-    .insert(users)
-    .values({
-      name: label,
-      lastName: "Tester",
-      email: `${label.toLowerCase()}-${crypto.randomBytes(3).toString("hex")}@example.test`,
-      passwordHash: "x",
-      activatedAt: new Date(),
-      emailVerifiedAt: new Date(),
-    })
-    .returning();
-  const documentIds = (await listPublishedDocuments()).map((d) => d.id);
-  await signDocuments({ userId: user!.id, documentIds, ip: "127.0.0.1", userAgent: "test" });
-  return user!;
-}
+const member = createSignedMember;
 
 const status = (error: unknown) => (error as { init?: { status?: number } }).init?.status;
 

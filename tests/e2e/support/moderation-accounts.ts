@@ -4,31 +4,16 @@
  * belongs to exactly one test, so a test can count its own bell and its profile's status.
  * No app imports here: spec files import this. The paths are spec section 2's.
  */
+import { PROFILE_TYPE_PATHS, type ProfileTypeKey } from "./profile-type-paths";
+
 export const MODERATION_PASSWORD = "moderation-pass-123";
 
 /** The administrator who moderates (account type admin, role Admin). */
 export const MODERATION_ADMIN = { email: "moderation-admin@example.test", name: "Moe", lastName: "Moderator" } as const;
 
-export const MODERATION_TYPES = {
-  artist: { label: "Artist", directory: "artists", memberPage: "artist-profile", adminPage: "artist-profile", provider: false },
-  musician: { label: "Musician", directory: "musicians", memberPage: "musician-profile", adminPage: "musicians-profile", provider: true },
-  audio_engineer: {
-    label: "Audio Engineer",
-    directory: "audio-engineers",
-    memberPage: "audio-engineer-profile",
-    adminPage: "audio-engineers-profile",
-    provider: true,
-  },
-  music_producer: {
-    label: "Music Producer",
-    directory: "music-producers",
-    memberPage: "music-producer-profile",
-    adminPage: "music-producer-profile",
-    provider: true,
-  },
-  studio: { label: "Studio", directory: "studios", memberPage: "studio-profile", adminPage: "studios-profile", provider: true },
-} as const;
-export type ModerationType = keyof typeof MODERATION_TYPES;
+/** The types' paths (one table for every community suite). */
+export const MODERATION_TYPES = PROFILE_TYPE_PATHS;
+export type ModerationType = ProfileTypeKey;
 
 /**
  * What each case starts from: `approve` a complete draft (the member submits it), `reject` and `forbidden`

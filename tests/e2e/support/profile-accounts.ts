@@ -4,28 +4,13 @@
  * profile through the member directory page, so tests run in any order. No app imports here.
  * The paths are spec section 2's.
  */
+import { PROFILE_TYPE_PATHS, type ProfileTypeKey } from "./profile-type-paths";
+
 export const PROFILES_PASSWORD = "profiles-pass-123";
 
-export const PROFILE_EDITOR_TYPES = {
-  artist: { label: "Artist", directory: "artists", memberPage: "artist-profile", adminPage: "artist-profile", provider: false },
-  musician: { label: "Musician", directory: "musicians", memberPage: "musician-profile", adminPage: "musicians-profile", provider: true },
-  audio_engineer: {
-    label: "Audio Engineer",
-    directory: "audio-engineers",
-    memberPage: "audio-engineer-profile",
-    adminPage: "audio-engineers-profile",
-    provider: true,
-  },
-  music_producer: {
-    label: "Music Producer",
-    directory: "music-producers",
-    memberPage: "music-producer-profile",
-    adminPage: "music-producer-profile",
-    provider: true,
-  },
-  studio: { label: "Studio", directory: "studios", memberPage: "studio-profile", adminPage: "studios-profile", provider: true },
-} as const;
-export type ProfileEditorType = keyof typeof PROFILE_EDITOR_TYPES;
+/** The types' paths (one table for every community suite). */
+export const PROFILE_EDITOR_TYPES = PROFILE_TYPE_PATHS;
+export type ProfileEditorType = ProfileTypeKey;
 
 /** The purposes a member is created for, per type: one account per test. */
 export const PROFILE_PURPOSES = ["edit", "images"] as const;
