@@ -1,6 +1,11 @@
-import type { ReactNode } from "react";
-import { Form, Link, useLocation } from "react-router";
-import { SubmitButton } from "~/components/forms";
+import type { SubmissionResult } from "@conform-to/react";
+import { Fragment, type ReactNode } from "react";
+import { Form, Link, useActionData, useLocation } from "react-router";
+import { DataTable, type DataColumn } from "~/components/data-table";
+import { FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { ListEmptyState } from "~/components/list-empty-state";
+import { Pagination } from "~/components/pagination";
+import type { IndustryActionData } from "./industry-route.server";
 import type { IndustryListQuery } from "./industry-schemas";
 
 /**
@@ -158,3 +163,99 @@ export function ContactDetails({ email, phone, website }: { email: string; phone
   );
 }
 
+
+/**
+ * The page both admin directories share (managers, venues): heading, the edit panel for `?edit=<id>`,
+ * the add panel, search, the table with its empty states, and pages. `renderForm` draws the add form
+ * (no record) or the edit form of a record, with the server's last reply for that form.
+ */
+export function IndustryListPage<Row extends { id: number; name: string }>({
+  title,
+  intro,
+  noun,
+  addHint,
+  search,
+  query,
+  list,
+  editing,
+  columns,
+  renderForm,
+}: {
+  title: string;
+  intro: string;
+  /** Singular and plural, lower case: ["venue", "venues"]. */
+  noun: [string, string];
+  addHint: string;
+  search: { label: string; placeholder: string };
+  query: IndustryListQuery;
+  list: { rows: Row[]; total: number; page: number; pageCount: number; pageSize: number };
+  editing: Row | null;
+  columns: Array<DataColumn<Row>>;
+  renderForm: (record: Row | undefined, lastResult: SubmissionResult<string[]> | undefined) => ReactNode;
+}) {
+  const actionData = useActionData<IndustryActionData>();
+  const resetKey = useFormResetKey();
+  const listErrors = actionData?.intent === "delete" ? actionData.result.error?.[""] : undefined;
+  const [singular, plural] = noun;
+  const Singular = singular.charAt(0).toUpperCase() + singular.slice(1);
+  const addLabel = `Add ${singular}`;
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+        <p className="mt-1 text-sm text-stone-600">{intro}</p>
+      </div>
+
+      {editing ? (
+        <EditPanel title={`Edit ${singular}: ${editing.name}`}>
+          <Fragment key={`${editing.id}-${resetKey}`}>
+            {renderForm(editing, actionData?.intent === "update" && actionData.id === editing.id ? actionData.result : undefined)}
+          </Fragment>
+        </EditPanel>
+      ) : null}
+
+      <AddPanel key={resetKey} title={addLabel} hint={addHint} open={actionData?.intent === "create"}>
+        <Fragment key={`create-${resetKey}`}>{renderForm(undefined, actionData?.intent === "create" ? actionData.result : undefined)}</Fragment>
+      </AddPanel>
+
+      <section aria-labelledby={`${singular}-list-heading`} className="space-y-4">
+        <h2 id={`${singular}-list-heading`} className="sr-only">
+          {Singular} list
+        </h2>
+        <IndustrySearch label={search.label} filterLabel={`Filter ${plural}`} placeholder={search.placeholder} query={query} />
+        <FormAlert errors={listErrors} />
+        <DataTable
+          caption={
+            <>
+              {title}
+              {query.q ? " matching the search" : ""}, page {list.page} of {list.pageCount}
+            </>
+          }
+          columns={columns}
+          rows={list.rows}
+          rowKey={(row) => row.id}
+          empty={
+            <ListEmptyState
+              total={list.total}
+              pageCount={list.pageCount}
+              filtered={Boolean(query.q)}
+              noMatch={`No ${plural} match this search.`}
+              noMatchHint="Try another word"
+              clearLabel="clear the search"
+              empty={`No ${plural} yet.`}
+              emptyHint={`Add the first one with “${addLabel}” above.`}
+            />
+          }
+        />
+        <Pagination
+          page={list.page}
+          pageCount={list.pageCount}
+          total={list.total}
+          pageSize={list.pageSize}
+          noun={noun}
+          label={`${Singular} list pages`}
+        />
+      </section>
+    </div>
+  );
+}

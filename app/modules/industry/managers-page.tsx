@@ -1,14 +1,12 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useLoaderData } from "react-router";
-import { DataTable, type DataColumn } from "~/components/data-table";
-import { Field, FormAlert, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
-import { ListEmptyState } from "~/components/list-empty-state";
-import { Pagination } from "~/components/pagination";
+import { Form, Link, useLoaderData } from "react-router";
+import type { DataColumn } from "~/components/data-table";
+import { Field, FormAlert, SubmitButton, TextareaField } from "~/components/forms";
 import { profilePaths } from "~/modules/profiles/profile-types";
-import type { IndustryActionData, ManagersPageData } from "./industry-route.server";
+import type { ManagersPageData } from "./industry-route.server";
 import { ManagerCreateSchema, ManagerUpdateSchema } from "./industry-schemas";
-import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustrySearch, primaryButton } from "./industry-ui";
+import { ContactDetails, DeleteConfirm, EditLink, IndustryListPage, primaryButton } from "./industry-ui";
 import type { ManagerRow } from "./managers.server";
 
 /** /admin/managers: the managers directory, its search, add and edit forms, and deleting with a confirmation. */
@@ -52,61 +50,19 @@ const columns: Array<DataColumn<ManagerRow>> = [
 
 export function ManagersPage() {
   const { query, list, editing } = useLoaderData<ManagersPageData>();
-  const actionData = useActionData<IndustryActionData>();
-  const resetKey = useFormResetKey();
-  const listErrors = actionData?.intent === "delete" ? actionData.result.error?.[""] : undefined;
   return (
-    <div className="mx-auto max-w-6xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Managers</h1>
-        <p className="mt-1 text-sm text-stone-600">Artist managers: who they are, how to reach them and which artist pages they represent.</p>
-      </div>
-
-      {editing ? (
-        <EditPanel title={`Edit manager: ${editing.name}`}>
-          <ManagerForm
-            key={`${editing.id}-${resetKey}`}
-            manager={editing}
-            lastResult={actionData?.intent === "update" && actionData.id === editing.id ? actionData.result : undefined}
-          />
-        </EditPanel>
-      ) : null}
-
-      <AddPanel key={resetKey} title="Add manager" hint="Name, company, contact and the artists they manage." open={actionData?.intent === "create"}>
-        <ManagerForm key={`create-${resetKey}`} lastResult={actionData?.intent === "create" ? actionData.result : undefined} />
-      </AddPanel>
-
-      <section aria-labelledby="manager-list-heading" className="space-y-4">
-        <h2 id="manager-list-heading" className="sr-only">
-          Manager list
-        </h2>
-        <IndustrySearch label="Search by name or company" filterLabel="Filter managers" placeholder="e.g. Ada or Northern Lights Mgmt" query={query} />
-        <FormAlert errors={listErrors} />
-        <DataTable
-          caption={
-            <>
-              Managers{query.q ? " matching the search" : ""}, page {list.page} of {list.pageCount}
-            </>
-          }
-          columns={columns}
-          rows={list.rows}
-          rowKey={(m) => m.id}
-          empty={
-            <ListEmptyState
-              total={list.total}
-              pageCount={list.pageCount}
-              filtered={Boolean(query.q)}
-              noMatch="No managers match this search."
-              noMatchHint="Try another word"
-              clearLabel="clear the search"
-              empty="No managers yet."
-              emptyHint="Add the first one with “Add manager” above."
-            />
-          }
-        />
-        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["manager", "managers"]} label="Manager list pages" />
-      </section>
-    </div>
+    <IndustryListPage
+      title="Managers"
+      intro="Artist managers: who they are, how to reach them and which artist pages they represent."
+      noun={["manager", "managers"]}
+      addHint="Name, company, contact and the artists they manage."
+      search={{ label: "Search by name or company", placeholder: "e.g. Ada or Northern Lights Mgmt" }}
+      query={query}
+      list={list}
+      editing={editing}
+      columns={columns}
+      renderForm={(manager, lastResult) => <ManagerForm manager={manager} lastResult={lastResult} />}
+    />
   );
 }
 

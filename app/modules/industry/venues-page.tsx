@@ -1,14 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData, useLoaderData } from "react-router";
-import { DataTable, type DataColumn } from "~/components/data-table";
+import { Form, useLoaderData } from "react-router";
+import type { DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
-import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
-import { ListEmptyState } from "~/components/list-empty-state";
-import { Pagination } from "~/components/pagination";
-import type { IndustryActionData, VenuesPageData } from "./industry-route.server";
+import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import type { VenuesPageData } from "./industry-route.server";
 import { VenueCreateSchema, VenueUpdateSchema } from "./industry-schemas";
-import { AddPanel, ContactDetails, DeleteConfirm, EditLink, EditPanel, IndustrySearch, primaryButton } from "./industry-ui";
+import { ContactDetails, DeleteConfirm, EditLink, IndustryListPage, primaryButton } from "./industry-ui";
 import type { VenueRow } from "./venues.server";
 
 /** /admin/venues: the venues directory, its search, add and edit forms, and deleting with a confirmation. */
@@ -40,61 +38,19 @@ const columns: Array<DataColumn<VenueRow>> = [
 
 export function VenuesPage() {
   const { query, list, editing } = useLoaderData<VenuesPageData>();
-  const actionData = useActionData<IndustryActionData>();
-  const resetKey = useFormResetKey();
-  const listErrors = actionData?.intent === "delete" ? actionData.result.error?.[""] : undefined;
   return (
-    <div className="mx-auto max-w-6xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Venues</h1>
-        <p className="mt-1 text-sm text-stone-600">Places to play: where they are, how many they hold and how to reach them.</p>
-      </div>
-
-      {editing ? (
-        <EditPanel title={`Edit venue: ${editing.name}`}>
-          <VenueForm
-            key={`${editing.id}-${resetKey}`}
-            venue={editing}
-            lastResult={actionData?.intent === "update" && actionData.id === editing.id ? actionData.result : undefined}
-          />
-        </EditPanel>
-      ) : null}
-
-      <AddPanel key={resetKey} title="Add venue" hint="Name, city, country, capacity and contact." open={actionData?.intent === "create"}>
-        <VenueForm key={`create-${resetKey}`} lastResult={actionData?.intent === "create" ? actionData.result : undefined} />
-      </AddPanel>
-
-      <section aria-labelledby="venue-list-heading" className="space-y-4">
-        <h2 id="venue-list-heading" className="sr-only">
-          Venue list
-        </h2>
-        <IndustrySearch label="Search by name, city or country" filterLabel="Filter venues" placeholder="e.g. Ryman or Nashville" query={query} />
-        <FormAlert errors={listErrors} />
-        <DataTable
-          caption={
-            <>
-              Venues{query.q ? " matching the search" : ""}, page {list.page} of {list.pageCount}
-            </>
-          }
-          columns={columns}
-          rows={list.rows}
-          rowKey={(v) => v.id}
-          empty={
-            <ListEmptyState
-              total={list.total}
-              pageCount={list.pageCount}
-              filtered={Boolean(query.q)}
-              noMatch="No venues match this search."
-              noMatchHint="Try another word"
-              clearLabel="clear the search"
-              empty="No venues yet."
-              emptyHint="Add the first one with “Add venue” above."
-            />
-          }
-        />
-        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["venue", "venues"]} label="Venue list pages" />
-      </section>
-    </div>
+    <IndustryListPage
+      title="Venues"
+      intro="Places to play: where they are, how many they hold and how to reach them."
+      noun={["venue", "venues"]}
+      addHint="Name, city, country, capacity and contact."
+      search={{ label: "Search by name, city or country", placeholder: "e.g. Ryman or Nashville" }}
+      query={query}
+      list={list}
+      editing={editing}
+      columns={columns}
+      renderForm={(venue, lastResult) => <VenueForm venue={venue} lastResult={lastResult} />}
+    />
   );
 }
 
