@@ -78,10 +78,6 @@ const server = app.listen(env.PORT, () => {
     for (const login of demoLogins) console.log(`  ${login}`);
   }
 });
-// Keep idle sockets open longer than clients and proxies keep theirs (60 s is common), so a client never
-// reuses a socket at the moment the server closes it (ECONNRESET on the next request).
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
 
 let stopping = false;
 /**
