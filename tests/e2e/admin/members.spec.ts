@@ -453,6 +453,8 @@ test.describe("on a phone", () => {
 
     // Long addresses wrap; the member page fits too.
     await search(page, "ready-profile-password-wrong@example.test");
+    // The URL changes before the filtered rows render: wait for the one match.
+    await expect(rowNames(page)).toHaveCount(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await rowNames(page).getByRole("link").click();
     await expect(page).toHaveURL(/\/admin\/member\/\d+$/);
