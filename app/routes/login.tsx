@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { attemptLogin } from "~/modules/accounts/accounts.server";
-import { dashboardPath, getOptionalUser, safeRedirectPath } from "~/modules/accounts/current-user.server";
+import { dashboardPath, getOptionalUser, afterLoginTarget } from "~/modules/accounts/current-user.server";
 import { AgreeSchema, LoginSchema } from "~/modules/accounts/schemas";
 import { startUserSession } from "~/modules/accounts/session.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!user) return { mode: "login" as const, redirectTo, documents: [] };
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
   const documents = await pendingDocumentsFor(user.id);
-  if (!documents.length) throw redirect(safeRedirectPath(redirectTo, dashboardPath(user)));
+  if (!documents.length) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
   return { mode: "agree" as const, redirectTo, documents };
 }
 
@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   const pending = await pendingDocumentsFor(outcome.user.id);
-  const target = safeRedirectPath(submission.value.redirect, dashboardPath(outcome.user));
+  const target = afterLoginTarget(submission.value.redirect, dashboardPath(outcome.user));
   const redirectTo = pending.length ? `/login?${new URLSearchParams({ redirect: target })}` : target;
   return startUserSession(request, { userId: outcome.user.id, ip: context.ip, redirectTo });
 }
@@ -59,7 +59,7 @@ async function agree(request: Request, formData: FormData, ip: string) {
   if (remaining.length) {
     return data(submission.reply({ formErrors: ["Agree to every document listed to continue."] }), { status: 400 });
   }
-  throw redirect(safeRedirectPath(submission.value.redirect, dashboardPath(user)));
+  throw redirect(afterLoginTarget(submission.value.redirect, dashboardPath(user)));
 }
 
 export default function LoginRoute({ loaderData }: Route.ComponentProps) {

@@ -2,6 +2,9 @@
 // what a request is (and so how the worker handles it), what may be stored in a cache, and which
 // caches are stale. Imported by the worker (app/sw/sw.ts) and by its tests only.
 
+// Relative: the worker is built without the app's "~" alias.
+import { redirectTarget } from "../modules/security/redirect-target";
+
 /** Every cache this worker creates starts with this; others on the origin are never touched. */
 export const CACHE_PREFIX = "backline-";
 
@@ -133,17 +136,7 @@ export function offlineUrl(from: string): string {
   return `${OFFLINE_PATH}?${new URLSearchParams({ from: path })}`;
 }
 
-/** A same-site path to go back to: a relative path on this origin, else the start page. */
+/** A same-site path to go back to, else the start page (the app's one redirect check). */
 export function safeReturnPath(from: string | null | undefined): string {
-  if (!from || !from.startsWith("/")) return "/";
-  // Parsed the way the browser will (tabs and newlines dropped, backslashes as slashes), so
-  // "//evil.example" and its disguises resolve to another origin and are refused.
-  const base = "http://backline.invalid";
-  let url: URL;
-  try {
-    url = new URL(from, base);
-  } catch {
-    return "/";
-  }
-  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : "/";
+  return redirectTarget(from, "/");
 }

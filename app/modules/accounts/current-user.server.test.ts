@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { loginPathFor, safeRedirectPath } from "./current-user.server";
+import { afterLoginTarget, loginPathFor } from "./current-user.server";
 
-describe("safeRedirectPath", () => {
+describe("afterLoginTarget", () => {
   it.each([
     ["/member/3/dashboard?tab=1", "/member/3/dashboard?tab=1"],
     ["/legal-terms/privacy-policy#top", "/legal-terms/privacy-policy#top"],
   ])("follows the same-origin path %s", (input, expected) => {
-    expect(safeRedirectPath(input, "/fallback")).toBe(expected);
+    expect(afterLoginTarget(input, "/fallback")).toBe(expected);
   });
 
-  it.each(["//evil.example", "/\\evil.example", "https://evil.example/x", "javascript:alert(1)", "", "/login", "/logout", null])(
+  it.each(["//evil.example", "/\\evil.example", "https://evil.example/x", "javascript:alert(1)", "", "/login", "/logout", "/login?redirect=%2Fx", "/a/../logout", "/.//evil.example", null])(
     "ignores %s",
     (input) => {
-      expect(safeRedirectPath(input, "/fallback")).toBe("/fallback");
+      expect(afterLoginTarget(input, "/fallback")).toBe("/fallback");
     },
   );
 });

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import type { User } from "~/db/schema";
 import { findUserById } from "./accounts.server";
+import { redirectTarget } from "~/modules/security/redirect-target";
 import { getSession } from "./session.server";
 
 const cache = new WeakMap<Request, Promise<User | null>>();
@@ -43,18 +44,9 @@ export function dashboardPath(user: Pick<User, "id" | "acctType">): string {
   return user.acctType === 2 ? "/admin/dashboard" : `/member/${user.id}/dashboard`;
 }
 
-/** Only same-origin paths are followed after login; anything else falls back. */
-export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback: string): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  try {
-    const base = "http://internal.invalid";
-    const url = new URL(value, base);
-    if (url.origin !== base) return fallback;
-    if (url.pathname === "/login" || url.pathname === "/logout") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
+/** Where to go after login: a same-origin path (see redirectTarget), never back to /login or /logout. */
+export function afterLoginTarget(value: unknown, fallback: string): string {
+  const target = redirectTarget(value, fallback);
+  const pathname = target.split(/[?#]/, 1)[0];
+  return pathname === "/login" || pathname === "/logout" ? fallback : target;
 }

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { safeRedirectPath } from "~/modules/accounts/current-user.server";
+import { redirectTarget } from "~/modules/security/redirect-target";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { pathForRoute } from "~/route-names";
 import { socketIdOf } from "./broadcaster.server";
@@ -24,7 +24,7 @@ export async function handleNotificationAction(request: Request, store: Notifica
   const form = await request.formData();
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
-  const back = safeRedirectPath(form.get("redirectTo"), "/");
+  const back = redirectTarget(form.get("redirectTo"), "/");
   const options = { socketId: socketIdOf(request) };
   const fail = () => redirectWithFlash(back, { kind: "error", message: NOTIFICATION_ERROR });
 
