@@ -1,19 +1,18 @@
 import type { ReactNode } from "react";
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
   useMatches,
-  useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { Analytics } from "./components/analytics";
+import { RouteErrorPage } from "./components/error-page";
 import { FlashBanner } from "./components/flash-banner";
 import { ProgressBar } from "./components/progress-bar";
 import { scrollKey } from "./components/scroll";
@@ -94,36 +93,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Users never see a stack: a friendly page with the reference id the server logged the error under. */
+/** Users never see a stack: the shared error page inside the public site's header. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const { requestId } = useRequestInfo();
   const root = useRouteLoaderData<typeof loader>("root");
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <div className="flex min-h-screen flex-col">
       <SiteHeader appName={root?.appName ?? "Backline"} user={root?.user ?? null} />
-      <main className="mx-auto max-w-lg flex-1 px-4 py-16 text-center">
-        <p className="text-sm font-semibold text-brand-800">{status}</p>
-        <h1 className="mt-2 text-3xl font-bold tracking-tight">
-          {notFound ? "Not Found" : status < 500 ? "This request could not be completed" : "Something went wrong"}
-        </h1>
-        <p className="mt-4 text-stone-600">
-          {notFound
-            ? "The page you are looking for does not exist or has moved."
-            : status < 500
-              ? "Please check what you asked for and try again."
-              : "We have been told about it. Please try again in a moment."}
-        </p>
-        {!notFound && requestId ? (
-          <p className="mt-4 text-sm text-stone-500">
-            Reference: <code className="rounded bg-stone-100 px-1">{requestId}</code>
-          </p>
-        ) : null}
-        <a href="/" className="mt-8 inline-block font-semibold text-brand-800 underline">
-          Go to the start page
-        </a>
+      <main className="flex-1">
+        <RouteErrorPage />
       </main>
     </div>
   );

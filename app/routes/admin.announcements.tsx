@@ -10,6 +10,7 @@ import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { sendAnnouncement, UnknownMemberError } from "~/modules/notifications/announcements.server";
 import { socketIdOf } from "~/modules/notifications/broadcaster.server";
 import type { Route } from "./+types/admin.announcements";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "admin-announcements" };
 
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: AnnouncementSchema });
+  const submission = parseForm(await readForm(request), { schema: AnnouncementSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const reached = await sendAnnouncement(submission.value, { socketId: socketIdOf(request) });

@@ -1,13 +1,11 @@
+import { RouteErrorPage } from "~/components/error-page";
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { data, Form, isRouteErrorResponse, Link, useActionData, useRouteError } from "react-router";
+import { data, Form, Link, useActionData } from "react-router";
 import { DateTime } from "~/components/formatting";
 import { FormAlert, SelectField, SubmitButton } from "~/components/forms";
-import { NotFound } from "~/components/not-found";
 import { pageTitle } from "~/components/page-title";
 import { StatusTag } from "~/components/status-tag";
-import { useRequestInfo } from "~/context";
 import { parseId, requireAdminUser } from "~/modules/accounts/guards.server";
 import { ACCT_TYPE, hasAdminAccess, roleName, ROLES } from "~/modules/accounts/roles";
 import { redirectWithFlash, type FlashMessage } from "~/modules/flash/flash.server";
@@ -31,6 +29,7 @@ import {
   suspendMember,
 } from "~/modules/members/admin-members.server";
 import type { Route } from "./+types/admin.member.$id";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "admin-member" };
 
@@ -74,9 +73,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const memberId = parseId(params.id);
   if (memberId === null) throw data(null, { status: 404 });
 
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
-  const submission = parseWithZod(formData, { schema: MemberActionSchema });
+  const submission = parseForm(formData, { schema: MemberActionSchema });
   if (submission.status !== "success") {
     const known = (MEMBER_INTENTS as readonly string[]).includes(intent);
     const result = known ? submission.reply() : submission.reply({ formErrors: ["This action is not available."] });
@@ -410,20 +409,5 @@ function AccessForm({ loaderData, lastResult }: { loaderData: LoaderData; lastRe
 
 /** An unknown or malformed member id shows the admin area's Not Found, inside the area's layout. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const { requestId } = useRequestInfo();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <NotFound homeHref="/admin/members" homeLabel="Back to members" />;
-  }
-  return (
-    <div role="alert" className="mx-auto max-w-lg px-4 py-16 text-center">
-      <h1 className="text-2xl font-semibold tracking-tight">Something went wrong</h1>
-      <p className="mt-3 text-stone-600">We have been told about it. Please try again in a moment.</p>
-      {requestId ? (
-        <p className="mt-3 text-sm text-stone-500">
-          Reference: <code className="rounded bg-stone-100 px-1">{requestId}</code>
-        </p>
-      ) : null}
-    </div>
-  );
+  return <RouteErrorPage homeHref="/admin/members" homeLabel="Back to members" />;
 }

@@ -22,6 +22,7 @@ import {
 } from "~/modules/members/admin-members";
 import { createMember, listMembers, MemberActionError, type MemberListRow } from "~/modules/members/admin-members.server";
 import type { Route } from "./+types/admin.members";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "admin-members" };
 
@@ -40,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireAdminUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: CreateMemberSchema });
+  const submission = parseForm(await readForm(request), { schema: CreateMemberSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const member = await createMember(user, submission.value);

@@ -16,6 +16,7 @@ import { socketIdOf } from "~/modules/notifications/broadcaster.server";
 import { PublishVersionSchema, VERSION_CONTENT_MAX, VERSION_NAME_MAX } from "~/modules/versions/versions";
 import { listVersions, publishVersion, VersionValidationError, type VersionListRow } from "~/modules/versions/versions.server";
 import type { Route } from "./+types/admin.versions";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "admin-versions" };
 
@@ -31,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireAdminUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: PublishVersionSchema });
+  const submission = parseForm(await readForm(request), { schema: PublishVersionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const version = await publishVersion({ ...submission.value, publishedBy: user.id, socketId: socketIdOf(request) });

@@ -7,13 +7,14 @@ import { requestPasswordReset } from "~/modules/accounts/accounts.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { ForgotPasswordSchema } from "~/modules/accounts/schemas";
 import type { Route } from "./+types/forgot-password";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "forgot-password" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Forgot password");
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: ForgotPasswordSchema });
+  const submission = parseForm(await readForm(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // The same answer whether or not the address has an account.
   await requestPasswordReset(submission.value.email, context.ip);

@@ -9,6 +9,7 @@ import { AgreeSchema, LoginSchema } from "~/modules/accounts/schemas";
 import { startUserSession } from "~/modules/accounts/session.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
 import type { Route } from "./+types/login";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "login" };
 
@@ -26,10 +27,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "agree") return agree(request, formData, context.ip);
 
-  const submission = parseWithZod(formData, { schema: LoginSchema });
+  const submission = parseForm(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
@@ -48,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 async function agree(request: Request, formData: FormData, ip: string) {
   const user = await getOptionalUser(request);
   if (!user) throw redirect("/login");
-  const submission = parseWithZod(formData, { schema: AgreeSchema });
+  const submission = parseForm(formData, { schema: AgreeSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { remaining } = await signDocuments({
     userId: user.id,

@@ -9,6 +9,7 @@ import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { CONTACT_MESSAGE_MAX, CONTACT_SUBJECT_MAX, ContactSchema } from "~/modules/members/contact-schema";
 import { ContactRateLimitedError, sendContactMessage } from "~/modules/members/contact.server";
 import type { Route } from "./+types/member.$memberId.contact-us";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "member-contact-us" };
 
@@ -22,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireMemberAreaAccess(request, params.memberId);
-  const submission = parseWithZod(await request.formData(), { schema: ContactSchema });
+  const submission = parseForm(await readForm(request), { schema: ContactSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   let sent: Awaited<ReturnType<typeof sendContactMessage>>;
   try {

@@ -23,6 +23,7 @@ import { IMAGE_MESSAGES } from "~/modules/images/image-rules";
 import { ImageUploadError, isOversizedUpload } from "~/modules/images/images.server";
 import type { Route } from "./+types/member.$memberId.profile";
 import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "member-profile" };
 
@@ -49,10 +50,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     return reply("avatar", avatarError(IMAGE_MESSAGES.tooLarge), 413);
   }
 
-  const formData = await request.formData();
+  const formData = await readForm(request);
   switch (formData.get("intent")) {
     case "names": {
-      const submission = parseWithZod(formData, { schema: NamesSchema });
+      const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
       try {
         const { pendingEmail } = await updateNamesAndEmail(memberId, submission.value);
@@ -78,7 +79,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
 
     case "password": {
-      const submission = parseWithZod(formData, { schema: PasswordSchema });
+      const submission = parseForm(formData, { schema: PasswordSchema });
       if (user.id !== memberId) {
         return reply(
           "password",
@@ -107,7 +108,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
 
     case "avatar": {
-      const submission = parseWithZod(formData, { schema: AvatarSchema });
+      const submission = parseForm(formData, { schema: AvatarSchema });
       if (submission.status !== "success") return reply("avatar", submission.reply());
       try {
         await updateAvatar(memberId, submission.value.avatar);
@@ -132,7 +133,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 /** A reply for the avatar form when the body was not read at all. */
 function avatarError(message: string) {
-  return parseWithZod(new FormData(), { schema: AvatarSchema }).reply({ fieldErrors: { avatar: [message] } });
+  return parseForm(new FormData(), { schema: AvatarSchema }).reply({ fieldErrors: { avatar: [message] } });
 }
 
 export default function ProfileRoute({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import type { ShouldRevalidateFunction } from "react-router";
 import { data, Outlet, useRouteLoaderData } from "react-router";
 import { AreaShell } from "~/components/area-shell";
 import { memberMenu } from "~/components/menus/member-menu";
-import { NotFound } from "~/components/not-found";
+import { RouteErrorPage } from "~/components/error-page";
 import type { AreaTitle } from "~/components/page-title";
 import { pageTitle } from "~/components/page-title";
 import { reuseUnlessChanged } from "~/components/revalidation";
@@ -99,7 +99,7 @@ export function ErrorBoundary() {
     <div className="flex min-h-screen flex-col">
       <SiteHeader appName={root?.appName ?? "Backline"} user={root?.user ?? null} />
       <main className="flex-1">
-        <NotFound homeHref={root?.user?.dashboardPath ?? "/"} homeLabel="Back to your dashboard" />
+        <RouteErrorPage homeHref={root?.user?.dashboardPath ?? "/"} homeLabel="Back to your dashboard" />
       </main>
     </div>
   );

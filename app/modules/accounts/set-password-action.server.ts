@@ -1,9 +1,9 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { INVALID_SIGNATURE } from "~/modules/security/signed-url.server";
 import type { TokenLinkCheck } from "./accounts.server";
 import { ResetPasswordSchema } from "./schemas";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 const HIDDEN = ["password", "passwordConfirmation"];
 
@@ -13,7 +13,7 @@ export async function handleSetPassword(
   apply: (password: string) => Promise<TokenLinkCheck>,
   messages: { invalidLink: string; success: string },
 ) {
-  const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
+  const submission = parseForm(await readForm(request), { schema: ResetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
   const outcome = await apply(submission.value.password);
   if (outcome === "invalid_signature") {

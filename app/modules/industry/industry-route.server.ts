@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { notFound, parseId } from "~/modules/accounts/guards.server";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
@@ -7,6 +6,7 @@ import { INDUSTRY_INTENTS, ManagerActionSchema, parseIndustryListQuery, VenueAct
 import { IndustryNotFoundError } from "./industry.server";
 import { createManager, deleteManager, getManager, listManagers, updateManager, UnknownArtistsError } from "./managers.server";
 import { createVenue, deleteVenue, getVenue, listVenues, updateVenue } from "./venues.server";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 /**
  * Loaders and actions behind /admin/managers and /admin/venues (the routes guard with requireAdminUser
@@ -67,8 +67,8 @@ export async function managersPageData(request: Request) {
 }
 
 export async function managersPageAction(request: Request) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: ManagerActionSchema });
+  const formData = await readForm(request);
+  const submission = parseForm(formData, { schema: ManagerActionSchema });
   if (submission.status !== "success") return invalid(formData, submission);
   const value = submission.value;
   try {
@@ -110,8 +110,8 @@ export async function venuesPageData(request: Request) {
 }
 
 export async function venuesPageAction(request: Request) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: VenueActionSchema });
+  const formData = await readForm(request);
+  const submission = parseForm(formData, { schema: VenueActionSchema });
   if (submission.status !== "success") return invalid(formData, submission);
   const value = submission.value;
   try {

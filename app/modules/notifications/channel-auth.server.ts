@@ -29,8 +29,10 @@ export function mayJoin(user: Pick<User, "id" | "acctType">, channel: string): b
 async function readFields(request: Request): Promise<Record<string, string>> {
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
-    const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v ?? "")]));
+    // Any JSON may arrive: null, a number or an array carry no fields (and must not throw).
+    const body: unknown = await request.json().catch(() => null);
+    if (!body || typeof body !== "object" || Array.isArray(body)) return {};
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === "string" ? v : String(v ?? "")]));
   }
   const form = await request.formData().catch(() => new FormData());
   return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));

@@ -4,6 +4,7 @@ import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { pathForRoute } from "~/route-names";
 import { socketIdOf } from "./broadcaster.server";
 import type { NotificationView, SendOptions } from "./notifications.server";
+import { readForm } from "~/modules/security/form-body.server";
 
 export const NOTIFICATION_ERROR = "Error processing your request";
 
@@ -21,7 +22,7 @@ export interface NotificationStore {
  * the page it came from. A failure comes back as the flash 'Error processing your request'.
  */
 export async function handleNotificationAction(request: Request, store: NotificationStore): Promise<Response> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const id = String(form.get("id") ?? "");
   const back = redirectTarget(form.get("redirectTo"), "/");

@@ -3,7 +3,7 @@ import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { nextEvent, startRealtime, subscribed } from "../../../tests/helpers/realtime";
 import { sessionCookieFor } from "../../../tests/helpers/requests";
-import { authorizeChannelRequest } from "./channel-auth.server";
+import { authenticateUserRequest, authorizeChannelRequest } from "./channel-auth.server";
 import {
   adminNotifications,
   deleteAdminNotification,
@@ -66,6 +66,17 @@ describe("channel authorisation", () => {
       }),
     );
     expect(bad.status).toBe(422);
+  });
+
+  it.each(["null", "42", "[1,2]", '"text"', "{not json"])("answers 422, not 500, to the JSON body %s", async (body) => {
+    const user = await createUser();
+    const cookie = await sessionCookieFor(user.id);
+    for (const handler of [authorizeChannelRequest, authenticateUserRequest]) {
+      const response = await handler(
+        new Request("http://x/broadcasting/auth", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body }),
+      );
+      expect(response.status).toBe(422);
+    }
   });
 
   it("accepts the session token as a bearer header", async () => {

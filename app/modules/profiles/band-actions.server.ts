@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import type { Profile, User } from "~/db/schema";
 import { notFound } from "~/modules/accounts/guards.server";
@@ -7,6 +6,7 @@ import { redirectWithFlash } from "~/modules/flash/flash.server";
 import type { ProfileRights } from "~/modules/profiles/profile-access.server";
 import { BAND_INTENTS, BandInviteSchema, BandLeaveSchema, BandMemberSchema, BandRevokeSchema, BandRightsSchema, type BandIntent } from "./band-invite-schemas";
 import { BandError, inviteBandMember, leaveBand, removeBandMember, revokeInvite, setMemberRights } from "./band.server";
+import { parseForm } from "~/modules/security/form-body.server";
 
 export type BandActionResult = DataWithResponseInit<{ form: "band"; result: SubmissionResult<string[]> }>;
 
@@ -39,7 +39,7 @@ export async function handleBandIntent(input: {
     "band-rights": BandRightsSchema,
     "band-leave": BandLeaveSchema,
   }[intent];
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseForm(formData, { schema });
   if (submission.status !== "success") return reply(submission.reply(), 400);
   const value = submission.value as Record<string, unknown>;
 

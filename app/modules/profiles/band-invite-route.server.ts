@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
@@ -11,6 +10,7 @@ import { hasValidSignature, INVALID_SIGNATURE } from "~/modules/security/signed-
 import { createAccountFromInvite, loadInviteView } from "./band-invite.server";
 import { acceptInvite, BandError, INVITE_STATE_MESSAGES, MISSING_INVITE, mismatchMessage } from "./band.server";
 import { profilePaths } from "./profile-types";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 /**
  * /band-invite/{id}: a signed link mailed to the invitee. Every request checks the signature first
@@ -83,7 +83,7 @@ export async function bandInviteLoader(request: Request, inviteId: string) {
 }
 
 export async function bandInviteAction(request: Request, inviteId: string, ip: string) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent === "logout") {
     // Back to the same link, logged out, so the right account can log in from it.
@@ -109,7 +109,7 @@ export async function bandInviteAction(request: Request, inviteId: string, ip: s
 }
 
 async function register(request: Request, formData: FormData, inviteId: string, ip: string) {
-  const submission = parseWithZod(formData, { schema: RegisterSchema });
+  const submission = parseForm(formData, { schema: RegisterSchema });
   const refuse = (message: string, status: number) =>
     data<BandInviteActionData>({ intent: "register", result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);

@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import type { ProfileType, User } from "~/db/schema";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { createProfile, ProfileEditError } from "./profile-editor.server";
 import { CreateProfileSchema } from "./profile-schemas";
 import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
+import { parseForm } from "~/modules/security/form-body.server";
 
 export type CreateProfileReply = DataWithResponseInit<{ form: "create-profile"; result: SubmissionResult<string[]> }>;
 
@@ -21,7 +21,7 @@ export async function handleCreateProfile(input: {
   type: ProfileType;
 }): Promise<Response | CreateProfileReply> {
   const { formData, actor, memberId, type } = input;
-  const submission = parseWithZod(formData, { schema: CreateProfileSchema });
+  const submission = parseForm(formData, { schema: CreateProfileSchema });
   if (submission.status !== "success") return data({ form: "create-profile" as const, result: submission.reply() }, { status: 400 });
   try {
     const profile = await createProfile(actor, memberId, type, submission.value);

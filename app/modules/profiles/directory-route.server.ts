@@ -15,6 +15,7 @@ import {
 } from "./directory-query";
 import { listDirectory, type DirectoryList } from "./directory.server";
 import { DJ_SKILL, PROFILE_TYPE_INFO, REFERENCE_LABELS, SONGWRITER_SKILL } from "./profile-types";
+import { readForm } from "~/modules/security/form-body.server";
 
 /**
  * Loaders and the action behind every directory route (member and admin community lists, admin DJs and
@@ -139,7 +140,7 @@ export async function memberDirectoryLoader({ request, params }: Args, type: Pro
 /** POST on a member directory: intent "create-profile" creates the member's page of this type (helper of the profile editor). */
 export async function memberDirectoryAction({ request, params }: Args, type: ProfileType) {
   const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   if (formData.get("intent") === "create-profile") {
     return handleCreateProfile({ formData, actor: user, memberId, type });
   }

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { ProfileType, User } from "~/db/schema";
 import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
@@ -22,6 +21,7 @@ import {
 import { ArtistAvatarSchema, HeroImageSchema, profileDetailsSchema, toDetailsInput } from "./profile-schemas";
 import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { handleStatusIntent } from "./status-actions.server";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 /**
  * The loader and action of the single-profile pages (the owner's `/member/{m}/{memberPage}/{id}` and the
@@ -91,7 +91,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
     return reply(form, imageError(form, IMAGE_MESSAGES.tooLarge), 413);
   }
 
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   const delegated = { intent, formData, actor: user as User, profile, rights, redirectTo: here };
   const handled = await handleStatusIntent(delegated);
@@ -102,7 +102,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
   const info = PROFILE_TYPE_INFO[type];
   switch (intent) {
     case "details": {
-      const submission = parseWithZod(formData, { schema: profileDetailsSchema(type) });
+      const submission = parseForm(formData, { schema: profileDetailsSchema(type) });
       if (submission.status !== "success") return reply("details", submission.reply());
       try {
         const updated = await updateProfileDetails(user, profile, toDetailsInput(type, submission.value));
@@ -120,7 +120,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
     }
 
     case "hero": {
-      const submission = parseWithZod(formData, { schema: HeroImageSchema });
+      const submission = parseForm(formData, { schema: HeroImageSchema });
       if (submission.status !== "success") return reply("hero", submission.reply());
       try {
         await setHeroImage(profile, submission.value.hero);
@@ -138,7 +138,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
 
     case "avatar": {
       if (info.provider) break;
-      const submission = parseWithZod(formData, { schema: ArtistAvatarSchema });
+      const submission = parseForm(formData, { schema: ArtistAvatarSchema });
       if (submission.status !== "success") return reply("avatar", submission.reply());
       try {
         await setArtistAvatar(profile, submission.value.avatar);
@@ -161,5 +161,5 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
 /** A reply for an image form when the body was not read at all. */
 function imageError(form: EditorForm, message: string) {
   const schema = form === "avatar" ? ArtistAvatarSchema : HeroImageSchema;
-  return parseWithZod(new FormData(), { schema }).reply({ fieldErrors: { [form === "avatar" ? "avatar" : "hero"]: [message] } });
+  return parseForm(new FormData(), { schema }).reply({ fieldErrors: { [form === "avatar" ? "avatar" : "hero"]: [message] } });
 }

@@ -22,6 +22,7 @@ import { heroImage, loadProfileExtras, type ProfileValue } from "./profile-detai
 import { handleBandIntent } from "./band-actions.server";
 import { profileRights } from "./profile-access.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
+import { readForm } from "~/modules/security/form-body.server";
 
 /**
  * The public page of an artist or provider profile (`{directory}/{username}` in either area). Everyone
@@ -194,7 +195,7 @@ export async function publicPageLoader({ request, params }: Args, type: ProfileT
  */
 export async function publicPageAction({ request, params }: Args, type: ProfileType) {
   const { user } = await requireMemberAreaAccess(request, params.memberId);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   if (type !== "artist" || intent !== "band-leave") throw data("Unknown form.", { status: 400 });
   const profile = params.username ? await findProfileByUsername(type, params.username) : null;

@@ -1,9 +1,8 @@
-import { isRouteErrorResponse, Link, useParams, useRouteError } from "react-router";
+import { RouteErrorPage } from "~/components/error-page";
+import { Link, useParams } from "react-router";
 import { Money } from "~/components/formatting";
-import { NotFound } from "~/components/not-found";
 import { ShareButtons } from "~/components/share/share-buttons";
 import { StatusTag } from "~/components/status-tag";
-import { useRequestInfo } from "~/context";
 import type { ProfileLink } from "~/db/schema";
 import type { PublicPageData } from "./public-page.server";
 import { LeaveBand } from "./band-section";
@@ -224,26 +223,11 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
 
 /** A profile that does not exist, or that this user may not see: the area's Not Found, inside its layout. */
 export function PublicPageErrorBoundary() {
-  const error = useRouteError();
   const params = useParams();
-  const { requestId } = useRequestInfo();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <NotFound
-        homeHref={params.memberId ? `/member/${params.memberId}/dashboard` : "/admin/dashboard"}
-        homeLabel="Back to the dashboard"
-      />
-    );
-  }
   return (
-    <div role="alert" className="mx-auto max-w-lg px-4 py-16 text-center">
-      <h1 className="text-2xl font-semibold tracking-tight">Something went wrong</h1>
-      <p className="mt-3 text-stone-600">We have been told about it. Please try again in a moment.</p>
-      {requestId ? (
-        <p className="mt-3 text-sm text-stone-500">
-          Reference: <code className="rounded bg-stone-100 px-1">{requestId}</code>
-        </p>
-      ) : null}
-    </div>
+    <RouteErrorPage
+      homeHref={params.memberId ? `/member/${params.memberId}/dashboard` : "/admin/dashboard"}
+      homeLabel="Back to the dashboard"
+    />
   );
 }

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import type { Profile, User } from "~/db/schema";
 import { isAdminAccount } from "~/modules/accounts/roles";
@@ -7,6 +6,7 @@ import { redirectWithFlash } from "~/modules/flash/flash.server";
 import type { ProfileRights } from "./profile-access.server";
 import { approveProfile, ProfileStatusError, rejectProfile, submitForApproval, unpublishProfile, withdrawSubmission } from "./profile-status.server";
 import { ADMIN_ONLY_INTENTS, isStatusIntent, profileNoun, statusSchemaFor } from "./profile-status-schema";
+import { parseForm } from "~/modules/security/form-body.server";
 
 export type StatusActionResult = DataWithResponseInit<{ form: "status"; result: SubmissionResult<string[]> }>;
 
@@ -27,7 +27,7 @@ export async function handleStatusIntent(input: {
 }): Promise<Response | StatusActionResult | null> {
   const { intent, formData, actor, profile, redirectTo } = input;
   if (!isStatusIntent(intent)) return null;
-  const submission = parseWithZod(formData, { schema: statusSchemaFor(intent) });
+  const submission = parseForm(formData, { schema: statusSchemaFor(intent) });
   if (ADMIN_ONLY_INTENTS.includes(intent) && !isAdminAccount(actor)) {
     return reply(submission.reply({ formErrors: ["Only an administrator can approve or reject a profile."] }), 403);
   }

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { ReferenceKind } from "~/db/schema";
 import { notFound } from "~/modules/accounts/guards.server";
@@ -14,6 +13,7 @@ import {
   retireReferenceValue,
   updateReferenceValue,
 } from "./reference.server";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 /**
  * The loader and action behind the five reference pages (admin.genres.tsx and its siblings), which guard
@@ -47,11 +47,11 @@ const quoted = (name: string) => `“${name}”`;
 
 export async function referencePageAction(request: Request, kind: ReferenceKind) {
   const info = REFERENCE_PAGES[kind];
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   const rawId = Number(formData.get("id"));
   const id = Number.isSafeInteger(rawId) && rawId > 0 ? rawId : null;
-  const submission = parseWithZod(formData, { schema: referenceActionSchema(kind) });
+  const submission = parseForm(formData, { schema: referenceActionSchema(kind) });
   if (submission.status !== "success") {
     const known = (REFERENCE_INTENTS as readonly string[]).includes(intent);
     const result = known ? submission.reply() : submission.reply({ formErrors: ["This action is not available."] });
