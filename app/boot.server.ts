@@ -2,6 +2,7 @@ import path from "node:path";
 import { currentDatabase, migrateDatabase, openDatabase, setDatabase } from "~/db/client.server";
 import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
 import { env, type Env } from "~/env.server";
+import { bodyLimitFor } from "~/modules/security/body-limits";
 import { extraConnectSources } from "~/modules/config/public-config.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 
@@ -10,6 +11,8 @@ export interface BootResult {
   demoLogins: string[];
   /** Origins for the CSP's connect-src (analytics, realtime). */
   connectSrc: string[];
+  /** The body-size cap per path, applied by the HTTP layer before a body is read. */
+  bodyLimitFor(pathname: string): number;
 }
 
 /** What server/start.js reads from the server build (exported by entry.server). */
@@ -35,7 +38,7 @@ export async function boot(): Promise<BootResult> {
     await seedDemoDataOnFirstRun();
     demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
   }
-  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings) };
+  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), bodyLimitFor };
 }
 
 export async function shutdown(): Promise<void> {

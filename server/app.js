@@ -1,6 +1,6 @@
 // @ts-check
 // The HTTP layer in front of React Router: request ids, CSP nonces, security headers, the
-// cross-origin guard, static files and the load context. Everything app-specific lives in app/.
+// cross-origin guard, body limits, static files and the load context. Everything app-specific lives in app/.
 import crypto from "node:crypto";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -8,6 +8,10 @@ import compression from "compression";
 import express from "express";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The session cookie's name (app/modules/accounts/session.server.ts). */
+const SESSION_COOKIE = "backline_session";
+/** Forms and JSON: the limit for every path unless the app says otherwise (app/modules/security/body-limits.ts). */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The Content-Security-Policy for one response. Scripts need the per-request nonce
@@ -34,20 +38,91 @@ export function contentSecurityPolicy(nonce, extra = {}) {
 }
 
 /**
- * A state-changing request is refused when its Origin (or, lacking one, Sec-Fetch-Site) says it
- * came from another site. Requests with neither header are not from a browser, so no CSRF risk.
+ * Whether a state-changing request must be refused as cross-site (decision 012). A request that carries
+ * the session cookie has to prove it comes from our own pages: by its Origin, else its Referer, else
+ * `Sec-Fetch-Site: same-origin`; with none of them it is refused. A request without the cookie acts for
+ * nobody (login, a client holding a bearer token), so only a header that names another site refuses it.
  * @param {import("express").Request} req
  * @param {string[]} allowedOrigins
+ * @param {string} sessionCookieName
  */
-export function isCrossSiteWrite(req, allowedOrigins) {
+export function isCrossSiteWrite(req, allowedOrigins, sessionCookieName = SESSION_COOKIE) {
   if (SAFE_METHODS.has(req.method)) return false;
+  const own = `${req.protocol}://${req.get("host")}`;
+  const trusted = (/** @type {string} */ origin) => origin === own || allowedOrigins.includes(origin);
   const origin = req.get("origin");
-  if (origin) {
-    const own = `${req.protocol}://${req.get("host")}`;
-    return origin !== own && !allowedOrigins.includes(origin);
-  }
+  if (origin) return !trusted(origin);
+  const referer = req.get("referer");
+  if (referer) return !trusted(originOf(referer));
   const site = req.get("sec-fetch-site");
-  return site === "cross-site" || site === "same-site";
+  if (site) return site !== "same-origin";
+  return hasCookie(req, sessionCookieName);
+}
+
+/** @param {string} url */
+function originOf(url) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "null";
+  }
+}
+
+/** @param {import("express").Request} req @param {string} name */
+function hasCookie(req, name) {
+  return (req.get("cookie") ?? "").split(";").some((pair) => pair.trim().startsWith(`${name}=`));
+}
+
+/**
+ * A path or query holding control characters (`%00`, raw or encoded) or a path whose percent-encoding
+ * is broken is answered 400 here: nothing behind could use it, and PostgreSQL refuses NUL in text.
+ * @param {string} originalUrl
+ */
+export function isUnreadableUrl(originalUrl) {
+  if (/%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i.test(originalUrl)) return true;
+  const pathname = originalUrl.split("?", 1)[0] ?? "";
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Why a request body is refused before any of it is read: 411 for a body of unknown length (chunked),
+ * 413 above the path's limit; null when it may be read.
+ * @param {import("express").Request} req
+ * @param {(pathname: string) => number} bodyLimitFor
+ * @returns {{ status: 411 | 413, message: string } | null}
+ */
+export function refusedBody(req, bodyLimitFor) {
+  if (SAFE_METHODS.has(req.method)) return null;
+  const length = req.get("content-length");
+  if (length === undefined) {
+    return req.get("transfer-encoding") ? { status: 411, message: "Send the request with a Content-Length." } : null;
+  }
+  const limit = bodyLimitFor(req.path);
+  if (!/^\d+$/.test(length) || Number(length) > limit) {
+    return { status: 413, message: `The request is too large (at most ${Math.floor(limit / 1024)} KB).` };
+  }
+  return null;
+}
+
+/**
+ * The HTTP layer's refusals: JSON `{ message }` for the API and JSON clients, plain text otherwise.
+ * A refused body is never read, so the connection is closed after the answer.
+ * @param {import("express").Request} req @param {import("express").Response} res
+ * @param {number} status @param {string} message @param {{ close?: boolean }} [options]
+ */
+function refuse(req, res, status, message, options = {}) {
+  if (options.close) res.set("Connection", "close");
+  res.status(status);
+  if ((req.get("accept") ?? "").includes("application/json") || req.path.startsWith("/api/")) {
+    res.json({ message });
+  } else {
+    res.type("text/plain").send(message);
+  }
 }
 
 /**
@@ -92,6 +167,7 @@ export function oneDrainListener(_req, res, next) {
  *   secureCookies?: boolean,
  *   viteDevServer?: import("vite").ViteDevServer,
  *   connectSrc?: string[],
+ *   bodyLimitFor?: (pathname: string) => number,
  *   log?: (line: string) => void,
  * }} options
  */
@@ -99,6 +175,7 @@ export function createApp(options) {
   const app = express();
   const allowedOrigins = [new URL(options.appUrl).origin];
   const log = options.log ?? ((line) => console.log(line));
+  const bodyLimitFor = options.bodyLimitFor ?? (() => DEFAULT_BODY_LIMIT);
 
   app.disable("x-powered-by");
   if (options.trustProxy) app.set("trust proxy", true);
@@ -127,13 +204,11 @@ export function createApp(options) {
   });
 
   app.use((req, res, next) => {
-    if (!isCrossSiteWrite(req, allowedOrigins)) return next();
-    res.status(403);
-    if ((req.get("accept") ?? "").includes("application/json") || req.path.startsWith("/api/")) {
-      res.json({ message: "Cross-site request refused." });
-    } else {
-      res.type("text/plain").send("Cross-site request refused.");
-    }
+    if (isUnreadableUrl(req.originalUrl)) return refuse(req, res, 400, "This address contains characters that are not allowed.");
+    const body = refusedBody(req, bodyLimitFor);
+    if (body) return refuse(req, res, body.status, body.message, { close: true });
+    if (isCrossSiteWrite(req, allowedOrigins)) return refuse(req, res, 403, "Cross-site request refused.");
+    next();
   });
 
   app.use(compression());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, isCrossSiteWrite } from "./app.js";
+import { contentSecurityPolicy, isCrossSiteWrite, isUnreadableUrl, refusedBody } from "./app.js";
 
 /** @param {string} method @param {Record<string,string>} headers */
 function req(method, headers) {
@@ -25,6 +25,48 @@ describe("the cross-site write guard", () => {
     expect(isCrossSiteWrite(req("POST", { "Sec-Fetch-Site": "same-origin" }), allowed)).toBe(false);
     expect(isCrossSiteWrite(req("POST", {}), allowed)).toBe(false);
   });
+  it("makes a write that carries the session cookie prove its origin: Origin, else Referer, else Sec-Fetch-Site", () => {
+    const cookie = { Cookie: "theme=dark; backline_session=abc.def" };
+    expect(isCrossSiteWrite(req("POST", cookie), allowed)).toBe(true);
+    expect(isCrossSiteWrite(req("DELETE", cookie), allowed)).toBe(true);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, Origin: "http://localhost:3000" }), allowed)).toBe(false);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, Referer: "http://localhost:3000/member/3/profile" }), allowed)).toBe(false);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, Referer: "https://backline.example/x" }), allowed)).toBe(false);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, Referer: "https://evil.example/localhost:3000" }), allowed)).toBe(true);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, Referer: "not a url" }), allowed)).toBe(true);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, "Sec-Fetch-Site": "same-origin" }), allowed)).toBe(false);
+    expect(isCrossSiteWrite(req("POST", { ...cookie, "Sec-Fetch-Site": "none" }), allowed)).toBe(true);
+    // A cookie of another name is not a session.
+    expect(isCrossSiteWrite(req("POST", { Cookie: "xbackline_session=1" }), allowed)).toBe(false);
+  });
+});
+
+describe("what the HTTP layer refuses before reading a body", () => {
+  /** @param {string} method @param {string} path @param {Record<string,string>} headers */
+  const request = (method, path, headers) =>
+    /** @type {any} */ ({ method, path, get: (/** @type {string} */ name) => headers[name.toLowerCase()] });
+  const limit = (/** @type {string} */ path) => (path.startsWith("/upload") ? 5000 : 1000);
+
+  it("answers 413 above the path's limit, 411 for a body of unknown length", () => {
+    expect(refusedBody(request("POST", "/login", { "content-length": "1000" }), limit)).toBeNull();
+    expect(refusedBody(request("POST", "/login", { "content-length": "1001" }), limit)).toMatchObject({ status: 413 });
+    expect(refusedBody(request("POST", "/upload", { "content-length": "4000" }), limit)).toBeNull();
+    expect(refusedBody(request("POST", "/login", { "content-length": "12abc" }), limit)).toMatchObject({ status: 413 });
+    expect(refusedBody(request("POST", "/login", { "transfer-encoding": "chunked" }), limit)).toMatchObject({ status: 411 });
+    expect(refusedBody(request("POST", "/logout", {}), limit)).toBeNull();
+    expect(refusedBody(request("GET", "/login", { "content-length": "99999" }), limit)).toBeNull();
+  });
+
+  it.each(["/artists/%00", "/member/3/artists?q=%00", "/x?q=a%1Fb", "/x?q=%7f", "/a%E0%A4%A", "/x\u0000"])("refuses the address %s", (url) => {
+    expect(isUnreadableUrl(url)).toBe(true);
+  });
+
+  it.each(["/member/3/artists?q=rock%20band&genre=2", "/login?redirect=%2Fmember%2F3%2Fdashboard", "/artists/caf%C3%A9", "/x?q=%25"])(
+    "reads the address %s",
+    (url) => {
+      expect(isUnreadableUrl(url)).toBe(false);
+    },
+  );
 });
 
 describe("the content security policy", () => {

@@ -10,6 +10,7 @@ import {
   IMAGE_MIN_SIDE,
   isAcceptedImageType,
 } from "./image-rules";
+import { UPLOAD_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 
 /**
  * Uploaded images: checked (declared type, real format decoded by sharp, size, dimensions), stripped of
@@ -205,9 +206,6 @@ export async function commitStoredImage(stored: StoredImage, swap: () => Promise
   await deleteImage(previous);
 }
 
-/** The largest request body an image form may send: the image limit plus room for framing and other fields. */
-const MAX_UPLOAD_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
-
 /**
  * Whether a request is too large for an image form, decided from its headers before any of it is read
  * (a multipart body without Content-Length is refused as well).
@@ -215,7 +213,7 @@ const MAX_UPLOAD_BODY_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
 export function isOversizedUpload(request: Request): boolean {
   const length = request.headers.get("content-length");
   const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
-  return (length !== null && Number(length) > MAX_UPLOAD_BODY_BYTES) || (multipart && length === null);
+  return (length !== null && Number(length) > UPLOAD_BODY_MAX_BYTES) || (multipart && length === null);
 }
 
 /**

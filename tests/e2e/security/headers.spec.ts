@@ -68,7 +68,9 @@ test.describe("cross-origin writes", () => {
     });
   }
 
-  test("a cross-site POST without Origin (Sec-Fetch-Site) is refused, JSON clients get JSON", async ({ request }) => {
+  test("a cross-site POST without Origin (Sec-Fetch-Site) is refused, JSON clients get JSON", async ({ playwright }) => {
+    // A context of its own: the suite's contexts send the app's Origin with every request.
+    const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
     const response = await request.post("/login", {
       headers: { "Sec-Fetch-Site": "cross-site", Accept: "application/json" },
       form: { email: DEMO.member, password: DEMO_PASSWORD },
@@ -76,6 +78,28 @@ test.describe("cross-origin writes", () => {
     });
     expect(response.status()).toBe(403);
     expect(await response.json()).toEqual({ message: "Cross-site request refused." });
+    await request.dispose();
+  });
+
+  test("a write that carries a session but no Origin, Referer or Sec-Fetch-Site is refused; a same-origin Referer passes", async ({
+    playwright,
+  }) => {
+    const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const login = await request.post("/login", {
+      headers: { Origin: process.env.E2E_BASE_URL! },
+      form: { email: DEMO.member, password: DEMO_PASSWORD },
+      maxRedirects: 0,
+    });
+    expect(login.status()).toBe(302);
+    const refused = await request.post("/logout", { maxRedirects: 0 });
+    expect(refused.status()).toBe(403);
+    expect(await refused.text()).toBe("Cross-site request refused.");
+    // Still logged in: the refused request changed nothing.
+    expect((await request.get("/login", { maxRedirects: 0 })).status()).toBe(302);
+    const allowed = await request.post("/logout", { headers: { Referer: `${process.env.E2E_BASE_URL}/login` }, maxRedirects: 0 });
+    expect(allowed.status()).toBe(302);
+    expect((await request.get("/login", { maxRedirects: 0 })).status()).toBe(200);
+    await request.dispose();
   });
 
   test("the same POST from the app's own origin goes through", async ({ request }) => {

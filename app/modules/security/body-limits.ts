@@ -1,0 +1,28 @@
+import { IMAGE_MAX_BYTES } from "~/modules/images/image-rules";
+
+/**
+ * How large a request body may be, decided from its path before any of it is read (server/app.js
+ * answers 413 with `Connection: close` above it). Forms and JSON are small; only the routes that take
+ * a file get more, and those still check their own, lower, limit to show a message beside the field.
+ */
+export const FORM_BODY_MAX_BYTES = 1024 * 1024;
+
+/** The largest body an image form may send: the image limit plus room for framing and other fields. */
+export const UPLOAD_BODY_MAX_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
+
+/**
+ * Routes whose forms send files (member avatar, profile hero and artist picture), with or without the
+ * `.data` suffix of a JavaScript submission. A route that adds a file field adds its path here.
+ */
+export const UPLOAD_PATHS: RegExp[] = [
+  /^\/member\/[^/]+\/profile(?:\.data)?$/,
+  /^\/(?:member\/[^/]+|admin)\/[a-z-]+-profile\/[^/]+(?:\.data)?$/,
+];
+
+/**
+ * The HTTP layer's hard cap per path. An upload route gets twice its own limit, so that a body just
+ * over it still reaches the route, which answers with the message beside the file field.
+ */
+export function bodyLimitFor(pathname: string): number {
+  return UPLOAD_PATHS.some((path) => path.test(pathname)) ? 2 * UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
+}
