@@ -30,6 +30,7 @@ import {
 } from "~/modules/members/admin-members.server";
 import type { Route } from "./+types/admin.member.$id";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { notFound } from "~/modules/http/route-errors.server";
 
 export const handle = { routeName: "admin-member" };
 
@@ -41,9 +42,9 @@ const SUPER_ADMIN = 1;
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user } = await requireAdminUser(request);
   const memberId = parseId(params.id);
-  if (memberId === null) throw data(null, { status: 404 });
+  if (memberId === null) throw notFound();
   const member = await getMemberDetail(memberId);
-  if (!member) throw data(null, { status: 404 });
+  if (!member) throw notFound();
 
   const self = user.id === member.id;
   // The page explains what the server would refuse (admin-members.server.ts enforces it either way).
@@ -71,7 +72,7 @@ type ActionResult = { intent: string; result: SubmissionResult<string[]> };
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireAdminUser(request);
   const memberId = parseId(params.id);
-  if (memberId === null) throw data(null, { status: 404 });
+  if (memberId === null) throw notFound();
 
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
@@ -87,7 +88,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return redirectWithFlash(`/admin/member/${memberId}`, flash);
   } catch (error) {
     if (error instanceof MemberActionError) {
-      if (error.status === 404) throw data(null, { status: 404 });
+      if (error.status === 404) throw notFound();
       return data<ActionResult>({ intent, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
     }
     throw error;

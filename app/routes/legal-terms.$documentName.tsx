@@ -1,7 +1,8 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { pageTitle } from "~/components/page-title";
 import { findPublishedDocument } from "~/modules/legal/legal.server";
 import type { Route } from "./+types/legal-terms.$documentName";
+import { notFound } from "~/modules/http/route-errors.server";
 
 // Moving between documents from the side list keeps the page where it is (spec: routes flagged to keep scroll).
 export const handle = { routeName: "legal-terms-document", keepScroll: "legal-terms" };
@@ -16,7 +17,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) =>
 
 export async function loader({ params }: Route.LoaderArgs) {
   const document = await findPublishedDocument(params.documentName);
-  if (!document) throw data(null, { status: 404 });
+  if (!document) throw notFound();
   return {
     document: { name: document.name, content: document.content, version: document.version, updatedAt: document.updatedAt.toISOString() },
   };

@@ -13,6 +13,7 @@ import {
 } from "~/modules/dashboard/member-dashboard.server";
 import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import type { Route } from "./+types/member.$memberId.dashboard";
+import { notFound } from "~/modules/http/route-errors.server";
 
 export const handle = { routeName: "member-dashboard" };
 
@@ -26,7 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     memberDashboardProjects(memberId),
     memberDashboardWorkRequests(memberId),
   ]);
-  if (!stats) throw new Response(null, { status: 404 });
+  if (!stats) throw notFound();
   return { memberId, stats, profiles, projects: projects.data, workRequests: workRequests.data };
 }
 

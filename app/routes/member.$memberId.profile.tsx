@@ -24,6 +24,7 @@ import { ImageUploadError, isOversizedUpload } from "~/modules/images/images.ser
 import type { Route } from "./+types/member.$memberId.profile";
 import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { routeError } from "~/modules/http/route-errors.server";
 
 export const handle = { routeName: "member-profile" };
 
@@ -127,7 +128,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
 
     default:
-      throw data("Unknown form.", { status: 400 });
+      throw routeError(400, "Unknown form.");
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ShouldRevalidateFunction } from "react-router";
-import { data, Outlet, useRouteLoaderData } from "react-router";
+import { Outlet, useRouteLoaderData } from "react-router";
 import { AreaShell } from "~/components/area-shell";
 import { memberMenu } from "~/components/menus/member-menu";
 import { RouteErrorPage } from "~/components/error-page";
@@ -20,6 +20,7 @@ import { whatsNewFor } from "~/modules/versions/versions.server";
 import { loadMemberAreaUser } from "~/modules/members/member-area.server";
 import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/member.$memberId";
+import { notFound } from "~/modules/http/route-errors.server";
 
 export const handle = { area: "member", routeName: "member" };
 
@@ -32,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     memberNotifications(loggedUser.id),
     whatsNewFor(loggedUser.id),
   ]);
-  if (!memberArea) throw data(null, { status: 404 });
+  if (!memberArea) throw notFound();
   return {
     loggedUser,
     memberArea,

@@ -1,4 +1,7 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
+import { notFound } from "~/modules/http/route-errors.server";
+
+export { notFound };
 import type { User } from "~/db/schema";
 import { getOptionalUser, loginPathFor } from "./current-user.server";
 import { loadLoggedUser, type LoggedUser } from "./logged-user.server";
@@ -79,7 +82,3 @@ export function parseId(value: string | undefined | null): number | null {
   return id <= 2_147_483_647 ? id : null;
 }
 
-/** Thrown to show the area's Not Found page with status 404. */
-export function notFound() {
-  return data(null, { status: 404 });
-}

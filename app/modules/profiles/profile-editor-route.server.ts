@@ -22,6 +22,7 @@ import { ArtistAvatarSchema, HeroImageSchema, profileDetailsSchema, toDetailsInp
 import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { handleStatusIntent } from "./status-actions.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { routeError } from "~/modules/http/route-errors.server";
 
 /**
  * The loader and action of the single-profile pages (the owner's `/member/{m}/{memberPage}/{id}` and the
@@ -155,7 +156,7 @@ export async function profileEditorAction(args: RouteArgs, type: ProfileType, ar
       return redirectWithFlash(here, { kind: "success", message: "The artist's picture is removed." });
     }
   }
-  throw data("Unknown form.", { status: 400 });
+  throw routeError(400, "Unknown form.");
 }
 
 /** A reply for an image form when the body was not read at all. */

@@ -1,5 +1,4 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { data } from "react-router";
 import { db } from "~/db/client.server";
 import {
   artistMembers,
@@ -23,6 +22,7 @@ import { handleBandIntent } from "./band-actions.server";
 import { profileRights } from "./profile-access.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { readForm } from "~/modules/security/form-body.server";
+import { routeError } from "~/modules/http/route-errors.server";
 
 /**
  * The public page of an artist or provider profile (`{directory}/{username}` in either area). Everyone
@@ -197,11 +197,11 @@ export async function publicPageAction({ request, params }: Args, type: ProfileT
   const { user } = await requireMemberAreaAccess(request, params.memberId);
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
-  if (type !== "artist" || intent !== "band-leave") throw data("Unknown form.", { status: 400 });
+  if (type !== "artist" || intent !== "band-leave") throw routeError(400, "Unknown form.");
   const profile = params.username ? await findProfileByUsername(type, params.username) : null;
   if (!profile) throw notFound();
   const rights = await profileRights(user, profile);
   const handled = await handleBandIntent({ intent, formData, actor: user, profile, rights, redirectTo: new URL(request.url).pathname });
-  if (!handled) throw data("Unknown form.", { status: 400 });
+  if (!handled) throw routeError(400, "Unknown form.");
   return handled;
 }

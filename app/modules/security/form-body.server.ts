@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
 import { z } from "zod";
+import { routeError } from "~/modules/http/route-errors.server";
 
 /**
  * The one way an action reads its form. Every action calls `readForm` instead of `request.formData()`,
@@ -26,29 +26,25 @@ export const FORM_BODY_MESSAGES = {
   controlCharacters: "Remove the invisible control characters from this field.",
 } as const;
 
-/** Thrown as the route's error response: `{ message }` with the status, shown by the error page. */
-export function badRequest(status: 400 | 413 | 415, message: string) {
-  return data({ message }, { status });
-}
 
 const FORM_TYPES = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
 const LIST_INDEX = /\[(\d+)\]/g;
 
 export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
-  if (!FORM_TYPES.test(type)) throw badRequest(415, FORM_BODY_MESSAGES.unsupportedType);
+  if (!FORM_TYPES.test(type)) throw routeError(415, FORM_BODY_MESSAGES.unsupportedType);
   let formData: FormData;
   try {
     formData = await request.formData();
   } catch {
-    throw badRequest(400, FORM_BODY_MESSAGES.unreadable);
+    throw routeError(400, FORM_BODY_MESSAGES.unreadable);
   }
   let fields = 0;
   for (const name of formData.keys()) {
-    if (++fields > MAX_FORM_FIELDS) throw badRequest(400, FORM_BODY_MESSAGES.tooManyFields);
+    if (++fields > MAX_FORM_FIELDS) throw routeError(400, FORM_BODY_MESSAGES.tooManyFields);
     for (const match of name.matchAll(LIST_INDEX)) {
       // Compared as text first: "[99999999999999999999]" is no safe integer.
-      if (match[1]!.length > 3 || Number(match[1]) > MAX_LIST_INDEX) throw badRequest(400, FORM_BODY_MESSAGES.tooManyRows);
+      if (match[1]!.length > 3 || Number(match[1]) > MAX_LIST_INDEX) throw routeError(400, FORM_BODY_MESSAGES.tooManyRows);
     }
   }
   return formData;
