@@ -1,10 +1,10 @@
-import { loadLoggedUser } from "~/modules/accounts/logged-user.server";
 import { requireApiMember, apiError } from "~/modules/api/api.server";
 import type { Route } from "./+types/api.members.profile.logged-user.$id";
 
 /** The logged-in user (spec section 7). Only one's own id; anything else is 404. */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user, memberId } = await requireApiMember(request, params.id);
+  // The guard has loaded this user (with agreed_to_all_documents) already: no second query.
+  const { user, loggedUser, memberId } = await requireApiMember(request, params.id);
   if (memberId !== user.id) throw apiError(404, "Not found.");
-  return Response.json({ data: await loadLoggedUser(user) });
+  return Response.json({ data: loggedUser });
 }

@@ -15,6 +15,7 @@ import { countQueries } from "~/db/client.server";
 import * as entryServer from "~/entry.server";
 import { env } from "~/env.server";
 import { extraConnectSources } from "~/modules/config/public-config.server";
+import { bodyLimitFor } from "~/modules/security/body-limits";
 import * as rootRoute from "~/root";
 
 /**
@@ -202,6 +203,7 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
     appUrl: origin,
     trustProxy: options.trustProxy,
     connectSrc: extraConnectSources(env()),
+    bodyLimitFor,
     log: () => {},
   });
 
