@@ -1,8 +1,11 @@
 /**
  * Every same-origin request the browser makes passes here (spec section 8): a 401 or 419 sends the
  * user to /login unless its `errors` field is 'Invalid signature.' (then the response goes on
- * unchanged); any failure tells the progress bar to finish in red.
+ * unchanged), and so does the API's 403 for a user who has not agreed to the legal documents (the
+ * login page lists them); any failure tells the progress bar to finish in red.
  */
+import { LEGAL_AGREEMENT_REQUIRED } from "~/modules/legal/legal-gate";
+
 export const REQUEST_FAILED_EVENT = "backline:request-failed";
 const INVALID_SIGNATURE = "Invalid signature.";
 
@@ -31,12 +34,13 @@ export function installHttpInterceptor() {
     if (response.status >= 400) {
       window.dispatchEvent(new CustomEvent(REQUEST_FAILED_EVENT, { detail: { status: response.status, url: url.pathname } }));
     }
-    if (response.status === 401 || response.status === 419) {
+    if (response.status === 401 || response.status === 419 || response.status === 403) {
       const body = (await response
         .clone()
         .json()
         .catch(() => null)) as { errors?: unknown } | null;
-      if (body?.errors !== INVALID_SIGNATURE) {
+      const toLogin = response.status === 403 ? body?.errors === LEGAL_AGREEMENT_REQUIRED : body?.errors !== INVALID_SIGNATURE;
+      if (toLogin) {
         const here = `${window.location.pathname}${window.location.search}`;
         window.location.assign(`/login?${new URLSearchParams({ redirect: here })}`);
       }

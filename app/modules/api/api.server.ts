@@ -3,6 +3,9 @@ import { getOptionalUser } from "~/modules/accounts/current-user.server";
 import { canAccessMember, parseId } from "~/modules/accounts/guards.server";
 import { loadLoggedUser, type LoggedUser } from "~/modules/accounts/logged-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
+import { LEGAL_AGREEMENT_REQUIRED } from "~/modules/legal/legal-gate";
+
+export { LEGAL_AGREEMENT_REQUIRED };
 
 /**
  * The JSON API's one error pattern: `{ message }` with the status, thrown from loaders and actions.
@@ -13,8 +16,6 @@ export function apiError(status: number, message: string): Response {
 }
 
 export const UNAUTHENTICATED = "Unauthenticated.";
-/** Spec section 5, rule 2 on the API: /login lists the documents still to agree to. */
-export const LEGAL_AGREEMENT_REQUIRED = "Agree to the updated legal documents to continue.";
 
 type ApiUserCheck = { user: User; loggedUser: LoggedUser } | { status: 401 | 403; message: string };
 const apiUsers = new WeakMap<Request, Promise<ApiUserCheck>>();
