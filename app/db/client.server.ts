@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Logger } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
+import { invalidateProcessCaches } from "./process-cache.server";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -94,6 +95,8 @@ export function db(): Db {
 
 export function setDatabase(database: Database | undefined) {
   current = database;
+  // Values cached from the previous database are not this one's.
+  invalidateProcessCaches();
 }
 
 export function currentDatabase(): Database | undefined {

@@ -1,5 +1,5 @@
 import { and, eq, gt, ne } from "drizzle-orm";
-import { createCookie, createSessionStorage, redirect, type Session, type SessionStorage } from "react-router";
+import { createCookie, createSessionStorage, redirect, type Cookie, type Session, type SessionStorage } from "react-router";
 import { db } from "~/db/client.server";
 import { sessions } from "~/db/schema";
 import { env } from "~/env.server";
@@ -14,15 +14,13 @@ export interface SessionData {
 }
 
 let storage: SessionStorage<SessionData> | undefined;
+let cookie: Cookie | undefined;
 
-/**
- * Server-side sessions: the cookie carries only the signed session id, the row stores its SHA-256,
- * so a database leak hands out no usable session, and deleting the row revokes it.
- */
-export function sessionStorage(): SessionStorage<SessionData> {
-  if (storage) return storage;
+/** The signed cookie that carries the session id (read directly by the request's session lookup). */
+export function sessionCookie(): Cookie {
+  if (cookie) return cookie;
   const settings = env();
-  const cookie = createCookie("backline_session", {
+  cookie = createCookie("backline_session", {
     httpOnly: true,
     sameSite: "lax",
     secure: settings.isProduction,
@@ -30,8 +28,17 @@ export function sessionStorage(): SessionStorage<SessionData> {
     maxAge: SESSION_TTL_SECONDS,
     secrets: [settings.SESSION_SECRET],
   });
+  return cookie;
+}
+
+/**
+ * Server-side sessions: the cookie carries only the signed session id, the row stores its SHA-256,
+ * so a database leak hands out no usable session, and deleting the row revokes it.
+ */
+export function sessionStorage(): SessionStorage<SessionData> {
+  if (storage) return storage;
   storage = createSessionStorage<SessionData>({
-    cookie,
+    cookie: sessionCookie(),
     async createData(data, expires) {
       const id = randomToken();
       await db()
@@ -73,6 +80,7 @@ export function sessionStorage(): SessionStorage<SessionData> {
 
 export function resetSessionStorageForTests() {
   storage = undefined;
+  cookie = undefined;
 }
 
 export function getSession(request: Request): Promise<Session<SessionData>> {

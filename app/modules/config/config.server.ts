@@ -1,11 +1,19 @@
 import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { processCache } from "~/db/process-cache.server";
 import { appConfig } from "~/db/schema";
 
-/** The product's key-value settings (spec section 7, GET config), as one object. */
-export async function readConfig(): Promise<Record<string, unknown>> {
+const configCache = processCache(async () => {
   const rows = await db().select({ key: appConfig.key, value: appConfig.value }).from(appConfig);
-  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  return Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, unknown>;
+});
+
+/**
+ * The product's key-value settings (spec section 7, GET config), as one object. Read on every area
+ * page, changed by hand: cached in memory, invalidated by setConfigValue. Callers must not mutate it.
+ */
+export function readConfig(): Promise<Readonly<Record<string, unknown>>> {
+  return configCache.get();
 }
 
 export async function setConfigValue(key: string, value: unknown): Promise<void> {
@@ -13,6 +21,7 @@ export async function setConfigValue(key: string, value: unknown): Promise<void>
     .insert(appConfig)
     .values({ key, value })
     .onConflictDoUpdate({ target: appConfig.key, set: { value, updatedAt: new Date() } });
+  configCache.invalidate();
 }
 
 export async function readConfigValue<T>(key: string): Promise<T | undefined> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { db } from "~/db/client.server";
 import { legalDocuments, signatures, type LegalDocument } from "~/db/schema";
@@ -52,6 +52,16 @@ export async function pendingDocumentsFor(userId: number): Promise<DocumentSumma
       ),
     )
     .orderBy(asc(legalDocuments.name));
+}
+
+/**
+ * The same rule as pendingDocumentsFor, as a boolean column for a query that already reads the user
+ * (the request's session lookup), so the agreement gate costs no statement of its own.
+ */
+export function agreedToAllDocumentsSql(userId: SQLWrapper) {
+  return sql<boolean>`not exists (select 1 from ${legalDocuments} d where d.published and d.required
+    and not exists (select 1 from ${signatures} s where s.user_id = ${userId}
+      and s.document_id = d.id and s.document_version = d.version))`;
 }
 
 export async function hasAgreedToAllDocuments(userId: number): Promise<boolean> {

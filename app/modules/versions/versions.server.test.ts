@@ -11,6 +11,7 @@ import { createUser } from "../../../tests/helpers/factories";
 import { useTestSettings } from "../../../tests/setup/settings";
 import { VERSION_PUBLISHED_EVENT, VERSIONS_CHANNEL } from "./versions";
 import {
+  invalidateLatestVersion,
   latestVersionFor,
   listVersions,
   publishVersion,
@@ -46,6 +47,7 @@ afterAll(async () => {
 /** Inserts a version directly (fixed publication time), bypassing publishVersion. */
 async function insertVersion(name: string, publishedAt: Date, content = `<p>${name}</p>`) {
   const [row] = await db().insert(appVersions).values({ name, content, publishedAt }).returning();
+  invalidateLatestVersion();
   return row!;
 }
 
@@ -189,8 +191,9 @@ describe("publishVersion", () => {
 });
 
 describe("latest version, views and the admin list", () => {
-  it("picks the newest by publication time, says whether each user has seen it, in one query", async () => {
+  it("picks the newest by publication time, says whether each user has seen it; the version is cached, the check is one query", async () => {
     await db().delete(appVersions);
+    invalidateLatestVersion();
     const member = await createUser();
     const other = await createUser();
     expect(await latestVersionFor(member.id)).toBeNull();
@@ -200,6 +203,8 @@ describe("latest version, views and the admin list", () => {
     // Inserted later (higher id) but published earlier: not the latest.
     await insertVersion("5.0", new Date("2030-01-01T00:00:00Z"));
 
+    // The first reader loads the version (and caches it), later ones only check what this user has seen.
+    expect((await countQueries(() => latestVersionFor(member.id))).count).toBe(2);
     const { result, count } = await countQueries(() => latestVersionFor(member.id));
     expect(count).toBe(1);
     // Served sanitised even when a row was written some other way.
@@ -228,6 +233,7 @@ describe("latest version, views and the admin list", () => {
 
   it("lists versions newest first with their publisher and how many users saw each, in two queries", async () => {
     await db().delete(appVersions);
+    invalidateLatestVersion();
     const admin = await createUser({ name: "Ada", lastName: "Admin", acctType: 2 });
     const [a, b, c] = await Promise.all([createUser(), createUser(), createUser()]);
     const older = await insertVersion("7.0", new Date("2032-01-01T00:00:00Z"));

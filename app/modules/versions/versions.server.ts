@@ -1,6 +1,7 @@
-import { count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { db } from "~/db/client.server";
+import { processCache } from "~/db/process-cache.server";
 import { appVersions, appVersionViews, users } from "~/db/schema";
 import { publish } from "~/modules/notifications/broadcaster.server";
 import {
@@ -102,6 +103,7 @@ export async function publishVersion(input: {
     }
     return created!;
   });
+  latestVersionCache.invalidate();
 
   await publish([VERSIONS_CHANNEL], VERSION_PUBLISHED_EVENT, { id: row.id, name: row.name }, { socketId: input.socketId });
   return { id: row.id, name: row.name, content: row.content, publishedAt: row.publishedAt.toISOString() };
@@ -109,30 +111,47 @@ export async function publishVersion(input: {
 
 // ---------------------------------------------------------------- reading
 
-/** The newest version and whether this user has seen it, in one query; null when none was published. */
-export async function latestVersionFor(userId: number): Promise<(VersionContent & { seen: boolean }) | null> {
+/**
+ * The newest version, sanitised, kept in memory: every area page asks for it and it changes only when an
+ * admin publishes (which invalidates it here). Null when none was published.
+ */
+const latestVersionCache = processCache(async (): Promise<VersionContent | null> => {
   const [row] = await db()
-    .select({
-      id: appVersions.id,
-      name: appVersions.name,
-      content: appVersions.content,
-      seen: sql<boolean>`${appVersionViews.userId} is not null`,
-    })
+    .select({ id: appVersions.id, name: appVersions.name, content: appVersions.content })
     .from(appVersions)
-    .leftJoin(appVersionViews, sql`${appVersionViews.versionId} = ${appVersions.id} and ${appVersionViews.userId} = ${userId}`)
     .orderBy(desc(appVersions.publishedAt), desc(appVersions.id))
     .limit(1);
-  if (!row) return null;
   // Stored sanitised; sanitised again on the way out in case a row was written some other way.
-  return { id: row.id, name: row.name, content: sanitizeVersionHtml(row.content), seen: Boolean(row.seen) };
+  return row ? { id: row.id, name: row.name, content: sanitizeVersionHtml(row.content) } : null;
+});
+
+/** Forgets the cached newest version (after a version was written other than by publishVersion). */
+export function invalidateLatestVersion(): void {
+  latestVersionCache.invalidate();
+}
+
+/**
+ * The newest version and whether this user has seen it: one primary-key look-up beside the cached version.
+ * `fresh` reads the version from the database, for the live update that follows a publication on another node.
+ */
+export async function latestVersionFor(userId: number, options: { fresh?: boolean } = {}): Promise<(VersionContent & { seen: boolean }) | null> {
+  if (options.fresh) latestVersionCache.invalidate();
+  const latest = await latestVersionCache.get();
+  if (!latest) return null;
+  const [view] = await db()
+    .select({ userId: appVersionViews.userId })
+    .from(appVersionViews)
+    .where(and(eq(appVersionViews.userId, userId), eq(appVersionViews.versionId, latest.id)))
+    .limit(1);
+  return { ...latest, seen: Boolean(view) };
 }
 
 /**
  * What the area layouts hand to <WhatsNew> (and what `GET /api/versions/latest` answers in `data`):
  * the newest version and whether this user has seen it, or null. One query.
  */
-export async function whatsNewFor(userId: number): Promise<WhatsNew | null> {
-  const latest = await latestVersionFor(userId);
+export async function whatsNewFor(userId: number, options: { fresh?: boolean } = {}): Promise<WhatsNew | null> {
+  const latest = await latestVersionFor(userId, options);
   if (!latest) return null;
   const { seen, ...version } = latest;
   return { version, seen };
