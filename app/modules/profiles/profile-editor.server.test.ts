@@ -21,6 +21,7 @@ import {
 } from "./profile-editor.server";
 import type { ProfileDetailsInput } from "./profile-schemas";
 import { heroImage } from "./profile-details.server";
+import { invalidateReferenceOptions } from "~/modules/reference/reference-options.server";
 
 useTestDatabase();
 
@@ -229,6 +230,7 @@ describe("updateProfileDetails", () => {
       .returning();
     await updateProfileDetails(owner, profile, details(profile, { values: { genre: [retiredKept!.id] } }));
     await db().update(referenceValues).set({ retiredAt: new Date() }).where(inArray(referenceValues.id, [retiredKept!.id, retiredNew!.id]));
+    invalidateReferenceOptions();
 
     await expect(updateProfileDetails(owner, profile, details(profile, { values: { genre: [retiredKept!.id] } }))).resolves.toBeTruthy();
     const error = await editError(updateProfileDetails(owner, profile, details(profile, { values: { genre: [retiredKept!.id, retiredNew!.id] } })));

@@ -1,5 +1,6 @@
-import { and, asc, inArray, isNull } from "drizzle-orm";
+import { asc, isNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { processCache } from "~/db/process-cache.server";
 import { referenceValues, type ReferenceKind } from "~/db/schema";
 
 export interface ReferenceOption {
@@ -7,15 +8,29 @@ export interface ReferenceOption {
   name: string;
 }
 
-/** The values that can be chosen now (not retired), per kind, sorted by name. One query. */
+/**
+ * Every value that can be chosen now (not retired), sorted by name: read by every directory and editor
+ * page, changed only on the admin reference pages, so kept in memory (reference.server.ts invalidates it).
+ */
+const optionsCache = processCache(() =>
+  db()
+    .select({ id: referenceValues.id, name: referenceValues.name, kind: referenceValues.kind })
+    .from(referenceValues)
+    .where(isNull(referenceValues.retiredAt))
+    .orderBy(asc(referenceValues.name), asc(referenceValues.id)),
+);
+
+/** Forgets the cached options (after a reference value was added, renamed, retired or restored). */
+export function invalidateReferenceOptions(): void {
+  optionsCache.invalidate();
+}
+
+/** The values that can be chosen now, per kind, sorted by name. No statement while the cache is warm. */
 export async function loadReferenceOptions(kinds: readonly ReferenceKind[]): Promise<Record<ReferenceKind, ReferenceOption[]>> {
   const result = { genre: [], skill: [], instrument: [], language: [], pro: [] } as Record<ReferenceKind, ReferenceOption[]>;
   if (kinds.length === 0) return result;
-  const rows = await db()
-    .select({ id: referenceValues.id, name: referenceValues.name, kind: referenceValues.kind })
-    .from(referenceValues)
-    .where(and(inArray(referenceValues.kind, [...kinds]), isNull(referenceValues.retiredAt)))
-    .orderBy(asc(referenceValues.name));
-  for (const row of rows) result[row.kind].push({ id: row.id, name: row.name });
+  for (const row of await optionsCache.get()) {
+    if (kinds.includes(row.kind)) result[row.kind].push({ id: row.id, name: row.name });
+  }
   return result;
 }

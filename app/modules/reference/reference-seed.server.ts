@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { readConfigValue, setConfigValue } from "~/modules/config/config.server";
 import { referenceValues, type ReferenceKind } from "~/db/schema";
+import { invalidateReferenceOptions } from "./reference-options.server";
 
 /** Real-world starting lists; administrators add, edit and retire values from there. */
 const GENRES = [
@@ -78,6 +79,7 @@ export async function seedReferenceData(database: Pick<Db, "insert">): Promise<v
     .values(rows)
     // The only unique key is (kind, lower(name)): an existing value, retired or renamed in case, is kept as it is.
     .onConflictDoNothing();
+  invalidateReferenceOptions();
 }
 
 /** Seeds the lists once per database (production too), so a value an administrator renames does not return. */

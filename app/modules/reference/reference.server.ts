@@ -4,6 +4,7 @@ import { profileReferenceValues, referenceValues, type ReferenceKind, type Refer
 import { isUniqueViolation } from "~/db/errors";
 import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { protectedSkillList, REFERENCE_PAGES, type ReferenceInput, type ReferenceListQuery } from "./reference-schemas";
+import { invalidateReferenceOptions } from "./reference-options.server";
 
 /**
  * Reference data administration (genres, skills, instruments, languages, PROs): one table, one set of
@@ -164,6 +165,7 @@ export async function createReferenceValue(kind: ReferenceKind, input: Reference
       .insert(referenceValues)
       .values({ kind, ...columns })
       .returning();
+    invalidateReferenceOptions();
     return value!;
   } catch (error) {
     if (isUniqueViolation(error)) throw await nameTakenError(kind, columns.name);
@@ -193,6 +195,7 @@ export async function updateReferenceValue(
       .where(and(eq(referenceValues.id, id), eq(referenceValues.kind, kind)))
       .returning();
     if (!value) throw new ReferenceNotFoundError();
+    invalidateReferenceOptions();
     return { value, changed: true, previousName: current.name };
   } catch (error) {
     if (isUniqueViolation(error)) throw await nameTakenError(kind, columns.name);
@@ -224,7 +227,10 @@ async function setRetired(kind: ReferenceKind, id: number, retire: boolean): Pro
     db().select({ n: count() }).from(profileReferenceValues).where(eq(profileReferenceValues.valueId, id)),
   ]);
   const profileCount = Number(usage?.n ?? 0);
-  if (updated) return { value: updated, changed: true, profileCount };
+  if (updated) {
+    invalidateReferenceOptions();
+    return { value: updated, changed: true, profileCount };
+  }
   return { value: await findValue(kind, id), changed: false, profileCount };
 }
 
