@@ -17,7 +17,15 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 export default defineConfig({
-  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: "~", replacement: fileURLToPath(new URL("./app", import.meta.url)) },
+      // Node loads react-router's ESM build for the Express adapter (the "module-sync" condition), while
+      // Vitest would hand the app its CommonJS build: two copies, and the request context would fail React
+      // Router's instanceof check. Both get the ESM build.
+      { find: /^react-router$/, replacement: fileURLToPath(new URL("./node_modules/react-router/dist/development/index.mjs", import.meta.url)) },
+    ],
+  },
   test: {
     projects,
     pool: "forks",

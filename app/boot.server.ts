@@ -18,6 +18,8 @@ export interface BootResult {
 /** What server/start.js reads from the server build (exported by entry.server). */
 export interface BootModule {
   boot(): Promise<BootResult>;
+  /** The request context for one request (app/request-context.ts), made by server/app.js. */
+  createLoadContext(info: { ip: string; requestId: string; cspNonce: string }): unknown;
   shutdown(): Promise<void>;
   databaseKind(): string;
 }

@@ -1,14 +1,5 @@
 import { createContext, useContext } from "react";
 
-declare module "react-router" {
-  /** Filled in by server/app.js for every request. */
-  interface AppLoadContext {
-    ip: string;
-    requestId: string;
-    cspNonce: string;
-  }
-}
-
 /** The request's CSP nonce and id, provided while rendering on the server (empty in the browser). */
 export const RequestInfoContext = createContext<{ nonce: string; requestId: string }>({ nonce: "", requestId: "" });
 

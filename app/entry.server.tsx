@@ -2,11 +2,13 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { RequestInfoContext } from "./context";
+import { requestInfoContext } from "./request-context";
 
 export { boot, databaseKind, shutdown } from "./boot.server";
+export { createLoadContext } from "./request-context";
 
 export const streamTimeout = 5_000;
 
@@ -15,10 +17,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
-  const nonce = loadContext?.cspNonce ?? "";
-  const requestId = loadContext?.requestId ?? "";
+  const { cspNonce: nonce, requestId } = loadContext.get(requestInfoContext);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -54,8 +55,16 @@ export default function handleRequest(
 /** Every unexpected server error is logged once, with its stack and the request id users see. */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  logError(error, (context as AppLoadContext | undefined)?.requestId ?? "", request);
+  logError(error, requestIdOf(context), request);
 };
+
+function requestIdOf(context: unknown): string {
+  try {
+    return (context as RouterContextProvider).get(requestInfoContext).requestId;
+  } catch {
+    return "";
+  }
+}
 
 function logError(error: unknown, requestId: string, request: Request) {
   const err = error instanceof Error ? error : new Error(String(error));

@@ -29,6 +29,8 @@ const schema = z.object({
   MAIL_FROM: z.string().trim().min(3).default("Backline <no-reply@backline.localhost>"),
   SEED_DEMO_DATA: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
   TRUST_PROXY: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
+  /** Benchmarks and tests: every response says how many SQL statements it ran (X-Statement-Count). */
+  STATEMENT_COUNT_HEADER: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
   ANALYTICS_PLAUSIBLE_DOMAIN: blankAsUnset(z.string().trim()),
   ANALYTICS_GA4_ID: blankAsUnset(z.string().trim().regex(/^G-[A-Z0-9]+$/, "must look like G-XXXXXXX")),
   ANALYTICS_ENDPOINT: z.string().trim().pipe(z.url()).default("https://plausible.io"),

@@ -20,7 +20,9 @@ import { ServiceWorkerRegistrar } from "./components/service-worker.client";
 import { SiteHeader } from "./components/site-header";
 import { useRequestInfo } from "./context";
 import { env } from "./env.server";
+import { statementCountMiddleware } from "./db/statement-count-middleware.server";
 import { dashboardPath, fullName, getOptionalUser } from "./modules/accounts/current-user.server";
+import { sessionMiddleware } from "./modules/accounts/session-user.server";
 import { analyticsConfig } from "./modules/config/public-config.server";
 import { readFlash } from "./modules/flash/flash.server";
 
@@ -29,8 +31,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const [user, { flash, clearHeader }] = await Promise.all([getOptionalUser(request), readFlash(request)]);
+/** Every request: the statement count (when asked for), then the session read once for all loaders. */
+export const middleware: Route.MiddlewareFunction[] = [statementCountMiddleware, sessionMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [user, { flash, clearHeader }] = await Promise.all([getOptionalUser(context), readFlash(request)]);
   return data(
     {
       appName: env().APP_NAME,

@@ -168,6 +168,7 @@ export function oneDrainListener(_req, res, next) {
  *   viteDevServer?: import("vite").ViteDevServer,
  *   connectSrc?: string[],
  *   bodyLimitFor?: (pathname: string) => number,
+ *   createLoadContext: (info: { ip: string, requestId: string, cspNonce: string }) => any,
  *   log?: (line: string) => void,
  * }} options
  */
@@ -238,11 +239,13 @@ export function createApp(options) {
     "*",
     createRequestHandler({
       build: options.build,
-      getLoadContext: (req, res) => ({
-        ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
-        requestId: res.locals.requestId,
-        cspNonce: res.locals.cspNonce,
-      }),
+      // React Router's request context (middleware on): the app makes it, so its keys are the app's own.
+      getLoadContext: (req, res) =>
+        options.createLoadContext({
+          ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+          requestId: res.locals.requestId,
+          cspNonce: res.locals.cspNonce,
+        }),
     }),
   );
 

@@ -70,6 +70,7 @@ const app = createApp({
   viteDevServer,
   connectSrc,
   bodyLimitFor,
+  createLoadContext: entry.createLoadContext,
 });
 
 const server = app.listen(env.PORT, () => {

@@ -17,7 +17,8 @@ export function processCache<T>(load: () => Promise<T>, options: { ttlMs?: numbe
   const cache: ProcessCache<T> = {
     get() {
       if (entry && entry.expiresAt > Date.now()) return entry.value;
-      const value = load();
+      // Promise.resolve: a lazy thenable (a Drizzle query) would otherwise run again for every reader.
+      const value = Promise.resolve(load());
       const current = { value, expiresAt: Date.now() + ttlMs };
       entry = current;
       // Forget a failure, so the next request tries again (only if no newer load replaced it).

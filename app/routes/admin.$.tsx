@@ -6,8 +6,8 @@ import type { Route } from "./+types/admin.$";
 
 export const handle = { routeName: "admin-not-found" };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return data(null, { status: 404 });
 }
 

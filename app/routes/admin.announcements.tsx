@@ -16,14 +16,14 @@ export const handle = { routeName: "admin-announcements" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Announcements");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   // "Send to one" links from a member's page carry the address.
   return { email: new URL(request.url).searchParams.get("email") ?? "" };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdminUser(request, context);
   const submission = parseForm(await readForm(request), { schema: AnnouncementSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {

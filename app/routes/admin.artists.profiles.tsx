@@ -8,8 +8,8 @@ export const handle = { routeName: "admin-artists-profiles" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Artist Profiles");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return moderationListData("artist", new URL(request.url).searchParams);
 }
 

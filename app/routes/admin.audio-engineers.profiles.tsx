@@ -8,8 +8,8 @@ export const handle = { routeName: "admin-audio-engineers-profiles" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Audio Engineer Profiles");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return moderationListData("audio_engineer", new URL(request.url).searchParams);
 }
 

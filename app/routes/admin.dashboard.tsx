@@ -14,8 +14,8 @@ export const handle = { routeName: "admin-dashboard" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   const [financial, profiles] = await Promise.all([systemFinancialSummary(), systemProfilesSummary()]);
   return { financial, profiles };
 }

@@ -8,13 +8,13 @@ export const handle = { routeName: "admin-instruments" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Instruments");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return referencePageData(request, "instrument");
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdminUser(request, context);
   return referencePageAction(request, "instrument");
 }
 

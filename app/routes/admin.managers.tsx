@@ -8,13 +8,13 @@ export const handle = { routeName: "admin-managers" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Managers");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return managersPageData(request);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdminUser(request, context);
   return managersPageAction(request);
 }
 

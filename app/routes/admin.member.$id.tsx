@@ -39,8 +39,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, error }) =>
 
 const SUPER_ADMIN = 1;
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireAdminUser(request);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user } = await requireAdminUser(request, context);
   const memberId = parseId(params.id);
   if (memberId === null) throw notFound();
   const member = await getMemberDetail(memberId);
@@ -69,8 +69,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 type ActionResult = { intent: string; result: SubmissionResult<string[]> };
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireAdminUser(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireAdminUser(request, context);
   const memberId = parseId(params.id);
   if (memberId === null) throw notFound();
 

@@ -28,8 +28,8 @@ export const handle = { routeName: "admin-members" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Members");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireAdminUser(request, context);
   const query = parseMemberListQuery(new URL(request.url).searchParams);
   const list = await listMembers(query);
   return {
@@ -39,8 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireAdminUser(request, context);
   const submission = parseForm(await readForm(request), { schema: CreateMemberSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {

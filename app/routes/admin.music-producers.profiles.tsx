@@ -8,8 +8,8 @@ export const handle = { routeName: "admin-music-producers-profiles" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Music Producer Profiles");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return moderationListData("music_producer", new URL(request.url).searchParams);
 }
 

@@ -8,8 +8,8 @@ export const handle = { routeName: "admin-musicians-profiles" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Musician Profiles");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return moderationListData("musician", new URL(request.url).searchParams);
 }
 

@@ -7,8 +7,8 @@ import type { Route } from "./+types/admin.notifications";
 export const handle = { routeName: "admin-notifications" };
 
 /** The admin bell posts here: the administrators' shared list. */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireAdminUser(request, context);
   return handleNotificationAction(request, {
     memberId: user.id,
     deleteOne: deleteAdminNotification,
@@ -16,7 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return redirect("/admin/dashboard");
 }

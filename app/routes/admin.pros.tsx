@@ -8,13 +8,13 @@ export const handle = { routeName: "admin-pros" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "PROs");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   return referencePageData(request, "pro");
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireAdminUser(request, context);
   return referencePageAction(request, "pro");
 }
 

@@ -18,8 +18,8 @@ import type { Route } from "./+types/admin";
 
 export const handle = { area: "admin", routeName: "admin" };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { loggedUser } = await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { loggedUser } = await requireAdminUser(request, context);
   const [config, notifications, whatsNew] = await Promise.all([
     readConfig(),
     adminNotifications(),

@@ -24,14 +24,14 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "App
 
 const pageParam = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdminUser(request, context);
   const page = pageParam.parse(new URL(request.url).searchParams.get("page") ?? 1);
   return { list: await listVersions({ page }) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireAdminUser(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireAdminUser(request, context);
   const submission = parseForm(await readForm(request), { schema: PublishVersionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {

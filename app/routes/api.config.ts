@@ -5,8 +5,8 @@ import { analyticsConfig, APP_VERSION } from "~/modules/config/public-config.ser
 import type { Route } from "./+types/api.config";
 
 /** The server config the client loads once (spec section 7): stored settings plus public app facts. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireApiUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireApiUser(context);
   const stored = await readConfig();
   return Response.json({
     data: {

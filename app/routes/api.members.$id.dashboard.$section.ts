@@ -8,8 +8,8 @@ import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import type { Route } from "./+types/api.members.$id.dashboard.$section";
 
 /** GET /api/members/{id}/dashboard/{stats|profiles|projects|work-requests} (spec section 7). */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memberId } = await requireApiMember(request, params.id);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { memberId } = await requireApiMember(context, params.id);
   switch (params.section) {
     case "stats":
       return Response.json({ data: await memberDashboardStats(memberId) });

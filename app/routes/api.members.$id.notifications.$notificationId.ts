@@ -4,9 +4,9 @@ import { deleteAllMemberNotifications, deleteMemberNotification } from "~/module
 import type { Route } from "./+types/api.members.$id.notifications.$notificationId";
 
 /** DELETE /api/members/{id}/notifications/{notificationId|all} (spec section 7). */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") throw apiError(405, "Method not allowed.");
-  const { user, memberId } = await requireApiMember(request, params.id);
+  const { user, memberId } = await requireApiMember(context, params.id);
   if (memberId !== user.id) throw apiError(404, "Not found.");
   const options = { socketId: socketIdOf(request) };
   if (params.notificationId === "all") {

@@ -4,9 +4,9 @@ import { deleteAdminNotification, deleteAllAdminNotifications } from "~/modules/
 import type { Route } from "./+types/api.notifications-admin.$notificationId";
 
 /** DELETE /api/notifications-admin/{notificationId|all} (spec section 7). */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") throw apiError(405, "Method not allowed.");
-  await requireApiAdmin(request);
+  await requireApiAdmin(context);
   const options = { socketId: socketIdOf(request) };
   if (params.notificationId === "all") return Response.json({ deleted: await deleteAllAdminNotifications(options) });
   const deleted = await deleteAdminNotification(params.notificationId, options);

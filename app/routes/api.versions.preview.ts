@@ -7,8 +7,8 @@ import type { Route } from "./+types/api.versions.preview";
  * POST /api/versions/preview (administrators): the admin page's live preview, `{ data: { html } }`,
  * sanitised by the same function that stores a version, so the preview is exactly what users will see.
  */
-export async function action({ request }: Route.ActionArgs) {
-  await requireApiAdmin(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireApiAdmin(context);
   if (request.method !== "POST") throw apiError(405, "Method not allowed.");
   const form = await request.formData().catch(() => null);
   const content = form?.get("content");

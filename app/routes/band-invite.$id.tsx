@@ -7,12 +7,12 @@ export const handle = { routeName: "band-invite" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Band invitation");
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  return bandInviteLoader(request, params.id);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return bandInviteLoader(request, context, params.id);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  return bandInviteAction(request, params.id, context.ip);
+  return bandInviteAction(request, context, params.id);
 }
 
 export default function BandInviteRoute({ loaderData }: Route.ComponentProps) {

@@ -3,8 +3,8 @@ import { authorizeChannelRequest } from "~/modules/notifications/channel-auth.se
 import type { Route } from "./+types/broadcasting.auth";
 
 /** Private channel authorisation for laravel-echo / pusher-js (form-encoded socket_id, channel_name). */
-export async function action({ request }: Route.ActionArgs) {
-  return authorizeChannelRequest(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  return authorizeChannelRequest(request, context);
 }
 
 export function loader() {

@@ -3,8 +3,8 @@ import { authenticateUserRequest } from "~/modules/notifications/channel-auth.se
 import type { Route } from "./+types/broadcasting.user-auth";
 
 /** User sign-in on the socket (pusher:signin), for laravel-echo's user authentication. */
-export async function action({ request }: Route.ActionArgs) {
-  return authenticateUserRequest(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  return authenticateUserRequest(request, context);
 }
 
 export function loader() {

@@ -8,6 +8,7 @@ import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { ForgotPasswordSchema } from "~/modules/accounts/schemas";
 import type { Route } from "./+types/forgot-password";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { requestInfoContext } from "~/request-context";
 
 export const handle = { routeName: "forgot-password" };
 
@@ -17,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseForm(await readForm(request), { schema: ForgotPasswordSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // The same answer whether or not the address has an account.
-  await requestPasswordReset(submission.value.email, context.ip);
+  await requestPasswordReset(submission.value.email, context.get(requestInfoContext).ip);
   return redirectWithFlash("/forgot-password", {
     kind: "success",
     message: `If an account exists for ${submission.value.email}, a reset link is on its way. It works once, for 60 minutes.`,

@@ -10,15 +10,16 @@ import { startUserSession } from "~/modules/accounts/session.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
 import type { Route } from "./+types/login";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { requestInfoContext } from "~/request-context";
 
 export const handle = { routeName: "login" };
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
   pageTitle(matches, loaderData?.mode === "agree" ? "Legal agreements" : "Login");
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirect") ?? "";
-  const user = await getOptionalUser(request);
+  const user = await getOptionalUser(context);
   if (!user) return { mode: "login" as const, redirectTo, documents: [] };
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
   const documents = await pendingDocumentsFor(user.id);
@@ -28,13 +29,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
-  if (formData.get("intent") === "agree") return agree(request, formData, context.ip);
+  if (formData.get("intent") === "agree") return agree(request, context, formData);
 
   const submission = parseForm(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const outcome = await attemptLogin({ ...submission.value, ip: context.ip });
+  const outcome = await attemptLogin({ ...submission.value, ip: context.get(requestInfoContext).ip });
   if (!outcome.ok) {
     return data(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), {
       status: outcome.status,
@@ -43,11 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const pending = await pendingDocumentsFor(outcome.user.id);
   const target = afterLoginTarget(submission.value.redirect, dashboardPath(outcome.user));
   const redirectTo = pending.length ? `/login?${new URLSearchParams({ redirect: target })}` : target;
-  return startUserSession(request, { userId: outcome.user.id, ip: context.ip, redirectTo });
+  return startUserSession(request, { userId: outcome.user.id, ip: context.get(requestInfoContext).ip, redirectTo });
 }
 
-async function agree(request: Request, formData: FormData, ip: string) {
-  const user = await getOptionalUser(request);
+async function agree(request: Request, context: Route.ActionArgs["context"], formData: FormData) {
+  const { ip } = context.get(requestInfoContext);
+  const user = await getOptionalUser(context);
   if (!user) throw redirect("/login");
   const submission = parseForm(formData, { schema: AgreeSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

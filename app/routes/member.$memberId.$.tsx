@@ -6,8 +6,8 @@ import type { Route } from "./+types/member.$memberId.$";
 
 export const handle = { routeName: "member-not-found" };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireMemberAreaAccess(request, params.memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireMemberAreaAccess(request, context, params.memberId);
   return data(null, { status: 404 });
 }
 

@@ -15,14 +15,14 @@ export const handle = { routeName: "member-contact-us" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Contact Us");
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireMemberAreaAccess(request, params.memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user } = await requireMemberAreaAccess(request, context, params.memberId);
   // The message is always from the person signed in (an administrator in someone's area writes as themselves).
   return { sender: { fullname: fullName(user), email: user.email } };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireMemberAreaAccess(request, params.memberId);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireMemberAreaAccess(request, context, params.memberId);
   const submission = parseForm(await readForm(request), { schema: ContactSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   let sent: Awaited<ReturnType<typeof sendContactMessage>>;

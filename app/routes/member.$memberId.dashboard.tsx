@@ -11,7 +11,7 @@ import {
   memberDashboardStats,
   memberDashboardWorkRequests,
 } from "~/modules/dashboard/member-dashboard.server";
-import { loadDashboardProfiles } from "~/modules/members/member-area.server";
+import { memberProfilesFor } from "~/modules/members/member-area.server";
 import type { Route } from "./+types/member.$memberId.dashboard";
 import { notFound } from "~/modules/http/route-errors.server";
 
@@ -19,9 +19,9 @@ export const handle = { routeName: "member-dashboard" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memberId } = await requireMemberAreaAccess(request, params.memberId);
-  const profiles = await loadDashboardProfiles(memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { memberId } = await requireMemberAreaAccess(request, context, params.memberId);
+  const profiles = await memberProfilesFor(context, memberId);
   const [stats, projects, workRequests] = await Promise.all([
     memberDashboardStats(memberId, profiles),
     memberDashboardProjects(memberId),

@@ -7,8 +7,8 @@ import type { Route } from "./+types/member.$memberId.notifications";
 export const handle = { routeName: "member-notifications" };
 
 /** The member's bell posts here. Only one's own notifications: the user's id, whoever's area is open. */
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireMemberAreaAccess(request, params.memberId);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireMemberAreaAccess(request, context, params.memberId);
   return handleNotificationAction(request, {
     memberId: user.id,
     deleteOne: (id, options) => deleteMemberNotification(user.id, id, options),
@@ -16,7 +16,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   });
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   return redirect(`/member/${memberId}/dashboard`);
 }

@@ -30,8 +30,8 @@ export const handle = { routeName: "member-profile" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Account");
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const account = await loadAccountDetails(memberId);
   if (!account) throw notFound();
   return { account, isOwnAccount: user.id === memberId };
@@ -42,8 +42,8 @@ const PASSWORD_FIELDS = ["currentPassword", "password", "passwordConfirmation"];
 type FormName = "names" | "password" | "avatar";
 const reply = (form: FormName, result: SubmissionResult<string[]>, status = 400) => data({ form, result }, { status });
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const here = new URL(request.url).pathname;
 
   // Refuse an oversized body before reading any of it (only the avatar form sends files).

@@ -24,10 +24,10 @@ import { notFound } from "~/modules/http/route-errors.server";
 
 export const handle = { area: "member", routeName: "member" };
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { loggedUser, memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { loggedUser, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const [memberArea, config, notifications, whatsNew] = await Promise.all([
-    loadMemberAreaUser(memberId),
+    loadMemberAreaUser(context, memberId),
     readConfig(),
     // The bell and What's new are the logged-in user's own, whoever's area is open.
     memberNotifications(loggedUser.id),

@@ -12,13 +12,15 @@ import { isHoneypotFilled } from "~/modules/security/honeypot.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import type { Route } from "./+types/register";
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
+import { requestInfoContext } from "~/request-context";
+import { parseForm, readForm } from "~/modules/security/form-body.server";
 
 export const handle = { routeName: "register" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Register");
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(context);
   if (user) throw redirect(dashboardPath(user));
   const documents = (await listPublishedDocuments()).filter((d) => d.required);
   return { documents };
@@ -27,15 +29,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 const HIDDEN = ["password", "passwordConfirmation"];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: RegisterSchema });
+  const formData = await readForm(request);
+  const submission = parseForm(formData, { schema: RegisterSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
   if (isHoneypotFilled(formData)) {
     return data(submission.reply({ formErrors: ["We could not create this account."], hideFields: HIDDEN }), {
       status: 400,
     });
   }
-  const limit = await hitRateLimit(`register:ip:${context.ip}`, 20, 60 * 60);
+  const limit = await hitRateLimit(`register:ip:${context.get(requestInfoContext).ip}`, 20, 60 * 60);
   if (!limit.allowed) {
     return data(
       submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }),
@@ -49,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await signDocuments({
       userId: user.id,
       documentIds: pending.map((d) => d.id),
-      ip: context.ip,
+      ip: context.get(requestInfoContext).ip,
       userAgent: request.headers.get("user-agent") ?? "",
     });
     return redirectWithFlash("/login", {

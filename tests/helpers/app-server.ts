@@ -124,7 +124,6 @@ async function assembleServerBuild(): Promise<ServerBuild> {
       v8_passThroughRequests: false,
       v8_trailingSlashAwareDataRequests: false,
       unstable_previewServerPrerendering: false,
-      v8_middleware: false,
       v8_splitRouteModules: false,
       v8_viteEnvironmentApi: false,
       ...config.future,
@@ -175,6 +174,11 @@ export interface AppServer {
    * inside `fn`: a streamed page only ends once it is read. Requests from overlapping calls count in each.
    */
   countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; count: number; sql: string[]; requests: RequestQueries[] }>;
+  /**
+   * One GET (or `init`) of `path`, redirects not followed, body read: its status and the statements the
+   * server ran for it. Every page's test asserts its count with this (a page costs what it shows).
+   */
+  statementsOf(path: string, init?: RequestInit): Promise<{ status: number; count: number; sql: string[]; requests: RequestQueries[] }>;
   close(): Promise<void>;
 }
 
@@ -204,6 +208,7 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
     trustProxy: options.trustProxy,
     connectSrc: extraConnectSources(env()),
     bodyLimitFor,
+    createLoadContext: entryServer.createLoadContext,
     log: () => {},
   });
 
@@ -226,7 +231,7 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
     for (const collector of collectors) collector.finished.push(counted);
   });
 
-  return {
+  const appServer: AppServer = {
     origin,
     url: origin,
     async countQueries(fn) {
@@ -242,6 +247,14 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
       const sql = requests.flatMap((r) => r.sql);
       return { result, count: sql.length, sql, requests };
     },
+    async statementsOf(path, init = {}) {
+      const { result, count, sql, requests } = await appServer.countQueries(async () => {
+        const response = await fetch(`${origin}${path}`, { redirect: "manual", ...init });
+        await response.arrayBuffer();
+        return response;
+      });
+      return { status: result.status, count, sql, requests };
+    },
     close() {
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -251,4 +264,5 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
       });
     },
   };
+  return appServer;
 }

@@ -1,4 +1,7 @@
+import type { RouterContextProvider } from "react-router";
+import { readSessionUser, sessionUserContext } from "~/modules/accounts/session-user.server";
 import { startUserSession } from "~/modules/accounts/session.server";
+import { createLoadContext } from "~/request-context";
 
 /** A session cookie for the user, made the way login makes one. */
 export async function sessionCookieFor(userId: number): Promise<string> {
@@ -14,4 +17,17 @@ export function requestAs(cookie: string | null, path: string): Request {
   return new Request(`http://localhost:3999${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 }
 
-export const loadContext = { ip: "127.0.0.1", requestId: "test", cspNonce: "" };
+/**
+ * The request context React Router hands a loader or action of this request, as the server and the root
+ * middleware fill it (request info, then the session's user), for tests that call loaders directly.
+ */
+export async function contextFor(request: Request): Promise<RouterContextProvider> {
+  const context = createLoadContext({ ip: "127.0.0.1", requestId: "test", cspNonce: "" });
+  context.set(sessionUserContext, await readSessionUser(request.headers.get("Cookie")));
+  return context;
+}
+
+/** `{ request, params, context }` for calling a loader or action directly. */
+export async function routeArgs(request: Request, params: Record<string, string> = {}) {
+  return { request, params, context: await contextFor(request) };
+}

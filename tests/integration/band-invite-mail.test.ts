@@ -17,7 +17,7 @@ import { action as inviteAction, loader as inviteLoader } from "~/routes/band-in
 import { action as loginAction } from "~/routes/login";
 import { createUser, TEST_PASSWORD, uniqueEmail } from "../helpers/factories";
 import { useTestDatabase } from "../helpers/database";
-import { loadContext, requestAs, sessionCookieFor } from "../helpers/requests";
+import { contextFor, requestAs, sessionCookieFor } from "../helpers/requests";
 import { useSmtpListener } from "../helpers/smtp";
 
 useTestDatabase();
@@ -57,7 +57,8 @@ function idOf(path: string) {
 }
 
 async function open(path: string, cookie: string | null = null) {
-  return (await inviteLoader({ request: requestAs(cookie, path), params: { id: idOf(path) }, context: loadContext } as never)) as unknown as LoaderResult;
+  const request = requestAs(cookie, path);
+  return (await inviteLoader({ request, params: { id: idOf(path) }, context: await contextFor(request) } as never)) as unknown as LoaderResult;
 }
 
 function postRequest(path: string, cookie: string | null, fields: Record<string, string>) {
@@ -69,7 +70,8 @@ function postRequest(path: string, cookie: string | null, fields: Record<string,
 }
 
 async function submit(path: string, cookie: string | null, fields: Record<string, string>) {
-  return (await inviteAction({ request: postRequest(path, cookie, fields), params: { id: idOf(path) }, context: loadContext } as never)) as unknown;
+  const request = postRequest(path, cookie, fields);
+  return (await inviteAction({ request, params: { id: idOf(path) }, context: await contextFor(request) } as never)) as unknown;
 }
 
 function cookieNamed(response: Response, name: string) {
@@ -120,11 +122,8 @@ describe("an invitation to an existing account", () => {
     expect(loginHref).toBe(`/login?${new URLSearchParams({ redirect: path })}`);
 
     // Logging in through the login form's action returns to the link with its signature.
-    const login = (await loginAction({
-      request: postRequest(loginHref, null, { email: invitee.email, password: TEST_PASSWORD, redirect: path }),
-      params: {},
-      context: loadContext,
-    } as never)) as Response;
+    const loginRequest = postRequest(loginHref, null, { email: invitee.email, password: TEST_PASSWORD, redirect: path });
+    const login = (await loginAction({ request: loginRequest, params: {}, context: await contextFor(loginRequest) } as never)) as Response;
     expect(login.status).toBe(302);
     expect(login.headers.get("Location")).toBe(path);
     const cookie = cookieNamed(login, "backline_session")!;

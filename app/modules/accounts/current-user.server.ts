@@ -1,30 +1,16 @@
-import { redirect } from "react-router";
+import { redirect, type RouterContextProvider } from "react-router";
 import type { User } from "~/db/schema";
-import { findUserById } from "./accounts.server";
 import { redirectTarget } from "~/modules/security/redirect-target";
-import { getSession } from "./session.server";
+import { sessionUserOf } from "./session-user.server";
 
-const cache = new WeakMap<Request, Promise<User | null>>();
-
-/** The logged-in user of this request, read once per request however many loaders ask. */
-export function getOptionalUser(request: Request): Promise<User | null> {
-  let pending = cache.get(request);
-  if (!pending) {
-    pending = (async () => {
-      const session = await getSession(request);
-      const userId = session.get("userId");
-      if (!userId) return null;
-      const user = await findUserById(userId);
-      return user?.activatedAt && !user.suspendedAt ? user : null;
-    })();
-    cache.set(request, pending);
-  }
-  return pending;
+/** The logged-in user of this request, as the root middleware read it (one statement per request). */
+export function getOptionalUser(context: Readonly<RouterContextProvider>): User | null {
+  return sessionUserOf(context).user;
 }
 
 /** Sends a visitor without a session to /login, remembering where they were going (spec section 5, rule 5). */
-export async function requireUser(request: Request): Promise<User> {
-  const user = await getOptionalUser(request);
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>): User {
+  const user = getOptionalUser(context);
   if (!user) throw redirect(loginPathFor(request));
   return user;
 }

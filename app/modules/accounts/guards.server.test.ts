@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { requireMemberAreaAccess } from "./guards.server";
 
 useTestDatabase();
@@ -9,7 +9,7 @@ useTestDatabase();
 /** What the guard throws (a redirect or the 404), or "allowed". */
 async function outcome(request: Request, memberId: string) {
   try {
-    await requireMemberAreaAccess(request, memberId);
+    requireMemberAreaAccess(request, await contextFor(request), memberId);
     return "allowed";
   } catch (thrown) {
     if (thrown instanceof Response) return `${thrown.status} ${thrown.headers.get("Location") ?? ""}`.trim();

@@ -1,42 +1,34 @@
-import { redirect } from "react-router";
-import { notFound } from "~/modules/http/route-errors.server";
-
-export { notFound };
+import { redirect, type RouterContextProvider } from "react-router";
 import type { User } from "~/db/schema";
-import { getOptionalUser, loginPathFor } from "./current-user.server";
-import { loadLoggedUser, type LoggedUser } from "./logged-user.server";
+import { notFound } from "~/modules/http/route-errors.server";
+import { loginPathFor } from "./current-user.server";
+import { toLoggedUser, type LoggedUser } from "./logged-user.server";
+import { sessionUserOf } from "./session-user.server";
 import { PROFILE_TYPE_INFO, PROFILE_TYPES } from "~/modules/profiles/profile-types";
 import { isAdminAccount } from "./roles";
 
+export { notFound };
+
 /**
- * The one guard pattern (spec section 5, rules in order). Layout loaders call these; they throw
- * redirects or 404s, and return the user when the request may go on.
+ * The one guard pattern (spec section 5, rules in order). Loaders and actions call these with their
+ * request and context; they throw redirects or 404s, and return the user when the request may go on.
+ * The user was read once for the whole request by the root middleware (session-user.server.ts), so any
+ * number of loaders may guard at no cost.
  */
-const agreedUsers = new WeakMap<Request, Promise<{ user: User; loggedUser: LoggedUser }>>();
+type Context = Readonly<RouterContextProvider>;
 
-export function requireAgreedUser(request: Request): Promise<{ user: User; loggedUser: LoggedUser }> {
-  // Layout and page loaders of one request all guard; the checks run once.
-  let pending = agreedUsers.get(request);
-  if (!pending) {
-    pending = checkAgreedUser(request);
-    agreedUsers.set(request, pending);
-  }
-  return pending;
-}
-
-async function checkAgreedUser(request: Request): Promise<{ user: User; loggedUser: LoggedUser }> {
-  const user = await getOptionalUser(request);
+export function requireAgreedUser(request: Request, context: Context): { user: User; loggedUser: LoggedUser } {
+  const { user, agreedToAllDocuments } = sessionUserOf(context);
   // Rule 5: no user -> /login with the full path (empty when the path already carries a redirect).
   if (!user) throw redirect(loginPathFor(request));
-  const loggedUser = await loadLoggedUser(user);
   // Rule 2: a user who has not agreed to every required document goes to /login, which lists them.
-  if (!loggedUser.agreed_to_all_documents) throw redirect(loginPathFor(request));
-  return { user, loggedUser };
+  if (!agreedToAllDocuments) throw redirect(loginPathFor(request));
+  return { user, loggedUser: toLoggedUser(user, agreedToAllDocuments) };
 }
 
 /** Rule 3: admin routes need acct_type 2, otherwise /login (which sends a member to their own dashboard). */
-export async function requireAdminUser(request: Request) {
-  const result = await requireAgreedUser(request);
+export function requireAdminUser(request: Request, context: Context) {
+  const result = requireAgreedUser(request, context);
   if (!isAdminAccount(result.user)) throw redirect("/login");
   return result;
 }
@@ -46,8 +38,8 @@ export async function requireAdminUser(request: Request) {
  * redirect. Admins may open any member's area; a member opening someone else's gets 404 and no data
  * (community directories and profile pages excepted: they open in the member's own area, see below).
  */
-export async function requireMemberAreaAccess(request: Request, memberIdParam: string | undefined) {
-  const result = await requireAgreedUser(request);
+export function requireMemberAreaAccess(request: Request, context: Context, memberIdParam: string | undefined) {
+  const result = requireAgreedUser(request, context);
   const memberId = parseId(memberIdParam);
   if (memberId === null || (memberId !== result.user.id && !isAdminAccount(result.user))) {
     const own = ownCommunityPath(request, result.user.id);

@@ -6,7 +6,7 @@ import { managerArtists, managers, profiles } from "~/db/schema";
 import * as managersRoute from "~/routes/admin.managers";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createUser } from "../../../tests/helpers/factories";
-import { loadContext, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import type { ManagerInput } from "./industry-schemas";
 import { IndustryNotFoundError } from "./industry.server";
 import { createManager, deleteManager, getManager, listManagers, UnknownArtistsError, updateManager } from "./managers.server";
@@ -125,10 +125,10 @@ describe("managers", () => {
 });
 
 describe("the /admin/managers loader and action", () => {
-  type Args = { request: Request; params: Record<string, string>; context: typeof loadContext };
+  type Args = { request: Request; params: Record<string, string>; context: unknown };
   const call = async (fn: unknown, request: Request): Promise<unknown> => {
     try {
-      return await (fn as (args: Args) => Promise<unknown>)({ request, params: {}, context: loadContext } as never);
+      return await (fn as (args: Args) => Promise<unknown>)({ request, params: {}, context: await contextFor(request) } as never);
     } catch (thrown) {
       return thrown;
     }

@@ -1,7 +1,10 @@
 import { and, asc, eq, isNotNull, ne, or } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { artistMembers, profiles, users } from "~/db/schema";
+import type { RouterContextProvider } from "react-router";
 import { fullName } from "~/modules/accounts/current-user.server";
+import { sessionUserOf } from "~/modules/accounts/session-user.server";
+import { oncePerRequest } from "~/request-context";
 
 /**
  * The member's profiles shown in menus and on the dashboard (spec section 3): the artist pages they own
@@ -58,9 +61,22 @@ export async function loadDashboardProfiles(memberId: number): Promise<Dashboard
   };
 }
 
-/** The member whose area is open (GET /api/members/profile/member-area/{id}); null when there is none. */
-export async function loadMemberAreaUser(memberId: number): Promise<MemberAreaUser | null> {
-  const [member] = await db().select().from(users).where(eq(users.id, memberId)).limit(1);
+/** The member's profiles, read once per request however many loaders show them (layout menu and dashboard). */
+export function memberProfilesFor(context: Readonly<RouterContextProvider>, memberId: number): Promise<DashboardProfiles> {
+  return oncePerRequest(context, `dashboard-profiles:${memberId}`, () => loadDashboardProfiles(memberId));
+}
+
+/**
+ * The member whose area is open (GET /api/members/profile/member-area/{id}); null when there is none.
+ * In one's own area the user is the request's session user (no statement); an admin opening another
+ * member's area reads that member.
+ */
+export async function loadMemberAreaUser(context: Readonly<RouterContextProvider>, memberId: number): Promise<MemberAreaUser | null> {
+  const sessionUser = sessionUserOf(context).user;
+  const [member, profiles] = await Promise.all([
+    sessionUser?.id === memberId ? sessionUser : db().select().from(users).where(eq(users.id, memberId)).limit(1).then(([row]) => row),
+    memberProfilesFor(context, memberId),
+  ]);
   if (!member) return null;
   return {
     id: member.id,
@@ -70,6 +86,6 @@ export async function loadMemberAreaUser(memberId: number): Promise<MemberAreaUs
     email: member.email,
     avatar_img: member.avatarImg,
     acct_type: member.acctType,
-    profiles: await loadDashboardProfiles(member.id),
+    profiles,
   };
 }

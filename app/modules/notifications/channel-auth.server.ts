@@ -1,5 +1,7 @@
+import type { RouterContextProvider } from "react-router";
 import type { User } from "~/db/schema";
 import { getOptionalUser, fullName } from "~/modules/accounts/current-user.server";
+import { readSessionUser } from "~/modules/accounts/session-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { apiError } from "~/modules/api/api.server";
 import { ADMIN_CHANNEL, memberChannel, pusherClient } from "./broadcaster.server";
@@ -7,17 +9,14 @@ import { ADMIN_CHANNEL, memberChannel, pusherClient } from "./broadcaster.server
 const SOCKET_ID = /^\d+\.\d+$/;
 
 /**
- * The user behind a broadcasting request: the session cookie, or the same signed session token sent
- * as `Authorization: Bearer …` (clients that hold no cookie). A bearer header is never sent by a
- * browser on its own, so it cannot be used for a cross-site request.
+ * The user behind a broadcasting request: the session cookie (read by the root middleware), or the
+ * same signed session token sent as `Authorization: Bearer …` (clients that hold no cookie). A bearer
+ * header is never sent by a browser on its own, so it cannot be used for a cross-site request.
  */
-export async function broadcastingUser(request: Request): Promise<User | null> {
+export async function broadcastingUser(request: Request, context: Readonly<RouterContextProvider>): Promise<User | null> {
   const header = request.headers.get("authorization");
-  if (header?.startsWith("Bearer ")) {
-    const cookie = `backline_session=${header.slice(7).trim()}`;
-    return getOptionalUser(new Request(request.url, { headers: { Cookie: cookie } }));
-  }
-  return getOptionalUser(request);
+  if (header?.startsWith("Bearer ")) return (await readSessionUser(`backline_session=${header.slice(7).trim()}`)).user;
+  return getOptionalUser(context);
 }
 
 /** Which private channels a user may join: their own member channel; admins also the admin channel. */
@@ -39,8 +38,8 @@ async function readFields(request: Request): Promise<Record<string, string>> {
 }
 
 /** POST /broadcasting/auth: `{ auth }` for a channel this user may join; 401 without a user, 403 otherwise. */
-export async function authorizeChannelRequest(request: Request): Promise<Response> {
-  const user = await broadcastingUser(request);
+export async function authorizeChannelRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  const user = await broadcastingUser(request, context);
   if (!user) return apiError(401, "Unauthenticated.");
   const fields = await readFields(request);
   const socketId = fields.socket_id ?? "";
@@ -51,8 +50,8 @@ export async function authorizeChannelRequest(request: Request): Promise<Respons
 }
 
 /** POST /broadcasting/user-auth: signs the user in on the socket (`pusher:signin`). */
-export async function authenticateUserRequest(request: Request): Promise<Response> {
-  const user = await broadcastingUser(request);
+export async function authenticateUserRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  const user = await broadcastingUser(request, context);
   if (!user) return apiError(401, "Unauthenticated.");
   const socketId = (await readFields(request)).socket_id ?? "";
   if (!SOCKET_ID.test(socketId)) return apiError(422, "socket_id is required.");

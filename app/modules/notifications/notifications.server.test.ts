@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { nextEvent, startRealtime, subscribed } from "../../../tests/helpers/realtime";
-import { sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, sessionCookieFor } from "../../../tests/helpers/requests";
 import { authenticateUserRequest, authorizeChannelRequest } from "./channel-auth.server";
 import {
   adminNotifications,
@@ -16,6 +16,12 @@ import {
 } from "./notifications.server";
 import { handleNotificationAction } from "./notification-actions.server";
 
+/** Calls a broadcasting handler with the request context the root middleware would give it. */
+const withContext =
+  (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) =>
+  async (request: Request) =>
+    handler(request, await contextFor(request));
+
 useTestDatabase();
 let realtime: Awaited<ReturnType<typeof startRealtime>>;
 
@@ -27,7 +33,7 @@ afterAll(() => realtime.close());
 /** The app's own /broadcasting/auth, called as a browser with that session would. */
 function authAs(cookie: string) {
   return async (socketId: string, channel: string) => {
-    const response = await authorizeChannelRequest(
+    const response = await withContext(authorizeChannelRequest)(
       new Request("http://localhost:3999/broadcasting/auth", {
         method: "POST",
         headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
@@ -53,12 +59,12 @@ describe("channel authorisation", () => {
   });
 
   it("answers 401 without a session and 422 without a socket id", async () => {
-    const anonymous = await authorizeChannelRequest(
+    const anonymous = await withContext(authorizeChannelRequest)(
       new Request("http://x/broadcasting/auth", { method: "POST", body: new URLSearchParams({ socket_id: "1.1", channel_name: "private-x" }) }),
     );
     expect(anonymous.status).toBe(401);
     const user = await createUser();
-    const bad = await authorizeChannelRequest(
+    const bad = await withContext(authorizeChannelRequest)(
       new Request("http://x/broadcasting/auth", {
         method: "POST",
         headers: { Cookie: await sessionCookieFor(user.id) },
@@ -71,7 +77,7 @@ describe("channel authorisation", () => {
   it.each(["null", "42", "[1,2]", '"text"', "{not json"])("answers 422, not 500, to the JSON body %s", async (body) => {
     const user = await createUser();
     const cookie = await sessionCookieFor(user.id);
-    for (const handler of [authorizeChannelRequest, authenticateUserRequest]) {
+    for (const handler of [withContext(authorizeChannelRequest), withContext(authenticateUserRequest)]) {
       const response = await handler(
         new Request("http://x/broadcasting/auth", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/json" }, body }),
       );
@@ -82,7 +88,7 @@ describe("channel authorisation", () => {
   it("accepts the session token as a bearer header", async () => {
     const user = await createUser();
     const token = (await sessionCookieFor(user.id)).split("=")[1]!;
-    const response = await authorizeChannelRequest(
+    const response = await withContext(authorizeChannelRequest)(
       new Request("http://x/api/broadcasting/auth", {
         method: "POST",
         headers: { Authorization: `Bearer ${token}` },

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { data, redirect } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
 import { RegisterSchema } from "~/modules/accounts/schemas";
@@ -11,6 +11,7 @@ import { createAccountFromInvite, loadInviteView } from "./band-invite.server";
 import { acceptInvite, BandError, INVITE_STATE_MESSAGES, MISSING_INVITE, mismatchMessage } from "./band.server";
 import { profilePaths } from "./profile-types";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { requestInfoContext } from "~/request-context";
 
 /**
  * /band-invite/{id}: a signed link mailed to the invitee. Every request checks the signature first
@@ -57,8 +58,10 @@ function landingPath(userId: number, artist: { id: number; username: string }, c
   return canEdit ? paths.ownerPage(artist.id) : paths.publicPage(artist.username);
 }
 
-export async function bandInviteLoader(request: Request, inviteId: string) {
-  const user = await getOptionalUser(request);
+type Context = Readonly<RouterContextProvider>;
+
+export async function bandInviteLoader(request: Request, context: Context, inviteId: string) {
+  const user = await getOptionalUser(context);
   const refuse = (message: string, status: number) => data<BandInviteData>({ kind: "refused", message, loggedIn: Boolean(user) }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
   const invite = await loadInviteView(inviteId);
@@ -82,19 +85,19 @@ export async function bandInviteLoader(request: Request, inviteId: string) {
   });
 }
 
-export async function bandInviteAction(request: Request, inviteId: string, ip: string) {
+export async function bandInviteAction(request: Request, context: Context, inviteId: string) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent === "logout") {
     // Back to the same link, logged out, so the right account can log in from it.
     return endSession(request, selfPath(request));
   }
-  if (intent === "register") return register(request, formData, inviteId, ip);
+  if (intent === "register") return register(request, context, formData, inviteId);
 
   const refuse = (message: string, status: number) =>
     data<BandInviteActionData>({ intent: "accept", result: { status: "error", error: { "": [message] } } }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
-  const user = await getOptionalUser(request);
+  const user = await getOptionalUser(context);
   if (!user) throw redirect(loginHref(request));
   try {
     const { artist, invite } = await acceptInvite(inviteId, user);
@@ -108,7 +111,8 @@ export async function bandInviteAction(request: Request, inviteId: string, ip: s
   }
 }
 
-async function register(request: Request, formData: FormData, inviteId: string, ip: string) {
+async function register(request: Request, context: Context, formData: FormData, inviteId: string) {
+  const { ip } = context.get(requestInfoContext);
   const submission = parseForm(formData, { schema: RegisterSchema });
   const refuse = (message: string, status: number) =>
     data<BandInviteActionData>({ intent: "register", result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, { status });
@@ -116,7 +120,7 @@ async function register(request: Request, formData: FormData, inviteId: string, 
   if (submission.status !== "success") {
     return data<BandInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
   }
-  if (await getOptionalUser(request)) return refuse("You are logged in already. Log out first to create another account.", 400);
+  if (await getOptionalUser(context)) return refuse("You are logged in already. Log out first to create another account.", 400);
   // No per-IP limit as on /register: an account can only be made from a pending invitation, once, and
   // invitations are rate-limited per artist where they are sent.
   try {

@@ -16,6 +16,7 @@ import {
 import { listDirectory, type DirectoryList } from "./directory.server";
 import { DJ_SKILL, PROFILE_TYPE_INFO, REFERENCE_LABELS, SONGWRITER_SKILL } from "./profile-types";
 import { readForm } from "~/modules/security/form-body.server";
+import type { RouteArgs } from "~/request-context";
 
 /**
  * Loaders and the action behind every directory route (member and admin community lists, admin DJs and
@@ -54,7 +55,7 @@ export interface DirectoryPageData {
   adminNav: boolean;
 }
 
-type Args = { request: Request; params: Record<string, string | undefined> };
+type Args = RouteArgs;
 
 const filterKinds = (kinds: readonly ReferenceKind[]) => DIRECTORY_FILTER_KINDS.filter((kind) => kinds.includes(kind));
 
@@ -116,8 +117,8 @@ async function loadOwnProfiles(memberId: number, type: ProfileType): Promise<Own
   return { provider: true, profile: profile ?? null };
 }
 
-export async function memberDirectoryLoader({ request, params }: Args, type: ProfileType): Promise<DirectoryPageData> {
-  const { memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function memberDirectoryLoader({ request, params, context }: Args, type: ProfileType): Promise<DirectoryPageData> {
+  const { memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const info = PROFILE_TYPE_INFO[type];
   const [directory, own] = await Promise.all([
     loadDirectory(request, { type }, filterKinds(info.reference), info.provider),
@@ -138,8 +139,8 @@ export async function memberDirectoryLoader({ request, params }: Args, type: Pro
 }
 
 /** POST on a member directory: intent "create-profile" creates the member's page of this type (helper of the profile editor). */
-export async function memberDirectoryAction({ request, params }: Args, type: ProfileType) {
-  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+export async function memberDirectoryAction({ request, params, context }: Args, type: ProfileType) {
+  const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const formData = await readForm(request);
   if (formData.get("intent") === "create-profile") {
     return handleCreateProfile({ formData, actor: user, memberId, type });
@@ -147,8 +148,8 @@ export async function memberDirectoryAction({ request, params }: Args, type: Pro
   return data({ form: "unknown" as const, error: "This page cannot do that." }, { status: 400 });
 }
 
-export async function adminDirectoryLoader({ request }: Args, type: ProfileType): Promise<DirectoryPageData> {
-  await requireAdminUser(request);
+export async function adminDirectoryLoader({ request, context }: Args, type: ProfileType): Promise<DirectoryPageData> {
+  await requireAdminUser(request, context);
   const info = PROFILE_TYPE_INFO[type];
   const directory = await loadDirectory(request, { type }, filterKinds(info.reference), info.provider);
   return {
@@ -172,8 +173,8 @@ export const SKILL_LISTS = {
   },
 } as const;
 
-export async function adminSkillListLoader({ request }: Args, list: keyof typeof SKILL_LISTS): Promise<DirectoryPageData> {
-  await requireAdminUser(request);
+export async function adminSkillListLoader({ request, context }: Args, list: keyof typeof SKILL_LISTS): Promise<DirectoryPageData> {
+  await requireAdminUser(request, context);
   const { skill, heading, intro } = SKILL_LISTS[list];
   const directory = await loadDirectory(request, { skillName: skill }, ["genre", "instrument"], true);
   return { area: "admin", heading, intro, type: null, memberId: null, ...directory, own: null, adminNav: true };

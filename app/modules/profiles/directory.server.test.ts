@@ -1,16 +1,14 @@
 import crypto from "node:crypto";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countQueries, db } from "~/db/client.server";
+import { db } from "~/db/client.server";
 import { profiles, referenceValues, users, type ReferenceKind } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { listPublishedDocuments, signDocuments } from "~/modules/legal/legal.server";
-import * as root from "~/root";
-import * as memberLayout from "~/routes/member.$memberId";
-import * as musiciansRoute from "~/routes/member.$memberId.musicians._index";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { loadContext, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { startAppServer } from "../../../tests/helpers/app-server";
+import { requestAs, routeArgs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { DIRECTORY_PAGE_SIZE, parseDirectoryQuery } from "./directory-query";
 import { adminDirectoryLoader, adminSkillListLoader, memberDirectoryAction, memberDirectoryLoader } from "./directory-route.server";
 import { insertProfiles, type BulkProfile } from "./directory-seed.server";
@@ -237,35 +235,33 @@ describe("parseDirectoryQuery", () => {
   });
 });
 
-type AnyLoader = (args: { request: Request; params: Record<string, string>; context: typeof loadContext }) => Promise<unknown>;
-
 describe("directory routes", () => {
-  it("run a bounded number of queries: the same with 3 and with 30 profiles", async () => {
-    const path = `/member/${memberId}/musicians?q=bounded&sort=rate`;
-    const loaders = [root.loader, memberLayout.loader, musiciansRoute.loader] as unknown as AnyLoader[];
-    const run = () => {
-      const request = requestAs(memberCookie, path);
-      return countQueries(() =>
-        Promise.all(loaders.map((l) => l({ request, params: { memberId: String(memberId) }, context: loadContext }))),
+  it("cost a bounded number of statements through the real handler: the same with 3 and with 30 profiles", async () => {
+    const server = await startAppServer();
+    try {
+      const path = `/member/${memberId}/musicians?q=bounded&sort=rate`;
+      const statements = () => server.statementsOf(path, { headers: { Cookie: memberCookie } });
+      const genre = ref("genre", "Pop");
+      const rate = [{ label: "Session", amountCents: 100_00, unit: "per_hour" as const }];
+      await make(
+        "musician",
+        Array.from({ length: 3 }, (_, i) => ({ name: `Bounded ${i}`, valueIds: [genre], rates: rate })),
       );
-    };
-    const genre = ref("genre", "Pop");
-    const rate = [{ label: "Session", amountCents: 100_00, unit: "per_hour" as const }];
-    await make(
-      "musician",
-      Array.from({ length: 3 }, (_, i) => ({ name: `Bounded ${i}`, valueIds: [genre], rates: rate })),
-    );
-    await run(); // Warms the in-memory caches (config, latest version, reference options): both counts below are warm.
-    const few = await run();
-    expect((few.result[2] as { list: { total: number } }).list.total).toBe(3);
-    await make(
-      "musician",
-      Array.from({ length: 27 }, (_, i) => ({ name: `Bounded More ${i}`, valueIds: [genre], rates: rate })),
-    );
-    const many = await run();
-    expect((many.result[2] as { list: { total: number; cards: unknown[] } }).list.cards).toHaveLength(24);
-    expect(many.count).toBe(few.count);
-    expect(many.count).toBeLessThanOrEqual(16);
+      await statements(); // Warms the in-memory caches (config, latest version, reference options).
+      const few = await statements();
+      expect(few.status).toBe(200);
+      await make(
+        "musician",
+        Array.from({ length: 27 }, (_, i) => ({ name: `Bounded More ${i}`, valueIds: [genre], rates: rate })),
+      );
+      const many = await statements();
+      expect(many.status).toBe(200);
+      expect(many.count).toBe(few.count);
+      // Session and user (1), the layout's bell, What's new and menu profiles (3), the page and its cards (3).
+      expect(many.count).toBeLessThanOrEqual(7);
+    } finally {
+      await server.close();
+    }
   });
 
   it("drops filter values the select does not offer and never fails on a bad query", async () => {
@@ -277,7 +273,7 @@ describe("directory routes", () => {
       memberCookie,
       `/member/${memberId}/artists?genre=${skillId}&skill=${ref("skill", "DJ")}&sort=rate&page=-4&q=%25`,
     );
-    const page = await memberDirectoryLoader({ request, params: { memberId: String(memberId) } }, "artist");
+    const page = await memberDirectoryLoader(await routeArgs(request, { memberId: String(memberId) }), "artist");
     expect(page.query.filters).toEqual({ genre: null, skill: null, instrument: null, language: null });
     expect(page.query).toMatchObject({ sort: "name", page: 1, q: "%" });
     expect(page.sorts).toEqual(["name", "newest"]);
@@ -286,13 +282,13 @@ describe("directory routes", () => {
 
     const retiredQuery = requestAs(memberCookie, `/member/${memberId}/artists?genre=${retired}`);
     expect(
-      (await memberDirectoryLoader({ request: retiredQuery, params: { memberId: String(memberId) } }, "artist")).query.filters.genre,
+      (await memberDirectoryLoader(await routeArgs(retiredQuery, { memberId: String(memberId) }), "artist")).query.filters.genre,
     ).toBeNull();
   });
 
   it("offers each type's reference kinds as filters, and the member's own profile of that type", async () => {
-    const load = (type: Parameters<typeof memberDirectoryLoader>[1]) =>
-      memberDirectoryLoader({ request: requestAs(memberCookie, `/member/${memberId}/x`), params: { memberId: String(memberId) } }, type);
+    const load = async (type: Parameters<typeof memberDirectoryLoader>[1]) =>
+      memberDirectoryLoader(await routeArgs(requestAs(memberCookie, `/member/${memberId}/x`), { memberId: String(memberId) }), type);
     const musicians = await load("musician");
     expect(musicians.filters.map((f) => f.kind)).toEqual(["genre", "skill", "instrument", "language"]);
     expect(musicians.sorts).toEqual(["name", "newest", "rate"]);
@@ -314,7 +310,7 @@ describe("directory routes", () => {
     const [foreignId] = await insertProfiles(db(), [{ type: "artist", ownerId: other!, name: "Foreign Band", username: "foreign-band" }]);
     await db().execute(sql`insert into artist_members (artist_id, user_id, role) values (${foreignId}, ${memberId}, 'member')`);
     const page = await memberDirectoryLoader(
-      { request: requestAs(memberCookie, `/member/${memberId}/artists`), params: { memberId: String(memberId) } },
+      await routeArgs(requestAs(memberCookie, `/member/${memberId}/artists`), { memberId: String(memberId) }),
       "artist",
     );
     const own = page.own as { artists: Array<{ id: number; status: string }> };
@@ -328,42 +324,42 @@ describe("directory routes", () => {
     const [otherId] = await owners(1, true);
     const otherCookie = await sessionCookieFor(otherId!);
     const thrown = await memberDirectoryLoader(
-      { request: requestAs(otherCookie, `/member/${memberId}/musicians?page=2`), params: { memberId: String(memberId) } },
+      await routeArgs(requestAs(otherCookie, `/member/${memberId}/musicians?page=2`), { memberId: String(memberId) }),
       "musician",
     ).catch((e: unknown) => e);
     expect((thrown as Response).headers.get("Location")).toBe(`/member/${otherId}/musicians?page=2`);
-    const redirected = await adminDirectoryLoader({ request: requestAs(memberCookie, "/admin/musicians"), params: {} }, "musician").catch(
+    const redirected = await adminDirectoryLoader(await routeArgs(requestAs(memberCookie, "/admin/musicians"), {}), "musician").catch(
       (e: unknown) => e,
     );
     expect(redirected).toBeInstanceOf(Response);
     expect((redirected as Response).headers.get("Location")).toBe("/login");
     const anonymous = await memberDirectoryLoader(
-      { request: requestAs(null, `/member/${memberId}/musicians`), params: { memberId: String(memberId) } },
+      await routeArgs(requestAs(null, `/member/${memberId}/musicians`), { memberId: String(memberId) }),
       "musician",
     ).catch((e: unknown) => e);
     expect((anonymous as Response).headers.get("Location")).toBe(`/login?redirect=${encodeURIComponent(`/member/${memberId}/musicians`)}`);
   });
 
   it("admin lists: the type's directory and the skill lists", async () => {
-    const page = await adminDirectoryLoader({ request: requestAs(adminCookie, "/admin/musicians?q=mia"), params: {} }, "musician");
+    const page = await adminDirectoryLoader(await routeArgs(requestAs(adminCookie, "/admin/musicians?q=mia"), {}), "musician");
     expect(page).toMatchObject({ area: "admin", adminNav: true, own: null, heading: "Musician Pages" });
     expect(names(page.list)).toContain("Mia Member");
-    const djs = await adminSkillListLoader({ request: requestAs(adminCookie, "/admin/djs"), params: {} }, "djs");
+    const djs = await adminSkillListLoader(await routeArgs(requestAs(adminCookie, "/admin/djs"), {}), "djs");
     expect(djs).toMatchObject({ heading: "DJs", type: null });
     expect(djs.filters.map((f) => f.kind)).toEqual(["genre", "instrument"]);
   });
 
   it("the action creates a profile for intent create-profile and answers 400 to anything else", async () => {
-    const post = (body: Record<string, string>) =>
+    const post = async (body: Record<string, string>) =>
       memberDirectoryAction(
-        {
-          request: new Request(`http://localhost:3999/member/${memberId}/studios`, {
+        await routeArgs(
+          new Request(`http://localhost:3999/member/${memberId}/studios`, {
             method: "POST",
             headers: { Cookie: memberCookie },
             body: new URLSearchParams(body),
           }),
-          params: { memberId: String(memberId) },
-        },
+          { memberId: String(memberId) },
+        ),
         "studio",
       );
     const unknown = (await post({ intent: "delete-everything" })) as { init: { status: number } };

@@ -135,25 +135,26 @@ export async function listDirectory(search: DirectorySearch): Promise<DirectoryL
   const pageSize = search.pageSize ?? DIRECTORY_PAGE_SIZE;
   const page = Math.max(1, Math.floor(search.page ?? 1));
   const where = directoryConditions(search);
-  const [rows, totals] = await Promise.all([
-    db()
-      .select({
-        id: profiles.id,
-        type: profiles.type,
-        name: profiles.name,
-        username: profiles.username,
-        location: profiles.location,
-        heroImg: profiles.heroImg,
-        avatarImg: profiles.avatarImg,
-        publishedAt: profiles.publishedAt,
-      })
-      .from(profiles)
-      .where(where)
-      .orderBy(...directoryOrder(search))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db().select({ total: count() }).from(profiles).where(where),
-  ]);
+  // The page and the total in one statement; only a page past the end (no row to carry it) counts apart.
+  const rows = await db()
+    .select({
+      id: profiles.id,
+      type: profiles.type,
+      name: profiles.name,
+      username: profiles.username,
+      location: profiles.location,
+      heroImg: profiles.heroImg,
+      avatarImg: profiles.avatarImg,
+      publishedAt: profiles.publishedAt,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(profiles)
+    .where(where)
+    .orderBy(...directoryOrder(search))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const total =
+    rows[0]?.total ?? (page > 1 ? Number((await db().select({ total: count() }).from(profiles).where(where))[0]?.total ?? 0) : 0);
   const extras = await loadProfileExtras(rows.map((r) => r.id));
   const cards = rows.map((row): DirectoryCard => {
     const { values, rates } = extras.get(row.id)!;
@@ -174,7 +175,6 @@ export async function listDirectory(search: DirectorySearch): Promise<DirectoryL
       publishedAt: row.publishedAt ? row.publishedAt.toISOString() : null,
     };
   });
-  const total = Number(totals[0]?.total ?? 0);
   return { cards, total, page, pageSize, pageCount: pageCountFor(total, pageSize) };
 }
 

@@ -5,7 +5,7 @@ import { countQueries, db } from "~/db/client.server";
 import { profiles, type ProfileStatus, type ProfileType, type User } from "~/db/schema";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createUser } from "../../../tests/helpers/factories";
-import { sessionCookieFor } from "../../../tests/helpers/requests";
+import { routeArgs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { listProfilesForModeration, moderationListData, parseModerationQuery } from "./moderation-list.server";
 
 useTestDatabase();
@@ -137,8 +137,8 @@ describe("the admin.{directory}.profiles routes", () => {
         loader: (args: unknown) => Promise<Awaited<ReturnType<typeof moderationListData>>>;
       };
       expect(route.handle.routeName).toBe(routeName);
-      const call = (cookie: string | null, search = "") =>
-        route.loader({ request: new Request(`http://localhost/admin/x/profiles${search}`, { headers: cookie ? { Cookie: cookie } : {} }), params: {}, context: {} });
+      const call = async (cookie: string | null, search = "") =>
+        route.loader(await routeArgs(new Request(`http://localhost/admin/x/profiles${search}`, { headers: cookie ? { Cookie: cookie } : {} })));
 
       const refused = await call(memberCookie).then(
         () => null,

@@ -7,7 +7,7 @@ import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createSignedMember } from "../../../tests/helpers/factories";
-import { sessionCookieFor } from "../../../tests/helpers/requests";
+import { routeArgs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { createProfile } from "./profile-editor.server";
 import { profileEditorAction, profileEditorLoader } from "./profile-editor-route.server";
 
@@ -28,11 +28,11 @@ async function post(user: User, path: string, params: Record<string, string>, fi
     headers: { Cookie: cookie, ...headers },
     body: new URLSearchParams(fields),
   });
-  return { request, params };
+  return routeArgs(request, params);
 }
 
 async function get(user: User, path: string, params: Record<string, string>) {
-  return { request: new Request(`http://localhost:3999${path}`, { headers: { Cookie: await sessionCookieFor(user.id) } }), params };
+  return routeArgs(new Request(`http://localhost:3999${path}`, { headers: { Cookie: await sessionCookieFor(user.id) } }), params);
 }
 
 beforeAll(async () => {

@@ -23,6 +23,7 @@ import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { handleStatusIntent } from "./status-actions.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { routeError } from "~/modules/http/route-errors.server";
+import type { RouteArgs } from "~/request-context";
 
 /**
  * The loader and action of the single-profile pages (the owner's `/member/{m}/{memberPage}/{id}` and the
@@ -31,19 +32,15 @@ import { routeError } from "~/modules/http/route-errors.server";
 
 export type EditorArea = "member" | "admin";
 
-interface RouteArgs {
-  request: Request;
-  params: Record<string, string | undefined>;
-}
 
 /** Member area: the member's own area (or an admin), then rights on the profile. Admin area: an admin. */
-async function guard({ request, params }: RouteArgs, type: ProfileType, area: EditorArea) {
+async function guard({ request, params, context }: RouteArgs, type: ProfileType, area: EditorArea) {
   if (area === "admin") {
-    const { user } = await requireAdminUser(request);
+    const { user } = await requireAdminUser(request, context);
     const { profile, rights } = await requireEditableProfile(user, type, params.id);
     return { user, profile, rights, memberId: null };
   }
-  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+  const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const { profile, rights } = await requireEditableProfile(user, type, params.id);
   return { user, profile, rights, memberId };
 }

@@ -6,7 +6,7 @@ import { adminNotifications, memberNotifications } from "~/modules/notifications
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createUser } from "../../../tests/helpers/factories";
 import { nextEvent, startRealtime, subscribed } from "../../../tests/helpers/realtime";
-import { sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, sessionCookieFor } from "../../../tests/helpers/requests";
 import { authorizeChannelRequest } from "~/modules/notifications/channel-auth.server";
 import {
   approveProfile,
@@ -19,6 +19,12 @@ import {
   withdrawSubmission,
 } from "./profile-status.server";
 import { handleStatusIntent } from "./status-actions.server";
+
+/** Calls a broadcasting handler with the request context the root middleware would give it. */
+const withContext =
+  (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) =>
+  async (request: Request) =>
+    handler(request, await contextFor(request));
 
 useTestDatabase();
 let realtime: Awaited<ReturnType<typeof startRealtime>>;
@@ -42,7 +48,7 @@ afterAll(() => realtime.close());
 /** The app's own channel authorisation, as the owner's browser would call it. */
 function authAs(cookie: string) {
   return async (socketId: string, channel: string) => {
-    const response = await authorizeChannelRequest(
+    const response = await withContext(authorizeChannelRequest)(
       new Request("http://localhost:3999/broadcasting/auth", {
         method: "POST",
         headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },

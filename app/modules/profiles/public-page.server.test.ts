@@ -6,7 +6,7 @@ import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createSignedMember } from "../../../tests/helpers/factories";
-import { requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { requestAs, routeArgs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { insertProfiles } from "./directory-seed.server";
 import { loadPublicPage, publicPageAction, publicPageLoader, twitterHandle } from "./public-page.server";
 
@@ -167,9 +167,9 @@ describe("loadPublicPage", () => {
     await insertProfiles(db(), [{ type: "audio_engineer", ownerId: owner.id, name: "Olive Mix", username: "olive-mix" }]);
     const cookie = await sessionCookieFor(stranger.id);
     const path = `/member/${stranger.id}/audio-engineers/olive-mix`;
-    const { result, count } = await countQueries(() =>
+    const { result, count } = await countQueries(async () =>
       publicPageLoader(
-        { request: requestAs(cookie, path), params: { memberId: String(stranger.id), username: "olive-mix" } },
+        await routeArgs(requestAs(cookie, path), { memberId: String(stranger.id), username: "olive-mix" }),
         "audio_engineer",
         "member",
       ),
@@ -178,10 +178,7 @@ describe("loadPublicPage", () => {
     // session + user + agreement (guard), then the profile, its values and rates.
     expect(count).toBeLessThanOrEqual(8);
     const elsewhere = await publicPageLoader(
-      {
-        request: requestAs(cookie, `/member/${owner.id}/audio-engineers/olive-mix`),
-        params: { memberId: String(owner.id), username: "olive-mix" },
-      },
+      await routeArgs(requestAs(cookie, `/member/${owner.id}/audio-engineers/olive-mix`), { memberId: String(owner.id), username: "olive-mix" }),
       "audio_engineer",
       "member",
     ).catch((e: unknown) => e);
@@ -189,7 +186,7 @@ describe("loadPublicPage", () => {
     expect(elsewhere).toBeInstanceOf(Response);
     expect((elsewhere as Response).status).toBe(302);
     const asMemberInAdmin = await publicPageLoader(
-      { request: requestAs(cookie, "/admin/audio-engineers/olive-mix"), params: { username: "olive-mix" } },
+      await routeArgs(requestAs(cookie, "/admin/audio-engineers/olive-mix"), { username: "olive-mix" }),
       "audio_engineer",
       "admin",
     ).catch((e: unknown) => e);
@@ -235,12 +232,12 @@ describe("publicPageAction", () => {
     expect((await loadPublicPage(leaver, "artist", "the-leavers", "member", leaver.id)).canLeaveBand).toBe(true);
     expect((await loadPublicPage(owner, "artist", "the-leavers", "member", owner.id)).canLeaveBand).toBe(false);
 
-    const other = await publicPageAction({ request: post(cookie, path, { intent: "band-remove" }), params }, "artist").catch((e: unknown) => e);
+    const other = await publicPageAction(await routeArgs(post(cookie, path, { intent: "band-remove" }), params), "artist").catch((e: unknown) => e);
     expect(status(other)).toBe(400);
-    const wrongType = await publicPageAction({ request: post(cookie, path, { intent: "band-leave" }), params }, "musician").catch((e: unknown) => e);
+    const wrongType = await publicPageAction(await routeArgs(post(cookie, path, { intent: "band-leave" }), params), "musician").catch((e: unknown) => e);
     expect(status(wrongType)).toBe(400);
 
-    const left = (await publicPageAction({ request: post(cookie, path, { intent: "band-leave" }), params }, "artist")) as Response;
+    const left = (await publicPageAction(await routeArgs(post(cookie, path, { intent: "band-leave" }), params), "artist")) as Response;
     expect(left.status).toBe(302);
     expect(left.headers.get("Location")).toBe(`/member/${leaver.id}/dashboard`);
     const rows = await db().select().from(artistMembers).where(eq(artistMembers.artistId, artistId!));

@@ -23,6 +23,7 @@ import { profileRights } from "./profile-access.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { readForm } from "~/modules/security/form-body.server";
 import { routeError } from "~/modules/http/route-errors.server";
+import type { RouteArgs } from "~/request-context";
 
 /**
  * The public page of an artist or provider profile (`{directory}/{username}` in either area). Everyone
@@ -60,7 +61,7 @@ export interface PublicPageData {
   share: { url: string; title: string; description: string; hashtags: string[]; twitterUser?: string; media?: string };
 }
 
-type Args = { request: Request; params: Record<string, string | undefined> };
+type Args = RouteArgs;
 
 const SHARE_DESCRIPTION_MAX = 200;
 const SHARE_HASHTAGS = 3;
@@ -180,12 +181,12 @@ async function loadBandMembers(artistId: number): Promise<Array<PublicPageData["
 }
 
 /** The loader of every `{directory}/{username}` route: the area's guard, then the page. */
-export async function publicPageLoader({ request, params }: Args, type: ProfileType, area: "member" | "admin"): Promise<PublicPageData> {
+export async function publicPageLoader({ request, params, context }: Args, type: ProfileType, area: "member" | "admin"): Promise<PublicPageData> {
   if (area === "admin") {
-    const { user } = await requireAdminUser(request);
+    const { user } = await requireAdminUser(request, context);
     return loadPublicPage(user, type, params.username, "admin");
   }
-  const { user, memberId } = await requireMemberAreaAccess(request, params.memberId);
+  const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   return loadPublicPage(user, type, params.username, "member", memberId);
 }
 
@@ -193,8 +194,8 @@ export async function publicPageLoader({ request, params }: Args, type: ProfileT
  * The only form of a public page: a band member without editing rights leaving the band (those with
  * rights leave from the edit page). Anything else is refused.
  */
-export async function publicPageAction({ request, params }: Args, type: ProfileType) {
-  const { user } = await requireMemberAreaAccess(request, params.memberId);
+export async function publicPageAction({ request, params, context }: Args, type: ProfileType) {
+  const { user } = await requireMemberAreaAccess(request, context, params.memberId);
   const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   if (type !== "artist" || intent !== "band-leave") throw routeError(400, "Unknown form.");

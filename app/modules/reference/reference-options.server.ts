@@ -12,8 +12,9 @@ export interface ReferenceOption {
  * Every value that can be chosen now (not retired), sorted by name: read by every directory and editor
  * page, changed only on the admin reference pages, so kept in memory (reference.server.ts invalidates it).
  */
-const optionsCache = processCache(() =>
-  db()
+const optionsCache = processCache(async () =>
+  // Awaited here: a Drizzle query is a lazy thenable that would run again for every reader.
+  await db()
     .select({ id: referenceValues.id, name: referenceValues.name, kind: referenceValues.kind })
     .from(referenceValues)
     .where(isNull(referenceValues.retiredAt))

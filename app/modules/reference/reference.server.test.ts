@@ -8,7 +8,7 @@ import * as genresRoute from "~/routes/admin.genres";
 import * as prosRoute from "~/routes/admin.pros";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createUser } from "../../../tests/helpers/factories";
-import { loadContext, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { loadReferenceOptions } from "./reference-options.server";
 import { seedReferenceData } from "./reference-seed.server";
 import { parseReferenceListQuery, protectedSkillList, referenceActionSchema, referenceCreateSchema } from "./reference-schemas";
@@ -258,10 +258,10 @@ describe("form schemas", () => {
 });
 
 describe("the pages' loader and action (admin.genres, admin.pros)", () => {
-  type Args = { request: Request; params: Record<string, string>; context: typeof loadContext };
+  type Args = { request: Request; params: Record<string, string>; context: unknown };
   const call = async (fn: unknown, request: Request): Promise<unknown> => {
     try {
-      return await (fn as (args: Args) => Promise<unknown>)({ request, params: {}, context: loadContext } as never);
+      return await (fn as (args: Args) => Promise<unknown>)({ request, params: {}, context: await contextFor(request) } as never);
     } catch (thrown) {
       return thrown;
     }

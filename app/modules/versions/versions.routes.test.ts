@@ -5,7 +5,7 @@ import * as previewRoute from "~/routes/api.versions.preview";
 import * as viewRoute from "~/routes/api.versions.$id.view";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createUser } from "../../../tests/helpers/factories";
-import { loadContext, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
+import { contextFor, requestAs, sessionCookieFor } from "../../../tests/helpers/requests";
 import { useTestSettings } from "../../../tests/setup/settings";
 import { publishVersion } from "./versions.server";
 
@@ -18,10 +18,10 @@ vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
   originalError(...args);
 });
 
-type Args = { request: Request; params: Record<string, string>; context: typeof loadContext };
+type Args = { request: Request; params: Record<string, string>; context: unknown };
 const call = async (fn: unknown, request: Request, params: Record<string, string> = {}): Promise<unknown> => {
   try {
-    return await (fn as (args: Args) => Promise<unknown>)({ request, params, context: loadContext } as never);
+    return await (fn as (args: Args) => Promise<unknown>)({ request, params, context: await contextFor(request) } as never);
   } catch (thrown) {
     return thrown;
   }

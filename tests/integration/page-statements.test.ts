@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoData } from "~/db/seed.server";
+import { findUserByEmail } from "~/modules/accounts/accounts.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { sessionCookieFor } from "../helpers/requests";
+
+useTestDatabase();
+
+/**
+ * What a page costs, counted through the real request handler (Express, React Router, the root
+ * middleware and every loader of the page), on the demo data. Counts are taken warm: the first request
+ * of a run also loads the in-memory caches (config, the latest app version, reference options).
+ * Every page the product adds gets a line here.
+ */
+describe("statements per page request", () => {
+  let server: AppServer;
+  let member: { id: number; cookie: string };
+  let admin: { cookie: string };
+
+  beforeAll(async () => {
+    await seedDemoData();
+    const demoMember = (await findUserByEmail("member@example.com"))!;
+    member = { id: demoMember.id, cookie: await sessionCookieFor(demoMember.id) };
+    admin = { cookie: await sessionCookieFor((await findUserByEmail("admin@example.com"))!.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  async function warm(path: string, cookie: string) {
+    await server.statementsOf(path, { headers: { Cookie: cookie } });
+    return server.statementsOf(path, { headers: { Cookie: cookie } });
+  }
+
+  it("reads the session, the user and the legal agreement once, in one statement", async () => {
+    const { status, sql } = await warm(`/member/${member.id}/dashboard`, member.cookie);
+    expect(status).toBe(200);
+    const sessionReads = sql.filter((q) => q.includes('from "sessions"'));
+    expect(sessionReads).toHaveLength(1);
+    expect(sessionReads[0]).toContain('"legal_documents"');
+    // The member's own row is the session's: never read again by the layout.
+    expect(sql.filter((q) => q.startsWith('select "id", "name", "last_name", "email", "password_hash"'))).toHaveLength(0);
+  });
+
+  it.each([
+    // session (1), bell, What's new, menu profiles (3), the dashboard's counts (1)
+    ["member dashboard", () => `/member/${member.id}/dashboard`, () => member.cookie, 6],
+    ["member dashboard, client navigation (.data)", () => `/member/${member.id}/dashboard.data`, () => member.cookie, 6],
+    // session (1), bell, What's new (2), the system summary (1)
+    ["admin dashboard", () => "/admin/dashboard", () => admin.cookie, 5],
+    // session (1), layout (3), the directory page and its cards (3)
+    ["a directory page", () => `/member/${member.id}/musicians`, () => member.cookie, 7],
+    ["a directory search", () => `/member/${member.id}/artists?q=midnight&sort=newest`, () => member.cookie, 7],
+    // session (1), layout (3), the profile, its values, rates and band (4)
+    ["a public profile page", () => `/member/${member.id}/artists/midnight-owls`, () => member.cookie, 8],
+    ["the login page, signed out", () => "/login", () => "", 0],
+  ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
+    const { status, count, sql } = await warm(path(), cookie());
+    expect(status, sql.join("\n")).toBeLessThan(400);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(budget);
+  });
+});
