@@ -7,6 +7,7 @@ import { attemptLogin } from "~/modules/accounts/accounts.server";
 import { dashboardPath, getOptionalUser, afterLoginTarget } from "~/modules/accounts/current-user.server";
 import { AgreeSchema, LoginSchema } from "~/modules/accounts/schemas";
 import { startUserSession } from "~/modules/accounts/session.server";
+import { sessionUserOf } from "~/modules/accounts/session-user.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
 import type { Route } from "./+types/login";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
@@ -19,10 +20,12 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirect") ?? "";
-  const user = await getOptionalUser(context);
+  const { user, agreedToAllDocuments } = sessionUserOf(context);
   if (!user) return { mode: "login" as const, redirectTo, documents: [] };
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
+  if (agreedToAllDocuments) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
   const documents = await pendingDocumentsFor(user.id);
+  // Agreed in another tab since the session was read.
   if (!documents.length) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
   return { mode: "agree" as const, redirectTo, documents };
 }
