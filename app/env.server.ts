@@ -47,6 +47,8 @@ const schema = z.object({
   REALTIME_SERVER: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
   LOGIN_LIMIT_PER_IP: positiveInt(30),
   LOGIN_LIMIT_PER_ACCOUNT: positiveInt(5),
+  /** Failures for one account from every address together: far above the per-address limit. */
+  LOGIN_LIMIT_PER_ACCOUNT_GLOBAL: positiveInt(50),
   LOGIN_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
 });
 

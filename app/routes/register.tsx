@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, Honeypot, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { EmailTakenError, registerMember } from "~/modules/accounts/accounts.server";
+import { EmailTakenError, registerMember, sendAlreadyRegisteredEmail } from "~/modules/accounts/accounts.server";
 import { dashboardPath, getOptionalUser } from "~/modules/accounts/current-user.server";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
@@ -44,6 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 429 },
     );
   }
+  // The same answer whether or not the address has an account (no enumeration): the owner gets an email.
+  const checkYourMail = () =>
+    redirectWithFlash("/login", {
+      kind: "success",
+      message: `Almost there: we sent a message to ${submission.value.email}. Open it to continue.`,
+    });
   try {
     const user = await registerMember(submission.value);
     // Ticking the box agreed to the documents listed beside it: record it so the first login needs no second step.
@@ -54,15 +60,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       ip: context.get(requestInfoContext).ip,
       userAgent: request.headers.get("user-agent") ?? "",
     });
-    return redirectWithFlash("/login", {
-      kind: "success",
-      message: `Almost there: we sent a verification link to ${user.email}. Open it to activate your account.`,
-    });
+    return checkYourMail();
   } catch (error) {
-    if (error instanceof EmailTakenError) {
-      return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: HIDDEN }), { status: 400 });
-    }
-    throw error;
+    if (!(error instanceof EmailTakenError)) throw error;
+    await sendAlreadyRegisteredEmail(submission.value.email);
+    return checkYourMail();
   }
 }
 

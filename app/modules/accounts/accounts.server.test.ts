@@ -11,6 +11,7 @@ import {
   checkTokenLink,
   createPendingAccount,
   EmailTakenError,
+  sendAlreadyRegisteredEmail,
   findUserByEmail,
   INVALID_CREDENTIALS,
   registerMember,
@@ -21,7 +22,7 @@ import {
 import { startUserSession } from "./session.server";
 
 useTestDatabase();
-const smtp = useSmtpListener({ LOGIN_LIMIT_PER_ACCOUNT: "3", LOGIN_LIMIT_PER_IP: "50" });
+const smtp = useSmtpListener({ LOGIN_LIMIT_PER_ACCOUNT: "3", LOGIN_LIMIT_PER_ACCOUNT_GLOBAL: "6", LOGIN_LIMIT_PER_IP: "50" });
 
 
 function tokenFromVerifyLink(link: string) {
@@ -71,6 +72,17 @@ describe("registration and email verification", () => {
       registerMember({ name: "A", lastName: "B", email: email.toUpperCase(), password: "a-good-password" }),
     ).rejects.toBeInstanceOf(EmailTakenError);
   });
+
+  it("tells the owner of a taken address that someone tried to register with it", async () => {
+    const owner = await createUser({ name: "Olga" });
+    await sendAlreadyRegisteredEmail(owner.email.toUpperCase());
+    const mail = await smtp.next(owner.email);
+    expect(mail.subject).toBe("Someone tried to create a Backline account with your address");
+    expect(mail.text).toContain("You already have an account, so nothing was created.");
+    expect(mail.text).toContain("/forgot-password");
+    // An address without an account gets nothing.
+    await sendAlreadyRegisteredEmail(uniqueEmail("nobody"));
+  });
 });
 
 describe("login", () => {
@@ -89,17 +101,34 @@ describe("login", () => {
     });
   });
 
-  it("locks an account after too many failures, even with the right password, from any IP", async () => {
+  it("locks an account for the address that failed, even with the right password, and not for another", async () => {
     const user = await createUser();
     for (let i = 0; i < 3; i++) {
-      expect(await attemptLogin({ email: user.email, password: "bad", ip: `10.0.2.${i}` })).toMatchObject({ reason: "invalid" });
+      expect(await attemptLogin({ email: user.email, password: "bad", ip: "10.0.2.1" })).toMatchObject({ reason: "invalid" });
     }
-    const locked = await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.2.99" });
+    const locked = await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.2.1" });
     expect(locked).toMatchObject({ ok: false, reason: "rate_limited", status: 429 });
     if (!locked.ok) expect(locked.message).toMatch(/Too many login attempts\. Please try again in/);
+    // The owner, elsewhere, is not locked out by someone else's failures.
+    expect(await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.2.2" })).toMatchObject({ ok: true });
   });
 
-  it("a success clears the account's failure count", async () => {
+  it("locks the account everywhere once failures from many addresses reach the global limit", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 6; i++) {
+      expect(await attemptLogin({ email: user.email, password: "bad", ip: `10.0.6.${i}` })).toMatchObject({ reason: "invalid" });
+    }
+    expect(await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.6.99" })).toMatchObject({ reason: "rate_limited" });
+  });
+
+  it("never counts a success: an office behind one address logs in as often as it needs", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 60; i++) {
+      expect(await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.7.1" })).toMatchObject({ ok: true });
+    }
+  });
+
+  it("a success clears the account's failure count for that address", async () => {
     const user = await createUser();
     await attemptLogin({ email: user.email, password: "bad", ip: "10.0.3.1" });
     await attemptLogin({ email: user.email, password: "bad", ip: "10.0.3.1" });
@@ -109,7 +138,7 @@ describe("login", () => {
     expect(await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.3.1" })).toMatchObject({ ok: true });
   });
 
-  it("limits attempts per IP across accounts", async () => {
+  it("limits failures per IP across accounts", async () => {
     const user = await createUser();
     for (let i = 0; i < 50; i++) await attemptLogin({ email: uniqueEmail("spray"), password: "x", ip: "10.0.4.4" });
     expect(await attemptLogin({ email: user.email, password: TEST_PASSWORD, ip: "10.0.4.4" })).toMatchObject({

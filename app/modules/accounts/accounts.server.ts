@@ -40,19 +40,26 @@ export type LoginOutcome =
   | { ok: false; reason: "invalid" | "rate_limited" | "unverified" | "not_activated" | "suspended"; message: string; status: number };
 
 /**
- * Checks a login attempt. Limits per IP (every attempt) and per account (failures; reset on success),
- * one generic message for a wrong email or password.
+ * Checks a login attempt, with one generic message for a wrong email or password. Only failures count,
+ * in three fixed windows: per address (LOGIN_LIMIT_PER_IP), per account and address together
+ * (LOGIN_LIMIT_PER_ACCOUNT, so five wrong passwords from one place do not lock the owner out elsewhere),
+ * and per account from anywhere (LOGIN_LIMIT_PER_ACCOUNT_GLOBAL, far higher: it stops a guessing attack
+ * spread over many addresses). A success clears only its own account-and-address counter.
  */
 export async function attemptLogin(input: { email: string; password: string; ip: string }): Promise<LoginOutcome> {
   const settings = env();
   const window = settings.LOGIN_LIMIT_WINDOW_SECONDS;
   const email = normalizeEmail(input.email);
-  const accountKey = `login:account:${email}`;
+  const limits = [
+    { key: `login:ip:${input.ip}`, limit: settings.LOGIN_LIMIT_PER_IP },
+    { key: `login:account-ip:${email}:${input.ip}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT },
+    { key: `login:account:${email}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT_GLOBAL },
+  ];
 
-  const perIp = await hitRateLimit(`login:ip:${input.ip}`, settings.LOGIN_LIMIT_PER_IP, window);
-  const perAccount = await peekRateLimit(accountKey, settings.LOGIN_LIMIT_PER_ACCOUNT, window);
-  if (!perIp.allowed || !perAccount.allowed) {
-    const wait = Math.max(perIp.allowed ? 0 : perIp.retryAfterSeconds, perAccount.allowed ? 0 : perAccount.retryAfterSeconds);
+  const states = await Promise.all(limits.map(({ key, limit }) => peekRateLimit(key, limit, window)));
+  const refused = states.filter((state) => !state.allowed);
+  if (refused.length) {
+    const wait = Math.max(...refused.map((state) => state.retryAfterSeconds));
     return {
       ok: false,
       reason: "rate_limited",
@@ -64,10 +71,10 @@ export async function attemptLogin(input: { email: string; password: string; ip:
   const user = await findUserByEmail(email);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !passwordOk) {
-    await hitRateLimit(accountKey, settings.LOGIN_LIMIT_PER_ACCOUNT, window);
+    await Promise.all(limits.map(({ key, limit }) => hitRateLimit(key, limit, window)));
     return { ok: false, reason: "invalid", status: 400, message: INVALID_CREDENTIALS };
   }
-  await resetRateLimit(accountKey);
+  await resetRateLimit(limits[1]!.key);
 
   if (user.suspendedAt) {
     return {
@@ -130,6 +137,27 @@ export async function registerMember(input: {
   });
   await sendVerificationEmail(user);
   return user;
+}
+
+/**
+ * What /register does for an address that already has an account: the visitor is answered exactly as
+ * for a new one (no enumeration), and the owner learns that someone tried, with the ways back in.
+ */
+export async function sendAlreadyRegisteredEmail(email: string): Promise<void> {
+  const owner = await findUserByEmail(email);
+  if (!owner) return;
+  await sendMail(
+    actionMail({
+      to: owner.email,
+      subject: `Someone tried to create a ${env().APP_NAME} account with your address`,
+      greetingName: owner.name,
+      intro:
+        "Someone, perhaps you, tried to create a new account with this email address. You already have an account, so nothing was created. You can log in as usual; if you forgot your password, reset it from the login page.",
+      actionLabel: "Log in",
+      actionUrl: `${env().APP_URL}/login`,
+      outro: `Forgot your password? Reset it at ${env().APP_URL}/forgot-password. If this was not you, you can ignore this message: your account is unchanged.`,
+    }),
+  );
 }
 
 export async function sendVerificationEmail(user: User): Promise<void> {
