@@ -84,10 +84,6 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   use: {
     baseURL,
-    // Browsers send Origin with every write, and the app refuses a write with a session but no proof of
-    // origin (decision 012). Playwright's API request contexts send none, so every request here carries
-    // the app's origin, as from a page of the app; the cross-site tests make contexts of their own.
-    extraHTTPHeaders: { Origin: baseURL },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },

@@ -1,6 +1,7 @@
 // @ts-check
-// HTTP benchmarks against the production build: each target beside the trivial /healthz baseline,
-// measured in the same run on the same server, reported as ratios with the absolute figures.
+// HTTP benchmarks against the production build: each target beside two baselines measured in the same
+// run on the same server (the trivial /healthz and the light GET /login), reported as ratios with the
+// absolute figures, on PGlite and, when BENCH_DATABASE_URL is set, on PostgreSQL.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,7 +11,7 @@ import autocannon from "autocannon";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.BENCH_PORT ?? 3290);
-const BASE = `http://127.0.0.1:${PORT}`;
+export const BASE = `http://127.0.0.1:${PORT}`;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Published profiles seeded for the directory targets before the server starts; 0 skips them. */
@@ -44,8 +45,11 @@ export const targets = [
   },
 ];
 
-/** The server's settings (the directory seed opens the same database with them first). @param {string} dataDir */
-function serverEnv(dataDir) {
+/**
+ * The server's settings (the directory seed opens the same database with them first).
+ * @param {string} dataDir @param {string} databaseUrl empty for PGlite in dataDir
+ */
+function serverEnv(dataDir, databaseUrl) {
   return {
     ...process.env,
     APP_ENV: "test",
@@ -56,19 +60,22 @@ function serverEnv(dataDir) {
     SESSION_SECRET: "bench-secret-bench-secret-bench-secret-0000",
     SEED_DEMO_DATA: "true",
     LOGIN_LIMIT_PER_IP: "1000000",
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
+    DATABASE_URL: databaseUrl,
+    REALTIME_SERVER: "false",
+    // Every response says how many SQL statements its request ran (X-Statement-Count).
+    STATEMENT_COUNT_HEADER: "true",
   };
 }
 
 /**
  * Seeds the directory profiles (PGlite allows one process at a time, so before the server starts).
- * @param {string} dataDir @returns {Record<string, string>} the placeholders of the directory targets
+ * @param {string} dataDir @param {string} databaseUrl @returns {Record<string, string>} the placeholders of the directory targets
  */
-function seedDirectory(dataDir) {
+function seedDirectory(dataDir, databaseUrl) {
   const started = Date.now();
   const result = spawnSync(process.execPath, ["--import", "tsx", "bench/seed-directory.ts"], {
     cwd: root,
-    env: { ...serverEnv(dataDir), BENCH_DIRECTORY_PROFILES: String(DIRECTORY_PROFILES) },
+    env: { ...serverEnv(dataDir, databaseUrl), BENCH_DIRECTORY_PROFILES: String(DIRECTORY_PROFILES) },
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
   });
@@ -78,11 +85,11 @@ function seedDirectory(dataDir) {
   return { genre: String(ids.genre), instrument: String(ids.instrument) };
 }
 
-/** @param {string} dataDir */
-async function startServer(dataDir) {
+/** @param {string} dataDir @param {string} databaseUrl */
+export async function startServer(dataDir, databaseUrl) {
   const child = spawn(process.execPath, ["server/start.js"], {
     cwd: root,
-    env: serverEnv(dataDir),
+    env: serverEnv(dataDir, databaseUrl),
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise((resolve, reject) => {
@@ -111,7 +118,7 @@ async function measure(urlPath, headers = {}) {
 }
 
 /** Logs in through the form; returns the session cookie and where the login lands. @param {string} email */
-async function login(email) {
+export async function login(email) {
   const response = await fetch(`${BASE}/login`, {
     method: "POST",
     redirect: "manual",
@@ -124,12 +131,59 @@ async function login(email) {
   return { cookie: cookie.split(";")[0] ?? "", landing: location };
 }
 
-export async function runHttpBench() {
+/** The statements one request of the page runs, from the X-Statement-Count header. @param {string} urlPath @param {Record<string,string>} headers */
+async function statementsOf(urlPath, headers) {
+  const response = await fetch(`${BASE}${urlPath}`, { headers, redirect: "manual" });
+  await response.arrayBuffer();
+  const count = response.headers.get("x-statement-count");
+  return count === null ? null : Number(count);
+}
+
+/** @param {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number }} measured @param {{ requestsPerSecond: number, latencyP50Ms: number, latencyP99Ms: number }} baseline */
+function ratioOf(measured, baseline) {
+  return {
+    requestsPerSecond: +(measured.requestsPerSecond / baseline.requestsPerSecond).toFixed(3),
+    latencyP50: +(measured.latencyP50Ms / Math.max(baseline.latencyP50Ms, 0.001)).toFixed(2),
+    latencyP99: +(measured.latencyP99Ms / Math.max(baseline.latencyP99Ms, 0.001)).toFixed(2),
+  };
+}
+
+/**
+ * A fresh database beside BENCH_DATABASE_URL for one run, dropped afterwards.
+ * @param {string} adminUrl @returns {Promise<{ url: string, drop: () => Promise<void> }>}
+ */
+async function freshPostgres(adminUrl) {
+  const { default: pg } = await import("pg");
+  const name = `backline_bench_${process.pid}`;
+  const run = async (/** @type {string} */ sql) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`drop database if exists ${name} with (force)`);
+  await run(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * Every target on one database. Before each target, /healthz and GET /login are measured again, so that
+ * drift on a shared machine touches the baselines and the page alike.
+ * @param {{ name: string, url: string }} database url empty for PGlite
+ */
+export async function runHttpBench(database = { name: "PGlite", url: "" }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
+  const postgres = database.url ? await freshPostgres(database.url) : null;
+  const databaseUrl = postgres?.url ?? "";
   const selected = targets.filter((t) => !t.directory || DIRECTORY_PROFILES > 0);
   /** @type {Record<string, string>} */
-  const placeholders = selected.some((t) => t.directory) ? seedDirectory(dataDir) : {};
-  const server = await startServer(dataDir);
+  const placeholders = selected.some((t) => t.directory) ? seedDirectory(dataDir, databaseUrl) : {};
+  const server = await startServer(dataDir, databaseUrl);
   const rows = [];
   try {
     for (const target of selected) {
@@ -140,26 +194,30 @@ export async function runHttpBench() {
       const urlPath = (target.path ?? session?.landing ?? "/").replace(/\{(\w+)\}/g, (_, key) =>
         key === "memberId" ? memberId : (placeholders[key] ?? `{${key}}`),
       );
-      // Baseline and target alternate so drift on a shared machine touches both.
+      const statements = await statementsOf(urlPath, headers);
       const baseline = await measure("/healthz");
+      const loginPage = await measure("/login");
       const measured = await measure(urlPath, headers);
       rows.push({
         target: target.name,
+        path: urlPath,
+        statements,
         baseline: { target: "GET /healthz", ...baseline },
+        login: { target: "GET /login", ...loginPage },
         measured,
-        ratio: {
-          requestsPerSecond: +(measured.requestsPerSecond / baseline.requestsPerSecond).toFixed(3),
-          latencyP50: +(measured.latencyP50Ms / Math.max(baseline.latencyP50Ms, 0.001)).toFixed(2),
-          latencyP99: +(measured.latencyP99Ms / Math.max(baseline.latencyP99Ms, 0.001)).toFixed(2),
-        },
+        ratio: ratioOf(measured, baseline),
+        ratioToLogin: ratioOf(measured, loginPage),
       });
     }
   } finally {
     server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
   return {
     kind: "http",
+    database: database.name,
     durationSeconds: DURATION,
     connections: CONNECTIONS,
     cpus: os.cpus().length,

@@ -1,28 +1,8 @@
-import { ResponsiveBar } from "@nivo/bar";
-import { ResponsiveLine } from "@nivo/line";
-import { Pie } from "@nivo/pie";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { useHydrated } from "./hydrated";
 
 /** Chart sizes and motion from spec section 9: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
 export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
-const motion = { duration: CHART.animationMs };
-/** Whole-number ticks for counts: every value up to 6, else about five steps. */
-function integerTicks(values: number[]): number[] | number {
-  const max = Math.max(0, ...values);
-  if (max <= 6) return Array.from({ length: max + 1 }, (_, i) => i);
-  return 5;
-}
-
-/** "2026-03" -> "Mar"; January carries its year so the axis reads across a new year. */
-function monthLabel(value: string | number | Date): string {
-  const [year, month] = String(value).split("-").map(Number);
-  if (!year || !month) return String(value);
-  const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString("en-US", { month: "short", timeZone: "UTC" });
-  return month === 1 ? `${name} ${String(year).slice(2)}` : name;
-}
-
-const colors = ["#14532d", "#16a34a", "#65a30d", "#0e7490", "#a16207", "#9f1239", "#6d28d9"];
 
 export function ChartCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
@@ -34,76 +14,65 @@ export function ChartCard({ title, description, children }: { title: string; des
   );
 }
 
-/** Responsive charts render nothing on the server (STACK.md): they mount in the browser; a same-size box holds the place. */
-function ClientOnlyChart({ height, label, children }: { height: number; label: string; children: () => ReactNode }) {
+/**
+ * Charts render in the browser only (responsive nivo charts render nothing on the server, STACK.md), and
+ * their code loads on demand after hydration: a same-size box holds the place meanwhile, so nothing moves.
+ */
+const NivoLine = lazy(() => import("./nivo-charts").then((m) => ({ default: m.NivoLine })));
+const NivoBar = lazy(() => import("./nivo-charts").then((m) => ({ default: m.NivoBar })));
+const NivoPie = lazy(() => import("./nivo-charts").then((m) => ({ default: m.NivoPie })));
+
+function ClientOnlyChart({ height, width, label, children }: { height: number; width?: number; label: string; children: ReactNode }) {
   const hydrated = useHydrated();
   return (
-    <div role="img" aria-label={label} style={{ height }} data-chart-height={height}>
-      {hydrated ? children() : null}
+    <div
+      role="img"
+      aria-label={label}
+      className={width ? "mx-auto max-w-full overflow-hidden" : undefined}
+      style={{ height, width }}
+      data-chart-height={height}
+    >
+      {hydrated ? <Suspense fallback={null}>{children}</Suspense> : null}
     </div>
   );
 }
 
-/** Points keyed by month ("YYYY-MM"), counts on the y axis. */
-export function LineChart({ label, points }: { label: string; points: Array<{ x: string; y: number }> }) {
+export interface LineChartProps {
+  label: string;
+  /** Points keyed by month ("YYYY-MM"), counts on the y axis. */
+  points: Array<{ x: string; y: number }>;
+}
+export interface BarChartProps {
+  label: string;
+  bars: Array<{ label: string; value: number }>;
+}
+export interface PieChartProps {
+  label: string;
+  slices: Array<{ id: string; label: string; value: number }>;
+}
+
+export function LineChart(props: LineChartProps) {
   return (
-    <ClientOnlyChart height={CHART.lineHeight} label={label}>
-      {() => (
-        <ResponsiveLine
-          data={[{ id: label, data: points }]}
-          margin={{ top: 16, right: 16, bottom: 40, left: 40 }}
-          colors={[colors[0]!]}
-          yScale={{ type: "linear", min: 0, max: "auto" }}
-          axisLeft={{ tickValues: integerTicks(points.map((p) => p.y)), format: (v) => String(v) }}
-          axisBottom={{ format: monthLabel }}
-          yFormat=">-.0f"
-          enableArea
-          areaOpacity={0.08}
-          pointSize={6}
-          useMesh
-          motionConfig={motion}
-        />
-      )}
+    <ClientOnlyChart height={CHART.lineHeight} label={props.label}>
+      <NivoLine {...props} />
     </ClientOnlyChart>
   );
 }
 
-export function BarChart({ label, bars }: { label: string; bars: Array<{ label: string; value: number }> }) {
+export function BarChart(props: BarChartProps) {
   return (
-    <ClientOnlyChart height={CHART.barHeight} label={label}>
-      {() => (
-        <ResponsiveBar
-          data={bars.map((b) => ({ label: b.label, value: b.value }))}
-          keys={["value"]}
-          indexBy="label"
-          margin={{ top: 16, right: 16, bottom: 48, left: 40 }}
-          colors={[colors[1]!]}
-          padding={0.35}
-          axisLeft={{ tickValues: integerTicks(bars.map((b) => b.value)) }}
-          motionConfig={motion}
-        />
-      )}
+    <ClientOnlyChart height={CHART.barHeight} label={props.label}>
+      <NivoBar {...props} />
     </ClientOnlyChart>
   );
 }
 
-/** Fixed size, so it renders on the server too. */
-export function PieChart({ label, slices }: { label: string; slices: Array<{ id: string; label: string; value: number }> }) {
+/** 400 wide and 360 high (spec section 9), shrinking on a narrow screen. */
+export function PieChart(props: PieChartProps) {
   return (
-    <div role="img" aria-label={label} className="mx-auto max-w-full overflow-hidden" style={{ width: CHART.pieWidth }}>
-      <Pie
-        width={CHART.pieWidth}
-        height={CHART.pieHeight}
-        data={slices}
-        margin={{ top: 24, right: 72, bottom: 24, left: 72 }}
-        innerRadius={0.55}
-        padAngle={1}
-        cornerRadius={3}
-        colors={colors}
-        arcLinkLabelsSkipAngle={8}
-        motionConfig={motion}
-      />
-    </div>
+    <ClientOnlyChart height={CHART.pieHeight} width={CHART.pieWidth} label={props.label}>
+      <NivoPie {...props} />
+    </ClientOnlyChart>
   );
 }
 

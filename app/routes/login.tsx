@@ -1,5 +1,4 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
@@ -78,13 +77,9 @@ export default function LoginRoute({ loaderData }: Route.ComponentProps) {
 
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useActionData<typeof action>();
-  const [form, fields] = useForm({
-    id: "login",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  // Validated on the server only (parseForm in the action), which answers with the same messages beside
+  // the fields: the page people open first ships no schema library (issue 15's page weight).
+  const [form, fields] = useForm({ id: "login", lastResult });
   useClearOnError(form.id, lastResult, ["password"]);
   return (
     <AuthCard

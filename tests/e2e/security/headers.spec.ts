@@ -69,7 +69,7 @@ test.describe("cross-origin writes", () => {
   }
 
   test("a cross-site POST without Origin (Sec-Fetch-Site) is refused, JSON clients get JSON", async ({ playwright }) => {
-    // A context of its own: the suite's contexts send the app's Origin with every request.
+    // A context of its own: the suite's request contexts send the app's Origin with every write.
     const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
     const response = await request.post("/login", {
       headers: { "Sec-Fetch-Site": "cross-site", Accept: "application/json" },

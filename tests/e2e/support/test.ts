@@ -128,7 +128,30 @@ export class App {
  */
 const IGNORED = [/status of 404 \(Not Found\) \(http:\/\/[^)]+\/favicon\.ico\)$/];
 
+/**
+ * Browsers send Origin with every write, and the app refuses a write that carries a session but no proof of
+ * its origin (decision 012). Playwright's API request contexts send none: the suite's own ones (`request`,
+ * `page.request`) send the app's origin, as a page of the app would, unless a test gives its own. (Setting it
+ * for the whole browser would also stamp it on cross-site requests, which Chromium then refuses.)
+ */
+export function sendAppOrigin(api: APIRequestContext): APIRequestContext {
+  const origin = process.env.E2E_BASE_URL!;
+  for (const method of ["fetch", "post", "put", "patch", "delete"] as const) {
+    const send = api[method].bind(api) as (url: unknown, options?: { headers?: Record<string, string> }) => unknown;
+    (api as unknown as Record<string, unknown>)[method] = (url: unknown, options: { headers?: Record<string, string> } = {}) =>
+      send(url, { ...options, headers: { Origin: origin, ...options.headers } });
+  }
+  return api;
+}
+
 export const test = base.extend<{ browserErrors: BrowserErrors; app: App }>({
+  request: async ({ request }, use) => {
+    await use(sendAppOrigin(request));
+  },
+  context: async ({ context }, use) => {
+    sendAppOrigin(context.request);
+    await use(context);
+  },
   browserErrors: [
     async ({ context }, use, testInfo) => {
       const seen: string[] = [];
