@@ -4,13 +4,8 @@ import { db } from "~/db/client.server";
 import { processCache } from "~/db/process-cache.server";
 import { appVersions, appVersionViews, users } from "~/db/schema";
 import { publish } from "~/modules/notifications/broadcaster.server";
-import {
-  PublishVersionSchema,
-  VERSION_PUBLISHED_EVENT,
-  VERSIONS_CHANNEL,
-  type VersionContent,
-  type WhatsNew,
-} from "./versions";
+import { PublishVersionSchema } from "./version-schema";
+import { VERSION_PUBLISHED_EVENT, VERSIONS_CHANNEL, type VersionContent, type WhatsNew } from "./versions";
 
 /**
  * App versions and their "What's new" notes (spec sections 3, 4, 8). Administrators publish a version

@@ -1,8 +1,7 @@
-import { z } from "zod";
-
 /**
- * App versions ("What's new"), shared by the browser and the server: the publish form's schema, the
- * realtime names and the shapes the API and the layouts hand to the modal.
+ * App versions ("What's new"), shared by the browser and the server: the limits, the realtime names and
+ * the shapes the API and the layouts hand to the modal. The publish form's schema is in
+ * version-schema.ts, so that pages showing the modal ship no schema library.
  */
 export const VERSION_NAME_MAX = 80;
 export const VERSION_CONTENT_MAX = 20_000;
@@ -26,25 +25,3 @@ export interface WhatsNew {
   version: VersionContent;
   seen: boolean;
 }
-
-export const PublishVersionSchema = z.object({
-  name: z
-    .string({ error: "Enter a version name." })
-    .transform((v) => v.replace(/\s+/g, " ").trim())
-    // Conform turns the trimmed empty string into "missing", so the inner string carries the message too.
-    .pipe(
-      z
-        .string({ error: "Enter a version name." })
-        .min(1, "Enter a version name.")
-        .max(VERSION_NAME_MAX, `The name can be at most ${VERSION_NAME_MAX} characters.`),
-    ),
-  content: z
-    .string({ error: "Describe what is new." })
-    .transform((v) => v.replace(/\r\n?/g, "\n").trim())
-    .pipe(
-      z
-        .string({ error: "Describe what is new." })
-        .min(1, "Describe what is new.")
-        .max(VERSION_CONTENT_MAX, `The content can be at most ${VERSION_CONTENT_MAX.toLocaleString("en-US")} characters.`),
-    ),
-});
