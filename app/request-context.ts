@@ -12,6 +12,9 @@ export interface RequestInfo {
 
 export const requestInfoContext = createContext<RequestInfo>();
 
+/** Per-request memo of `oncePerRequest`. */
+const requestMemoContext = createContext<Map<string, Promise<unknown>>>();
+
 /** What a loader or action receives, for the domain modules that serve several route files. */
 export interface RouteArgs {
   request: Request;
@@ -29,8 +32,6 @@ export function createLoadContext(info: RequestInfo): RouterContextProvider {
   context.set(requestMemoContext, new Map());
   return context;
 }
-
-const requestMemoContext = createContext<Map<string, Promise<unknown>>>();
 
 /**
  * Runs `load` once per request for `key`, however many loaders of the request ask (a layout and its page
