@@ -1,5 +1,5 @@
 import { DEMO, DEMO_IDS, DEMO_NAMES, DEMO_PASSWORD, UNSIGNED, UNSIGNED_PASSWORD } from "../support/accounts";
-import { expect, test } from "../support/test";
+import { expect, test, sendAppOrigin } from "../support/test";
 
 /**
  * The area guards of spec section 5 (app/modules/accounts/guards.server.ts), in a real browser.
@@ -138,6 +138,7 @@ test("malformed member ids answer 404, for a member and for an admin", async ({ 
   }
 
   const adminContext = await browser.newContext();
+  sendAppOrigin(adminContext.request);
   browserErrors.watch(adminContext);
   const adminPage = await adminContext.newPage();
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD, { page: adminPage });

@@ -1,5 +1,5 @@
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { expect, test } from "../support/test";
+import { expect, test, sendAppOrigin } from "../support/test";
 
 const MEMBER_DASHBOARD = /\/member\/\d+\/dashboard$/;
 
@@ -43,6 +43,7 @@ test("the header's Logout button ends the session on the server and clears the c
 
   // The old cookie, replayed from elsewhere, no longer opens a session: it was deleted on the server.
   const thief = await browser.newContext();
+  sendAppOrigin(thief.request);
   browserErrors.watch(thief);
   await thief.addCookies([cookie!]);
   const thiefPage = await thief.newPage();

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO } from "../support/accounts";
 import { actionLink, mailsTo, waitForMail } from "../support/outbox";
 import { expiredLink, extendedExpiry, pathOf, tamperedSignature } from "../support/signed-links";
-import { createVerifiedUser, expect, test, type App } from "../support/test";
+import { createVerifiedUser, expect, test, type App, sendAppOrigin } from "../support/test";
 
 const RESET_SUBJECT = /^Reset your Backline password$/;
 const CHANGED = "Your password has been changed. Log in with your new password.";
@@ -158,6 +158,7 @@ test.describe("reset password", () => {
 
     // Another device, logged in.
     const other = await browser.newContext();
+    sendAppOrigin(other.request);
     browserErrors.watch(other);
     const otherPage = await other.newPage();
     const dashboard = await app.logInQuickly(user.email, user.password, { page: otherPage });

@@ -2,7 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { BAND, BAND_ARTISTS, BAND_PASSWORD, bandName } from "../support/band-accounts";
 import { actionLink, mailsTo, waitForMail } from "../support/outbox";
 import { expiredLink, pathOf, tamperedSignature } from "../support/signed-links";
-import { App, expect, test, uniqueEmail, type BrowserErrors } from "../support/test";
+import { App, expect, test, uniqueEmail, type BrowserErrors, sendAppOrigin } from "../support/test";
 
 /**
  * Band members of artist pages (app/modules/profiles/band*.ts, band-section.tsx) and the public
@@ -45,6 +45,7 @@ async function invite(page: Page, email: string, artistName: string, canEdit: bo
 /** A second browser whose console errors also fail the test. */
 async function otherBrowser(browser: Browser, browserErrors: BrowserErrors, js = true) {
   const context = await browser.newContext({ javaScriptEnabled: js });
+  sendAppOrigin(context.request);
   browserErrors.watch(context);
   const page = await context.newPage();
   return { context, page, app: new App(page, js) };

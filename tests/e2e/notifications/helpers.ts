@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
-import { expect } from "../support/test";
+import { expect, sendAppOrigin } from "../support/test";
 
 /**
  * Helpers for the notification bell (app/components/notification-bell.tsx) and live updates
@@ -81,7 +81,7 @@ export async function expectSameDocument(page: Page) {
  * redirected to (null for an administrator). Dispose `api` at the end.
  */
 export async function signedIn(email: string, password: string): Promise<{ api: APIRequestContext; id: number }> {
-  const api = await playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const api = sendAppOrigin(await playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL }));
   const response = await api.post("/login", { form: { email, password, redirect: "" }, maxRedirects: 0 });
   expect(response.status(), `log in ${email}`).toBe(302);
   const id = Number(/^\/member\/(\d+)\/dashboard$/.exec(response.headers()["location"] ?? "")?.[1] ?? NaN);

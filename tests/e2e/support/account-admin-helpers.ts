@@ -1,7 +1,7 @@
 import { request, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import sharp from "sharp";
 import type { Mail } from "./outbox";
-import { expect, type App, type BrowserErrors } from "./test";
+import { expect, sendAppOrigin, type App, type BrowserErrors } from "./test";
 
 /** Helpers for tests/e2e/account and tests/e2e/admin. */
 
@@ -24,6 +24,7 @@ export async function logInMember(app: App, email: string, password: string, pag
 /** A second browser (its own cookies), watched for browser errors like the test's own. */
 export async function otherBrowser(browser: Browser, browserErrors: BrowserErrors): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  sendAppOrigin(context.request);
   browserErrors.watch(context);
   return { context, page: await context.newPage() };
 }

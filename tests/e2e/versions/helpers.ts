@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { expect } from "../support/test";
+import { expect, sendAppOrigin } from "../support/test";
 
 /**
  * Helpers for tests/e2e/versions (app/routes/admin.versions.tsx, app/components/whats-new.tsx,
@@ -28,7 +28,7 @@ export interface LatestJson {
 
 /** An API client of its own (its own cookie jar), signed in as `email`; the member id (NaN for an admin). */
 export async function signedIn(email: string, password: string): Promise<{ api: APIRequestContext; id: number }> {
-  const api = await playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const api = sendAppOrigin(await playwrightRequest.newContext({ baseURL: process.env.E2E_BASE_URL }));
   const response = await api.post("/login", { form: { email, password, redirect: "" }, maxRedirects: 0 });
   expect(response.status(), `log in ${email}`).toBe(302);
   const id = Number(/^\/member\/(\d+)\/dashboard$/.exec(response.headers()["location"] ?? "")?.[1] ?? NaN);
