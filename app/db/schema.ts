@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -432,3 +433,291 @@ export type Venue = typeof venues.$inferSelect;
 
 export type User = typeof users.$inferSelect;
 export type LegalDocument = typeof legalDocuments.$inferSelect;
+
+/* ---------------------------------------------------------------- catalogue (issue 8) */
+
+export const releaseTypes = ["single", "ep", "album"] as const;
+export type ReleaseType = (typeof releaseTypes)[number];
+
+/**
+ * A release's life: draft -> pending_approval -> approved (shown as tag_ready_for_distribution) | rejected;
+ * approved -> in_distribution (shown as upcoming_release before its date, published after it); a takedown is
+ * requested, then done. Each transition is one conditional UPDATE and a row in release_status_history.
+ */
+export const releaseStatuses = [
+  "draft",
+  "pending_approval",
+  "approved",
+  "rejected",
+  "in_distribution",
+  "takedown_requested",
+  "taken_down",
+] as const;
+export type ReleaseStatus = (typeof releaseStatuses)[number];
+
+/** What an administrator's rejection says, per field (the field names the preflight uses). */
+export interface ReleaseRejectionReason {
+  field: string;
+  message: string;
+}
+
+/** `'a', 'b'` for a CHECK constraint's IN list (fixed vocabularies only, never user input). */
+function sqlList(values: readonly string[]) {
+  return sql.raw(values.map((v) => `'${v}'`).join(", "));
+}
+
+/** A release of an artist page (profiles of type artist; the services check the type). */
+export const releases = pgTable(
+  "releases",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    artistId: integer("artist_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "restrict" }),
+    title: text("title").notNull(),
+    /** Used in URLs (`release-page/{artistSlug}/{releaseSlug}`); unique per artist, case-insensitively. */
+    slug: text("slug").notNull(),
+    type: text("type", { enum: releaseTypes }).notNull(),
+    /** UPC-A (12 digits) or EAN-13, digits only; unique across the catalogue, leading zeros ignored. */
+    upc: text("upc"),
+    label: text("label").notNull().default(""),
+    /** ℗ line (the sound recording's owner) and © line (the artwork and packaging's). */
+    pLine: text("p_line").notNull().default(""),
+    cLine: text("c_line").notNull().default(""),
+    primaryGenreId: integer("primary_genre_id").references(() => referenceValues.id, { onDelete: "restrict" }),
+    secondaryGenreId: integer("secondary_genre_id").references(() => referenceValues.id, { onDelete: "restrict" }),
+    languageId: integer("language_id").references(() => referenceValues.id, { onDelete: "restrict" }),
+    /** Nullable until chosen: a draft saves at every step of the distribution flow. */
+    releaseDate: date("release_date", { mode: "string" }),
+    previouslyReleased: boolean("previously_released").notNull().default(false),
+    previousReleaseDate: date("previous_release_date", { mode: "string" }),
+    /** The explicit flag. */
+    parentalAdvisory: boolean("parental_advisory").notNull().default(false),
+    /** The stored cover art's path; null until uploaded. Its size in pixels, read from the file at upload. */
+    coverArtPath: text("cover_art_path"),
+    coverArtWidth: integer("cover_art_width"),
+    coverArtHeight: integer("cover_art_height"),
+    /** Store codes chosen for delivery. */
+    stores: text("stores").array().notNull().default(sql`'{}'::text[]`),
+    /** ISO 3166-1 alpha-2 codes, or ["WW"] for worldwide. */
+    territories: text("territories").array().notNull().default(sql`'{WW}'::text[]`),
+    status: text("status", { enum: releaseStatuses }).notNull().default("draft"),
+    rejectionReasons: jsonb("rejection_reasons").$type<ReleaseRejectionReason[]>(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("releases_artist_slug_unique").on(t.artistId, sql`lower(${t.slug})`),
+    // Statement lines match a release by UPC with leading zeros ignored: the same key is unique.
+    uniqueIndex("releases_upc_unique").on(sql`ltrim(${t.upc}, '0')`),
+    index("releases_artist_created_idx").on(t.artistId, t.createdAt),
+    index("releases_status_created_idx").on(t.status, t.createdAt),
+    index("releases_created_at_idx").on(t.createdAt),
+    check("releases_type_valid", sql`${t.type} in (${sqlList(releaseTypes)})`),
+    check("releases_status_valid", sql`${t.status} in (${sqlList(releaseStatuses)})`),
+    check("releases_upc_format", sql`${t.upc} is null or ${t.upc} ~ '^[0-9]{12,13}$'`),
+  ],
+);
+
+/** Who moved a release from one status to another, when and why (append-only). */
+export const releaseStatusHistory = pgTable(
+  "release_status_history",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    releaseId: integer("release_id")
+      .notNull()
+      .references(() => releases.id, { onDelete: "cascade" }),
+    /** Null for the release's creation. */
+    fromStatus: text("from_status", { enum: releaseStatuses }),
+    toStatus: text("to_status", { enum: releaseStatuses }).notNull(),
+    /** Null when the system made the change (e.g. the date passing). */
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("release_status_history_release_idx").on(t.releaseId, t.createdAt),
+    check("release_status_history_from_valid", sql`${t.fromStatus} is null or ${t.fromStatus} in (${sqlList(releaseStatuses)})`),
+    check("release_status_history_to_valid", sql`${t.toStatus} in (${sqlList(releaseStatuses)})`),
+  ],
+);
+
+export const audioFormats = ["wav", "flac"] as const;
+export type AudioFormat = (typeof audioFormats)[number];
+
+/**
+ * A recording of an artist page. Audio properties are read from the file (music-metadata) and stored
+ * together: either all of format, bit depth, sample rate and channels are set, or none ("no audio yet").
+ */
+export const songs = pgTable(
+  "songs",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    artistId: integer("artist_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "restrict" }),
+    title: text("title").notNull(),
+    /** "Radio Edit", "Live", "Acoustic"...; empty for the original. */
+    version: text("version").notNull().default(""),
+    /** Uppercase, no hyphens (USBL12600001); unique across the catalogue. */
+    isrc: text("isrc"),
+    /** T-345.246.800-3 (normalizeIswc); recordings of one work may share it. */
+    iswc: text("iswc"),
+    /** From the audio file. */
+    durationSeconds: integer("duration_seconds"),
+    explicit: boolean("explicit").notNull().default(false),
+    languageId: integer("language_id").references(() => referenceValues.id, { onDelete: "restrict" }),
+    lyrics: text("lyrics").notNull().default(""),
+    /** A cover records its mechanical licence: provider, licence id and the original writers. */
+    isCover: boolean("is_cover").notNull().default(false),
+    coverLicenceProvider: text("cover_licence_provider"),
+    coverLicenceId: text("cover_licence_id"),
+    coverOriginalWriters: text("cover_original_writers"),
+    /** The stored audio file's path; null until uploaded. */
+    audioPath: text("audio_path"),
+    audioFormat: text("audio_format", { enum: audioFormats }),
+    audioBitDepth: smallint("audio_bit_depth"),
+    audioSampleRate: integer("audio_sample_rate"),
+    audioChannels: smallint("audio_channels"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("songs_isrc_unique").on(t.isrc),
+    index("songs_iswc_idx").on(t.iswc),
+    // A member's songs by title (lists, and PRO lines matched by work title among an artist's songs).
+    index("songs_artist_title_idx").on(t.artistId, sql`lower(${t.title})`),
+    index("songs_created_at_idx").on(t.createdAt),
+    check("songs_isrc_format", sql`${t.isrc} is null or ${t.isrc} ~ '^[A-Z]{2}[A-Z0-9]{3}[0-9]{7}$'`),
+    check("songs_iswc_format", sql`${t.iswc} is null or ${t.iswc} ~ '^T-[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]$'`),
+    check("songs_duration_positive", sql`${t.durationSeconds} is null or ${t.durationSeconds} > 0`),
+    check("songs_audio_format_valid", sql`${t.audioFormat} is null or ${t.audioFormat} in (${sqlList(audioFormats)})`),
+    check(
+      "songs_audio_properties_together",
+      sql`(${t.audioFormat} is null and ${t.audioBitDepth} is null and ${t.audioSampleRate} is null and ${t.audioChannels} is null)
+        or (${t.audioFormat} is not null and ${t.audioBitDepth} is not null and ${t.audioSampleRate} is not null
+          and ${t.audioChannels} is not null and ${t.audioBitDepth} > 0 and ${t.audioSampleRate} > 0 and ${t.audioChannels} > 0)`,
+    ),
+    check("songs_audio_path_has_properties", sql`${t.audioPath} is null or ${t.audioFormat} is not null`),
+  ],
+);
+
+/** A song's writers (the composition). Shares are basis points; the services keep a song's total at 10,000. */
+export const songWriters = pgTable(
+  "song_writers",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    songId: integer("song_id")
+      .notNull()
+      .references(() => songs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Set when the writer is a member. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    shareBps: integer("share_bps").notNull(),
+    proId: integer("pro_id").references(() => referenceValues.id, { onDelete: "restrict" }),
+    /** IPI/CAE name number, digits only. */
+    ipi: text("ipi"),
+    position: smallint("position").notNull().default(0),
+  },
+  (t) => [
+    index("song_writers_song_idx").on(t.songId, t.position),
+    index("song_writers_user_idx").on(t.userId),
+    check("song_writers_share_range", sql`${t.shareBps} between 0 and 10000`),
+    check("song_writers_ipi_format", sql`${t.ipi} is null or ${t.ipi} ~ '^[0-9]{9,11}$'`),
+  ],
+);
+
+/** A release's ordered songs (positions from 1); a song may be on several releases, once on each. */
+export const releaseTracks = pgTable(
+  "release_tracks",
+  {
+    releaseId: integer("release_id")
+      .notNull()
+      .references(() => releases.id, { onDelete: "cascade" }),
+    songId: integer("song_id")
+      .notNull()
+      .references(() => songs.id, { onDelete: "restrict" }),
+    position: smallint("position").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.releaseId, t.position] }),
+    uniqueIndex("release_tracks_release_song_unique").on(t.releaseId, t.songId),
+    index("release_tracks_song_idx").on(t.songId),
+    check("release_tracks_position_positive", sql`${t.position} >= 1`),
+  ],
+);
+
+export const creditRoles = ["producer", "featured_artist"] as const;
+export type CreditRole = (typeof creditRoles)[number];
+export const creditStatuses = ["pending", "accepted", "declined", "revoked"] as const;
+export type CreditStatus = (typeof creditStatuses)[number];
+
+/**
+ * Producer and featured-artist credits, invited by email through a signed link to
+ * `/song-producer-invite/{id}` or `/song-featured-artist-invite/{id}`. An accepted credit is verified.
+ */
+export const songCredits = pgTable(
+  "song_credits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    songId: integer("song_id")
+      .notNull()
+      .references(() => songs.id, { onDelete: "cascade" }),
+    role: text("role", { enum: creditRoles }).notNull(),
+    email: text("email").notNull(),
+    /** The member the credit belongs to, once accepted (or known at invitation). */
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: creditStatuses }).notNull().default("pending"),
+    invitedBy: integer("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    respondedAt: timestamp("responded_at", { withTimezone: true }),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index("song_credits_song_idx").on(t.songId, t.role),
+    index("song_credits_user_idx").on(t.userId),
+    index("song_credits_email_idx").on(sql`lower(${t.email})`),
+    // One live invitation or credit per person and role on a song.
+    uniqueIndex("song_credits_live_unique")
+      .on(t.songId, t.role, sql`lower(${t.email})`)
+      .where(sql`${t.status} in ('pending', 'accepted')`),
+    check("song_credits_role_valid", sql`${t.role} in (${sqlList(creditRoles)})`),
+    check("song_credits_status_valid", sql`${t.status} in (${sqlList(creditStatuses)})`),
+  ],
+);
+
+/**
+ * A delivery package built on approval: a DDEX ERN 4.3 NewReleaseMessage with the audio and the art, and
+ * their checksums, in one zip under DATA_DIR. What a delivery to a store or aggregator would send.
+ */
+export const releaseDeliveries = pgTable(
+  "release_deliveries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    releaseId: integer("release_id")
+      .notNull()
+      .references(() => releases.id, { onDelete: "cascade" }),
+    /** The ERN MessageId, unique per package. */
+    messageId: text("message_id").notNull().unique(),
+    /** The zip's path under the data folder. */
+    packagePath: text("package_path").notNull(),
+    /** SHA-256 of the zip, hex. */
+    packageSha256: text("package_sha256").notNull(),
+    packageBytes: bigint("package_bytes", { mode: "number" }).notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("release_deliveries_release_idx").on(t.releaseId, t.createdAt)],
+);
+
+export type Release = typeof releases.$inferSelect;
+export type ReleaseStatusChange = typeof releaseStatusHistory.$inferSelect;
+export type Song = typeof songs.$inferSelect;
+export type SongWriter = typeof songWriters.$inferSelect;
+export type ReleaseTrack = typeof releaseTracks.$inferSelect;
+export type SongCredit = typeof songCredits.$inferSelect;
+export type ReleaseDelivery = typeof releaseDeliveries.$inferSelect;

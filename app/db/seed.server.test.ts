@@ -25,18 +25,20 @@ describe("demo data", () => {
   it("is idempotent and gives the documented logins", async () => {
     expect(await seedDemoDataOnFirstRun()).toBe(true);
     const before = [await count(users), await count(legalDocuments), await count(signatures)];
-    expect(before).toEqual([3, 2, 4]);
+    expect(before).toEqual([4, 2, 6]);
     await seedDemoData();
     expect(await seedDemoDataOnFirstRun()).toBe(false);
     expect([await count(users), await count(legalDocuments), await count(signatures)]).toEqual(before);
 
-    for (const email of ["admin@example.com", "member@example.com", "new@example.com"]) {
+    for (const email of ["admin@example.com", "member@example.com", "producer@example.com", "new@example.com"]) {
       const outcome = await attemptLogin({ email, password: DEMO_PASSWORD, ip: "seed-test" });
       expect(outcome.ok).toBe(true);
     }
     const byEmail = Object.fromEntries((await db().select().from(users)).map((u) => [u.email, u]));
     expect(byEmail["admin@example.com"]).toMatchObject({ acctType: 2, roleId: 1 });
     expect(byEmail["member@example.com"]).toMatchObject({ acctType: 1, roleId: 5 });
+    expect(byEmail["producer@example.com"]).toMatchObject({ acctType: 1, roleId: 5, name: "Paul", lastName: "Producer" });
+    expect(await hasAgreedToAllDocuments(byEmail["producer@example.com"]!.id)).toBe(true);
     expect(await hasAgreedToAllDocuments(byEmail["admin@example.com"]!.id)).toBe(true);
     expect(await hasAgreedToAllDocuments(byEmail["member@example.com"]!.id)).toBe(true);
     expect(await hasAgreedToAllDocuments(byEmail["new@example.com"]!.id)).toBe(false);
@@ -55,6 +57,7 @@ describe("demo data", () => {
     const seeded = await db().select().from(profiles);
     expect(seeded.map((p) => [p.type, p.username, p.status]).sort()).toEqual([
       ["artist", "midnight-owls", "published"],
+      ["music_producer", "paul-beats", "published"],
       ["musician", "mia", "published"],
     ]);
   });

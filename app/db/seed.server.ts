@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "~/modules/accounts/password.server";
 import { readConfigValue, setConfigValue } from "~/modules/config/config.server";
+import { seedDemoCatalog } from "~/modules/catalog/catalog-seed.server";
 import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { db } from "./client.server";
@@ -12,6 +13,8 @@ export const DEMO_USERS = [
   { email: "admin@example.com", name: "Ada", lastName: "Admin", acctType: 2, roleId: 1, signs: true },
   { email: "member@example.com", name: "Mia", lastName: "Member", acctType: 1, roleId: 5, signs: true },
   { email: "new@example.com", name: "Noah", lastName: "Newcomer", acctType: 1, roleId: 5, signs: false },
+  // Added with the catalogue, after the others so that their ids stay 1-3.
+  { email: "producer@example.com", name: "Paul", lastName: "Producer", acctType: 1, roleId: 5, signs: true },
 ] as const;
 
 const TERMS = `<h2>1. Who we are</h2>
@@ -79,7 +82,8 @@ export async function seedDemoData(): Promise<void> {
     );
     if (rows.length) await tx.insert(signatures).values(rows).onConflictDoNothing();
     await seedReferenceData(tx);
-    await seedDemoProfiles(tx, "member@example.com");
+    await seedDemoProfiles(tx);
+    await seedDemoCatalog(tx);
   });
   await setConfigValue("display_currency", "USD");
 }

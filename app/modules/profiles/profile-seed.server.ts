@@ -3,6 +3,8 @@ import type { Db } from "~/db/client.server";
 import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, users, type ProfileType } from "~/db/schema";
 
 interface DemoProfile {
+  /** The demo member who owns the page (../shared/DEMO.md). */
+  owner: string;
   type: ProfileType;
   name: string;
   username: string;
@@ -12,9 +14,10 @@ interface DemoProfile {
   rates?: Array<{ label: string; amountCents: number; unit: "per_song" | "per_hour" | "per_day" | "per_project" }>;
 }
 
-/** The demo member's pages, published, so the directories have something to show on a first run. */
+/** The demo members' pages, published, so the directories have something to show on a first run. */
 const DEMO_PROFILES: DemoProfile[] = [
   {
+    owner: "member@example.com",
     type: "artist",
     name: "Mia and the Midnight Owls",
     username: "midnight-owls",
@@ -23,6 +26,7 @@ const DEMO_PROFILES: DemoProfile[] = [
     values: ["Indie", "Folk"],
   },
   {
+    owner: "member@example.com",
     type: "musician",
     name: "Mia Member",
     username: "mia",
@@ -34,14 +38,28 @@ const DEMO_PROFILES: DemoProfile[] = [
       { label: "Studio session", amountCents: 6000, unit: "per_hour" },
     ],
   },
+  {
+    owner: "producer@example.com",
+    type: "music_producer",
+    name: "Paul Producer",
+    username: "paul-beats",
+    bio: "Producer and co-writer behind Late Trains and Northbound. Warm analogue drums, honest vocals, finished mixes.",
+    location: "Nashville, United States",
+    values: ["Indie", "Folk", "Hip-Hop/Rap", "Beat Making", "Arranging", "Recording", "English"],
+    rates: [{ label: "Production per song", amountCents: 40000, unit: "per_song" }],
+  },
 ];
 
 /** Idempotent: a demo profile whose username is taken already is left alone. */
-export async function seedDemoProfiles(tx: Db, ownerEmail: string): Promise<void> {
-  const [owner] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, ownerEmail)).limit(1);
-  if (!owner) return;
+export async function seedDemoProfiles(tx: Db): Promise<void> {
+  const owners = await tx
+    .select({ id: users.id, email: sql<string>`lower(${users.email})` })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, [...new Set(DEMO_PROFILES.map((p) => p.owner))]));
   const now = new Date();
   for (const demo of DEMO_PROFILES) {
+    const owner = owners.find((o) => o.email === demo.owner);
+    if (!owner) continue;
     const [created] = await tx
       .insert(profiles)
       .values({

@@ -102,10 +102,11 @@ test("the list shows the demo members with their type, role and status", async (
   await search(page, "@example.com");
   const cells = (email: string) => bodyRows(page).filter({ hasText: email }).getByRole("cell");
   const joined = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-  await expect(rowNames(page)).toHaveText(["Noah Newcomer", "Mia Member", "Ada Admin"]);
+  await expect(rowNames(page)).toHaveText(["Paul Producer", "Noah Newcomer", "Mia Member", "Ada Admin"]);
   await expect(cells(DEMO.admin)).toHaveText([DEMO.admin, "Admin", "Super admin", "Active", joined], { useInnerText: true });
   await expect(cells(DEMO.member)).toHaveText([DEMO.member, "Member", "User", "Active", joined], { useInnerText: true });
   await expect(cells(DEMO.newcomer)).toHaveText([DEMO.newcomer, "Member", "User", "Active", joined], { useInnerText: true });
+  await expect(cells(DEMO.producer)).toHaveText([DEMO.producer, "Member", "User", "Active", joined], { useInnerText: true });
   await expect(rowNames(page).getByRole("link", { name: "Mia Member" })).toHaveAttribute("href", `/admin/member/${DEMO_IDS.member}`);
 });
 

@@ -9,6 +9,8 @@ export const DEMO = {
   member: "member@example.com",
   /** Has not agreed to the required documents. Only the agreement test in legal-agreement.spec.ts logs in as it. */
   newcomer: "new@example.com",
+  /** Paul Producer: writer and verified producer on the demo catalogue (DEMO.md). */
+  producer: "producer@example.com",
 } as const;
 
 /** Created without a password, as an administrator or an invitation would; each gets an activation email. */
@@ -33,5 +35,5 @@ export const UNSIGNED = {
 } as const;
 
 /** The seeded demo users' ids and names (app/db/seed.server.ts seeds them first, in this order). */
-export const DEMO_IDS = { admin: 1, member: 2, newcomer: 3 } as const;
+export const DEMO_IDS = { admin: 1, member: 2, newcomer: 3, producer: 4 } as const;
 export const DEMO_NAMES = { admin: "Ada Admin", member: "Mia Member", newcomer: "Noah Newcomer" } as const;
