@@ -30,16 +30,28 @@ test.describe.configure({ timeout: 60_000 });
 
 const REALTIME_SOCKET = /\/app\/[^/?]+\?protocol=/;
 
-/** Records each distinct value of [data-realtime-state], from the server-rendered one on. */
+/**
+ * Records each distinct value of [data-realtime-state], from the server-rendered one on. Attribute changes
+ * carry their old value: two changes delivered in one observer callback (connecting, then connected at once
+ * on a fast machine) are both recorded.
+ */
 async function recordStates(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __realtimeStates: string[] };
     w.__realtimeStates = [];
-    const record = () => {
-      const state = document.querySelector("[data-realtime-state]")?.getAttribute("data-realtime-state");
+    const push = (state: string | null | undefined) => {
       if (state && w.__realtimeStates[w.__realtimeStates.length - 1] !== state) w.__realtimeStates.push(state);
     };
-    new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-realtime-state"] });
+    new MutationObserver((mutations) => {
+      for (const m of mutations) if (m.type === "attributes") push(m.oldValue);
+      push(document.querySelector("[data-realtime-state]")?.getAttribute("data-realtime-state"));
+    }).observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeOldValue: true,
+      attributeFilter: ["data-realtime-state"],
+    });
   });
 }
 const states = (page: Page) => page.evaluate(() => (window as unknown as { __realtimeStates: string[] }).__realtimeStates);

@@ -37,6 +37,8 @@ test("with the keyboard: Enter opens, arrows move, Escape closes and returns foc
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
   await app.goto("/member/2/dashboard");
   const button = trigger(page, "Ada Admin");
+  // Until hydration the avatar is a disabled stand-in (the dropdown loads after it): wait for the real trigger.
+  await expect(button).toHaveAttribute("aria-expanded", "false");
 
   await button.focus();
   await expect(button).toBeFocused();
