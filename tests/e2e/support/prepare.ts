@@ -16,6 +16,9 @@ import { prepareBandData } from "./prepare-band";
 import { prepareDirectoryData } from "./prepare-directory";
 import { prepareModerationData } from "./prepare-moderation";
 import { prepareProfilesData } from "./prepare-profiles";
+import { prepareReleasesData } from "./prepare-releases";
+import { prepareSongsData } from "./prepare-songs";
+import { prepareCreditsData } from "./prepare-credits";
 
 await boot();
 try {
@@ -31,6 +34,9 @@ try {
   console.log(`[e2e] prepared ${await prepareVersionAccounts()}`);
   for (const prepareCommunity of [prepareProfilesData, prepareModerationData, prepareBandData, prepareDirectoryData]) {
     console.log(`[e2e] prepared ${await prepareCommunity()}`);
+  }
+  for (const prepareCatalog of [prepareReleasesData, prepareSongsData, prepareCreditsData]) {
+    console.log(`[e2e] prepared ${await prepareCatalog()}`);
   }
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
 } finally {
