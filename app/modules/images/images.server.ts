@@ -39,6 +39,12 @@ export const IMAGE_KINDS = {
     "728x410": { width: 728, height: 410, fit: "cover" },
     "364x205": { width: 364, height: 205, fit: "cover" },
   },
+  // A release's cover art (square; the upload itself is checked by catalog/releases/cover-art.server.ts).
+  cover: {
+    "1400x1400": { width: 1400, height: 1400, fit: "cover" },
+    "600x600": { width: 600, height: 600, fit: "cover" },
+    "300x300": { width: 300, height: 300, fit: "cover" },
+  },
 } as const satisfies Record<string, Record<string, VariantSpec>>;
 
 export type ImageKind = keyof typeof IMAGE_KINDS;
