@@ -95,9 +95,3 @@ export async function removeCoverArt(release: Pick<Release, "id" | "status" | "c
     .where(eq(releases.id, release.id));
   await deleteImage(release.coverArtPath);
 }
-
-/** A cover variant's public path from the stored (1400) path; seeded placeholders are returned as they are. */
-export function coverVariant(path: string | null, variant: "1400x1400" | "600x600" | "300x300"): string | null {
-  if (!path) return null;
-  return path.replace(/\/1400x1400\.webp$/, `/${variant}.webp`);
-}

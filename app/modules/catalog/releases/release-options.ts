@@ -101,3 +101,14 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function releaseFieldAnchor(field: string): string {
   return `field-${field.replace(/[^a-z0-9_-]/gi, "_")}`;
 }
+
+/** A cover variant's public path from the stored (1400) path; anything else is returned as it is. */
+export function coverVariant(path: string | null, variant: "1400x1400" | "600x600" | "300x300"): string | null {
+  if (!path) return null;
+  return path.replace(/\/1400x1400\.webp$/, `/${variant}.webp`);
+}
+
+/** The songs' audio, served by the songs module. */
+export function songAudioPath(songId: number): string {
+  return `/storage/audio/${songId}`;
+}
