@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { releases } from "~/db/schema";
+import { seedDemoData } from "~/db/seed.server";
+import { findUserByEmail } from "~/modules/accounts/accounts.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { sessionCookieFor } from "../helpers/requests";
+
+useTestDatabase();
+
+/**
+ * The release pages' cost through the real request handler (see page-statements.test.ts): the lists are
+ * one statement whatever their length; a release's pages a fixed number whatever its track count.
+ */
+describe("release pages: statements per request", () => {
+  let server: AppServer;
+  let member: { id: number; cookie: string };
+  let admin: { cookie: string };
+  let draftId: number;
+
+  beforeAll(async () => {
+    await seedDemoData();
+    const demoMember = (await findUserByEmail("member@example.com"))!;
+    member = { id: demoMember.id, cookie: await sessionCookieFor(demoMember.id) };
+    admin = { cookie: await sessionCookieFor((await findUserByEmail("admin@example.com"))!.id) };
+    draftId = (await db().select({ id: releases.id }).from(releases).where(eq(releases.slug, "winter-platforms")))[0]!.id;
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  async function warm(path: string, cookie: string) {
+    await server.statementsOf(path, { headers: { Cookie: cookie } });
+    return server.statementsOf(path, { headers: { Cookie: cookie } });
+  }
+
+  it.each([
+    // session (1), layout (3), the list with its total (1)
+    ["member releases", () => `/member/${member.id}/releases`, () => member.cookie, 5],
+    ["member releases, search and status filter", () => `/member/${member.id}/releases?q=late&status=in_distribution&page=1`, () => member.cookie, 5],
+    // session (1), bell, What's new (2), the list (1)
+    ["admin releases", () => "/admin/releases", () => admin.cookie, 4],
+    ["admin releases, search", () => "/admin/releases?q=196589&status=draft", () => admin.cookie, 4],
+    // session, layout (4); release + tracks (2); preflight (people 2, codes 2); history (1); other songs (1)
+    ["member release editor (7 tracks)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 12],
+    ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 11],
+    ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 10],
+  ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
+    const { status, count, sql } = await warm(path(), cookie());
+    expect(status, sql.join("\n")).toBeLessThan(400);
+    expect(count, sql.join("\n")).toBeLessThanOrEqual(budget);
+  });
+});
