@@ -47,6 +47,12 @@ export function releaseDateProblems(value: Pick<ReleaseDetailsValue, "releaseDat
   return fields;
 }
 
+/** The UPC's format and check digit, reported together with the date rules (uniqueness comes later). */
+function upcFormatErrors(value: string | undefined): Record<string, string[]> {
+  const problem = value ? upcProblem(normalizeUpc(value)) : null;
+  return problem ? { upc: [problem] } : {};
+}
+
 /** A slug free for the artist: the one asked for (or an error), else one from the title with -2, -3... One statement. */
 async function freeSlug(artistId: number, title: string, wanted: string | undefined, exceptId: number | null): Promise<string> {
   const base = wanted || slugFromTitle(title) || "release";
@@ -109,7 +115,7 @@ function uniqueViolation(error: unknown): ReleaseEditError | null {
 
 /** Creates a draft release for an artist page the actor may edit (checked by the caller), with its creation in the history. */
 export async function createRelease(actor: Pick<User, "id">, artistId: number, value: ReleaseDetailsValue, today = todayUtc()): Promise<Release> {
-  const dateErrors = releaseDateProblems(value, today);
+  const dateErrors = { ...releaseDateProblems(value, today), ...upcFormatErrors(value.upc) };
   if (Object.keys(dateErrors).length) throw new ReleaseEditError({ fields: dateErrors });
   const slug = await freeSlug(artistId, value.title, value.slug, null);
   const upc = await checkedUpc(value.upc, null);
@@ -131,7 +137,7 @@ export async function createRelease(actor: Pick<User, "id">, artistId: number, v
 export async function updateReleaseDetails(release: Release, value: ReleaseDetailsValue, today = todayUtc()): Promise<Release> {
   assertEditable(release);
   const dateChanged = value.releaseDate !== (release.releaseDate ?? undefined) || value.previouslyReleased !== release.previouslyReleased;
-  const dateErrors = dateChanged ? releaseDateProblems(value, today) : {};
+  const dateErrors = { ...(dateChanged ? releaseDateProblems(value, today) : {}), ...upcFormatErrors(value.upc) };
   if (Object.keys(dateErrors).length) throw new ReleaseEditError({ fields: dateErrors });
   const slug = value.slug && value.slug === release.slug.toLowerCase() ? release.slug : await freeSlug(release.artistId, value.title, value.slug || (value.title === release.title ? release.slug : undefined), release.id);
   const upc = await checkedUpc(value.upc, release.id);

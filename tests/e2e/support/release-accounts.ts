@@ -1,0 +1,30 @@
+/**
+ * Accounts and artist pages for tests/e2e/catalog/releases.spec.ts and release-review.spec.ts, created
+ * before the server starts by prepare-releases.ts. Each test owns its artist, so tests never share state.
+ * No app imports here: spec files import this.
+ */
+export const RELEASE_PASSWORD = "release-pass-123";
+
+export const RELEASE_MEMBERS = {
+  /** Owns `happy` (two songs with audio): creates a release through the forms. */
+  creator: "rel-creator@example.test",
+  /** Owns `invalid`: the bad-input tests. */
+  invalid: "rel-invalid@example.test",
+  /** Owns `submit`, whose complete draft "Harbour Lights" is submitted, then approved by an admin. */
+  submitter: "rel-submitter@example.test",
+  /** Owns `reject`, whose "Paper Moons" waits for review and is rejected with reasons. */
+  rejected: "rel-rejected@example.test",
+  /** Owns nothing: opening the others' releases answers 404. */
+  stranger: "rel-stranger@example.test",
+} as const;
+export type ReleaseMemberKey = keyof typeof RELEASE_MEMBERS;
+
+export const RELEASE_ARTISTS = {
+  happy: { owner: "creator", name: "Happy Path Hounds", username: "rel-happy-hounds", songs: ["Open Road", "Gravel Hymn"] },
+  invalid: { owner: "invalid", name: "Invalid Input Ibis", username: "rel-invalid-ibis", songs: ["Wrong Turn"] },
+  submit: { owner: "submitter", name: "Submit Swallows", username: "rel-submit-swallows", songs: ["Harbour Lights"] },
+  reject: { owner: "rejected", name: "Reject Ravens", username: "rel-reject-ravens", songs: ["Paper Moons"] },
+} as const satisfies Record<string, { owner: ReleaseMemberKey; name: string; username: string; songs: readonly string[] }>;
+
+export const SUBMIT_RELEASE = { title: "Harbour Lights", slug: "harbour-lights" } as const;
+export const REJECT_RELEASE = { title: "Paper Moons", slug: "paper-moons" } as const;
