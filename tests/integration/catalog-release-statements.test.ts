@@ -37,16 +37,18 @@ describe("release pages: statements per request", () => {
   }
 
   it.each([
-    // session (1), layout (3), the list with its total (1)
-    ["member releases", () => `/member/${member.id}/releases`, () => member.cookie, 5],
-    ["member releases, search and status filter", () => `/member/${member.id}/releases?q=late&status=in_distribution&page=1`, () => member.cookie, 5],
-    // session (1), bell, What's new (2), the list (1)
-    ["admin releases", () => "/admin/releases", () => admin.cookie, 4],
-    ["admin releases, search", () => "/admin/releases?q=196589&status=draft", () => admin.cookie, 4],
-    // session, layout (4); release + tracks (2); preflight (people 2, codes 2); history (1); other songs (1)
-    ["member release editor (7 tracks)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 12],
-    ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 11],
-    ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 10],
+    // session (1), layout (2), the list with its total (1)
+    ["member releases", () => `/member/${member.id}/releases`, () => member.cookie, 4],
+    ["member releases, search and status filter", () => `/member/${member.id}/releases?q=late&status=in_distribution&page=1`, () => member.cookie, 4],
+    // session (1), bell, What's new (1), the list (1)
+    ["admin releases", () => "/admin/releases", () => admin.cookie, 3],
+    ["admin releases, search", () => "/admin/releases?q=196589&status=draft", () => admin.cookie, 3],
+    // session and layout (3); release and tracks (2); rights (0 for the owner); preflight: writers and credits (2),
+    // UPC and ISRC uniqueness (one each when the release has codes; the draft has none); history (1); other songs (1)
+    ["member release editor (7 tracks, no codes yet)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 9],
+    ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 8],
+    ["member release status, a release with UPC and ISRCs", () => `/member/${member.id}/releases/midnight-owls/late-trains`, () => member.cookie, 10],
+    ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 7],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBeLessThan(400);

@@ -345,7 +345,7 @@ export function ReleaseStoresForm({ release, action, step, lastResult }: Release
   );
 }
 
-function duration(seconds: number | null): string {
+export function formatDuration(seconds: number | null): string {
   if (seconds == null) return "–";
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
@@ -382,7 +382,7 @@ export function ReleaseTracksEditor({
                   {track.version ? <span className="text-stone-500"> ({track.version})</span> : null}
                 </p>
                 <p className="text-xs text-stone-500">
-                  {duration(track.durationSeconds)} · {track.isrc ?? "ISRC assigned at submission"}
+                  {formatDuration(track.durationSeconds)} · {track.isrc ?? "ISRC assigned at submission"}
                   {track.explicit ? " · Explicit" : ""}
                   {track.audio ? "" : " · No audio yet"}
                 </p>
@@ -427,7 +427,7 @@ export function ReleaseTracksEditor({
             selectProps={{ ...getSelectProps(fields.songId), id: "release-add-song" }}
             options={[
               { value: "", label: songs.length ? "Choose a song…" : "No other songs of this artist" },
-              ...songs.map((s) => ({ value: s.id, label: `${s.title}${s.version ? ` (${s.version})` : ""} · ${duration(s.durationSeconds)}` })),
+              ...songs.map((s) => ({ value: s.id, label: `${s.title}${s.version ? ` (${s.version})` : ""} · ${formatDuration(s.durationSeconds)}` })),
             ]}
           />
         </div>
@@ -593,10 +593,16 @@ function TakedownForm({ action, lastResult }: { action?: string; lastResult: Res
   );
 }
 
-function SubmitForm({ action, problems, result }: { action?: string; problems: ReleasePreflightProblem[]; result: { result: Result; problems?: ReleasePreflightProblem[] } }) {
+export function SubmitForm({
+  action,
+  step,
+  problems,
+  result,
+}: Pick<ReleaseFormProps, "action" | "step"> & { problems: ReleasePreflightProblem[]; result: { result: Result; problems?: ReleasePreflightProblem[] } }) {
   const blocking = problems.some((p) => p.blocking);
   return (
     <Form method="post" action={action} className="space-y-3">
+      <StepField step={step} />
       <FormAlert errors={result.result?.error?.[""] ?? undefined} />
       {result.problems?.length ? <PreflightList problems={result.problems} title="Why the submission was refused" /> : null}
       <p className="text-sm text-stone-600">
@@ -899,7 +905,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl } = useLoaderData() as AdminReleaseProfileData;
+  const { release, actions, problems, history, coverUrl, ownerAreaPath } = useLoaderData() as AdminReleaseProfileData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
@@ -917,6 +923,9 @@ export function AdminReleaseProfilePage() {
             {release.coverArtWidth ? <span>Cover {release.coverArtWidth}x{release.coverArtHeight}</span> : null}
           </p>
         </div>
+        <Link to={ownerAreaPath} className={buttonSecondary}>
+          Open in the owner's editor
+        </Link>
       </header>
       <RejectionReasonsPanel reasons={release.rejectionReasons} />
       <Section title="Details" id="details">
@@ -950,7 +959,7 @@ export function AdminReleaseProfilePage() {
                   {t.version ? <span className="text-stone-500"> ({t.version})</span> : null}
                   <span className="text-sm font-normal text-stone-500">
                     {" "}
-                    · {duration(t.durationSeconds)} · {t.isrc ?? "no ISRC yet"}
+                    · {formatDuration(t.durationSeconds)} · {t.isrc ?? "no ISRC yet"}
                     {t.explicit ? " · Explicit" : ""}
                     {t.isCover ? ` · Cover (${t.coverLicenceProvider ?? "no licence"})` : ""}
                   </span>

@@ -351,7 +351,8 @@ async function adminRelease({ request, context, params }: RouteArgs) {
 
 export async function adminReleaseProfileLoader(args: RouteArgs) {
   const { release } = await adminRelease(args);
-  const page = await loadReleasePageData(release, { area: "admin" }, false);
+  // Fix links open the owner's editor (administrators may open any member's area).
+  const page = await loadReleasePageData(release, { area: "member", memberId: release.artist.ownerId }, false);
   return { actions: availableActions(release.status, true), ownerAreaPath: `/member/${release.artist.ownerId}/release-profile/${release.id}`, ...page };
 }
 
