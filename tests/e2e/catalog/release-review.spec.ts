@@ -47,6 +47,20 @@ test("a member submits a release; an administrator approves it and the member se
   await page.getByRole("button", { name: "Start distribution" }).click();
   await expect(flash(page)).toContainText("is in distribution");
   await expect(page.getByRole("region", { name: "History" })).toContainText("In distribution");
+
+  // The owner asks for a takedown (a reason is required); the administrator marks it done.
+  await app.goto(statusPath, member.page);
+  await member.page.getByRole("button", { name: "Request takedown" }).click();
+  await expect(member.page.getByText("Say why the release should be taken down.")).toBeVisible();
+  await member.page.getByLabel("Why should the release be taken down?").fill("The label bought the master back.");
+  await member.page.getByRole("button", { name: "Request takedown" }).click();
+  await expect(flash(member.page)).toContainText("The takedown is requested.");
+  await expect(member.page.getByRole("region", { name: "History" })).toContainText("The label bought the master back.");
+
+  await app.goto(page.url());
+  await page.getByRole("button", { name: "Mark as taken down" }).click();
+  await expect(flash(page)).toContainText("is marked as taken down");
+  await expect(page.getByText("Taken down").first()).toBeVisible();
   await member.context.close();
 });
 
