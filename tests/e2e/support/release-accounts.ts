@@ -14,6 +14,10 @@ export const RELEASE_MEMBERS = {
   submitter: "rel-submitter@example.test",
   /** Owns `reject`, whose "Paper Moons" waits for review and is rejected with reasons. */
   rejected: "rel-rejected@example.test",
+  /** Owns `flow`: goes through digital-distribution/start (tests/e2e/catalog/distribution.spec.ts). */
+  distributor: "rel-distributor@example.test",
+  /** Owns `noscript`: the same flow with JavaScript off. */
+  noscript: "rel-noscript@example.test",
   /** Owns nothing: opening the others' releases answers 404. */
   stranger: "rel-stranger@example.test",
 } as const;
@@ -24,6 +28,8 @@ export const RELEASE_ARTISTS = {
   invalid: { owner: "invalid", name: "Invalid Input Ibis", username: "rel-invalid-ibis", songs: ["Wrong Turn"] },
   submit: { owner: "submitter", name: "Submit Swallows", username: "rel-submit-swallows", songs: ["Harbour Lights"] },
   reject: { owner: "rejected", name: "Reject Ravens", username: "rel-reject-ravens", songs: ["Paper Moons"] },
+  flow: { owner: "distributor", name: "Flow Fireflies", username: "rel-flow-fireflies", songs: ["Night Ferry"] },
+  noscript: { owner: "noscript", name: "Plain Form Pelicans", username: "rel-plain-pelicans", songs: ["Paper Lantern"] },
 } as const satisfies Record<string, { owner: ReleaseMemberKey; name: string; username: string; songs: readonly string[] }>;
 
 export const SUBMIT_RELEASE = { title: "Harbour Lights", slug: "harbour-lights" } as const;

@@ -111,6 +111,8 @@ export interface ReleaseFormProps {
   /** Sent as a hidden `step` field. */
   step?: string;
   lastResult?: Result;
+  /** The save button's label (the flow says "Save and continue"). */
+  submitLabel?: string;
 }
 
 /** The details form. Without `release` it creates one (intent `create`, with the artist chooser). */
@@ -121,6 +123,7 @@ export function ReleaseDetailsForm({
   action,
   step,
   lastResult,
+  submitLabel,
 }: ReleaseFormProps & {
   release?: Pick<
     ReleaseDetail,
@@ -275,14 +278,14 @@ export function ReleaseDetailsForm({
       </div>
       <div className="flex justify-end">
         <SubmitButton name="intent" value={release ? "details" : "create"} pendingLabel="Saving…" className={buttonPrimary}>
-          {release ? "Save details" : "Create release"}
+          {submitLabel ?? (release ? "Save details" : "Create release")}
         </SubmitButton>
       </div>
     </Form>
   );
 }
 
-export function ReleaseStoresForm({ release, action, step, lastResult }: ReleaseFormProps & { release: Pick<ReleaseDetail, "stores" | "territories" | "rejectionReasons"> }) {
+export function ReleaseStoresForm({ release, action, step, lastResult, submitLabel }: ReleaseFormProps & { release: Pick<ReleaseDetail, "stores" | "territories" | "rejectionReasons"> }) {
   const worldwide = release.territories.includes(WORLDWIDE);
   const [form, fields] = useForm({
     id: "release-stores",
@@ -338,7 +341,7 @@ export function ReleaseStoresForm({ release, action, step, lastResult }: Release
       </fieldset>
       <div className="flex justify-end">
         <SubmitButton name="intent" value="stores" pendingLabel="Saving…" className={buttonPrimary}>
-          Save stores and territories
+          {submitLabel ?? "Save stores and territories"}
         </SubmitButton>
       </div>
     </Form>
