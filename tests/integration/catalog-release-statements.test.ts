@@ -49,6 +49,14 @@ describe("release pages: statements per request", () => {
     ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 8],
     ["member release status, a release with UPC and ISRCs", () => `/member/${member.id}/releases/midnight-owls/late-trains`, () => member.cookie, 10],
     ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 7],
+    // session and layout (3); release and tracks (2); the tracks' writers and credits (2); rights (0 for the owner)
+    ["member release page (4 tracks)", () => `/member/${member.id}/release-page/midnight-owls/late-trains`, () => member.cookie, 7],
+    // session (1), bell, What's new (1); release and tracks (2); people (2)
+    ["admin release page", () => "/admin/release-page/midnight-owls/late-trains", () => admin.cookie, 6],
+    // the distribution flow's first step: session and layout (3); artists, drafts (1 each), reference options (cached)
+    ["distribution flow, first step", () => `/member/${member.id}/digital-distribution/start`, () => member.cookie, 6],
+    // a step of a draft: as the editor (9)
+    ["distribution flow, a step of the 7-track draft", () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`, () => member.cookie, 9],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBeLessThan(400);

@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLoaderData } from "react-router";
 import { Field, FormAlert, SelectField, SubmitButton } from "~/components/forms";
 import {
-  formatDuration,
   PreflightList,
   ReleaseCoverForm,
   ReleaseDetailsForm,
@@ -14,7 +13,7 @@ import {
   SubmitForm,
   useReleaseActionResult,
 } from "~/modules/catalog/releases/release-pages";
-import { RELEASE_STATUS_LABELS, RELEASE_TYPE_OPTIONS } from "~/modules/catalog/releases/release-options";
+import { formatDuration, RELEASE_STATUS_LABELS, RELEASE_TYPE_OPTIONS } from "~/modules/catalog/releases/release-options";
 import { ReleaseDetailsSchema } from "~/modules/catalog/releases/release-schemas";
 import type { DistributionLoaderData } from "./distribution.server";
 import { DISTRIBUTION_STEPS, distributionPath, previousStep, type DistributionStep } from "./distribution-steps";

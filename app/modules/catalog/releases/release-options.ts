@@ -112,3 +112,15 @@ export function coverVariant(path: string | null, variant: "1400x1400" | "600x60
 export function songAudioPath(songId: number): string {
   return `/storage/audio/${songId}`;
 }
+
+/** A track's length as m:ss ("–" when unknown). */
+export function formatDuration(seconds: number | null): string {
+  if (seconds == null) return "–";
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** The release's public page (`release-page/{artistSlug}/{releaseSlug}`) in the member (with its id) or admin area. */
+export function releasePagePath(memberId: number | null, release: { slug: string; artist: { username: string } }): string {
+  const base = memberId === null ? "/admin" : `/member/${memberId}`;
+  return `${base}/release-page/${encodeURIComponent(release.artist.username)}/${encodeURIComponent(release.slug)}`;
+}

@@ -12,6 +12,7 @@ import type { ReleaseDetail, StatusChangeItem } from "~/modules/catalog/catalog.
 import type { ReleasePreflightProblem } from "./preflight.server";
 import type { ReleaseListQuery, ReleaseRow } from "./release-list.server";
 import {
+  formatDuration,
   RELEASE_STATUS_LABELS,
   RELEASE_TYPE_OPTIONS,
   releaseFieldAnchor,
@@ -348,10 +349,6 @@ export function ReleaseStoresForm({ release, action, step, lastResult, submitLab
   );
 }
 
-export function formatDuration(seconds: number | null): string {
-  if (seconds == null) return "–";
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
 
 /** The ordered tracks with move up/down and remove, and the chooser of the artist's other songs. */
 export function ReleaseTracksEditor({
@@ -832,11 +829,16 @@ export function MemberReleaseStatusPage() {
             {release.upc ? <span>UPC {release.upc}</span> : null}
           </p>
         </div>
-        {actions.edit ? (
-          <Link to={profilePath} className={buttonSecondary}>
-            Edit release
+        <div className="flex flex-wrap gap-2">
+          <Link to={data.releasePagePath} className={buttonSecondary}>
+            Release page
           </Link>
-        ) : null}
+          {actions.edit ? (
+            <Link to={profilePath} className={buttonSecondary}>
+              Edit release
+            </Link>
+          ) : null}
+        </div>
       </header>
       <RejectionReasonsPanel reasons={release.status === "rejected" ? release.rejectionReasons : null} profilePath={profilePath} />
       {actions.submit ? (
@@ -908,7 +910,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl, ownerAreaPath } = useLoaderData() as AdminReleaseProfileData;
+  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath } = useLoaderData() as AdminReleaseProfileData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
@@ -926,9 +928,14 @@ export function AdminReleaseProfilePage() {
             {release.coverArtWidth ? <span>Cover {release.coverArtWidth}x{release.coverArtHeight}</span> : null}
           </p>
         </div>
-        <Link to={ownerAreaPath} className={buttonSecondary}>
-          Open in the owner's editor
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to={releasePagePath} className={buttonSecondary}>
+            Release page
+          </Link>
+          <Link to={ownerAreaPath} className={buttonSecondary}>
+            Open in the owner's editor
+          </Link>
+        </div>
       </header>
       <RejectionReasonsPanel reasons={release.rejectionReasons} />
       <Section title="Details" id="details">

@@ -15,7 +15,7 @@ import { releasePreflight, releaseProfilePath, type PreflightArea, type ReleaseP
 import { editableArtists, requireEditableArtist, requireMemberRelease, requireMemberReleaseBySlugs, type ReleaseRights } from "./release-access.server";
 import { addTrack, availableSongs, createRelease, moveTrack, ReleaseEditError, removeTrack, updateReleaseDetails, updateReleaseStores } from "./release-editor.server";
 import { listAllReleases, listMemberReleasePage, parseReleaseListQuery, releaseStatusPath } from "./release-list.server";
-import { coverVariant } from "./release-options";
+import { coverVariant, releasePagePath } from "./release-options";
 import {
   AddTrackSchema,
   CoverSchema,
@@ -319,7 +319,14 @@ export async function memberReleaseStatusLoader(args: RouteArgs) {
   const { user, memberId, where } = await memberGuard(args);
   const { release, rights } = await requireMemberReleaseBySlugs(user, args.params.artistSlug, args.params.releaseSlug);
   const page = await loadReleasePageData(release, where, false);
-  return { memberId, rights, profilePath: releaseProfilePath(where, release.id), actions: availableActions(release.status, false), ...page };
+  return {
+    memberId,
+    rights,
+    profilePath: releaseProfilePath(where, release.id),
+    releasePagePath: releasePagePath(memberId, release),
+    actions: availableActions(release.status, false),
+    ...page,
+  };
 }
 
 export async function memberReleaseStatusAction(args: RouteArgs) {
@@ -353,7 +360,12 @@ export async function adminReleaseProfileLoader(args: RouteArgs) {
   const { release } = await adminRelease(args);
   // Fix links open the owner's editor (administrators may open any member's area).
   const page = await loadReleasePageData(release, { area: "member", memberId: release.artist.ownerId }, false);
-  return { actions: availableActions(release.status, true), ownerAreaPath: `/member/${release.artist.ownerId}/release-profile/${release.id}`, ...page };
+  return {
+    actions: availableActions(release.status, true),
+    ownerAreaPath: `/member/${release.artist.ownerId}/release-profile/${release.id}`,
+    releasePagePath: releasePagePath(null, release),
+    ...page,
+  };
 }
 
 export async function adminReleaseProfileAction(args: RouteArgs) {
