@@ -7,6 +7,7 @@ import { CheckboxField, Field, FieldErrors, FormAlert, SelectField, SubmitButton
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
+import { DeliveriesSection } from "~/modules/catalog/delivery/delivery-section";
 import { releaseStatuses, type ReleaseRejectionReason, type ReleaseStatus } from "~/db/schema";
 import type { ReleaseDetail, StatusChangeItem } from "~/modules/catalog/catalog.server";
 import type { ReleasePreflightProblem } from "./preflight.server";
@@ -910,7 +911,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath } = useLoaderData() as AdminReleaseProfileData;
+  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage } = useLoaderData() as AdminReleaseProfileData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
@@ -1028,6 +1029,9 @@ export function AdminReleaseProfilePage() {
           <TakedownForm lastResult={takedown.result} />
         </Section>
       ) : null}
+      <Section title="Delivery packages" id="delivery" description="The DDEX ERN 4.3 message with the audio and the cover, as a store or aggregator ingests it.">
+        <DeliveriesSection deliveries={deliveries} canBuild={canBuildPackage} />
+      </Section>
       <Section title="History" id="history">
         <StatusHistoryList history={history} />
       </Section>

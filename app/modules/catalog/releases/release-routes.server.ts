@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data } from "react-router";
-import type { User } from "~/db/schema";
+import type { ReleaseStatus, User } from "~/db/schema";
 import { parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { releaseHistory, todayUtc, type ReleaseDetail } from "~/modules/catalog/catalog.server";
@@ -36,6 +36,7 @@ import {
   startDistribution,
   submitRelease,
 } from "./release-status.server";
+import { buildDeliveryPackage, listDeliveries } from "~/modules/catalog/delivery/delivery.server";
 
 /**
  * The release pages' loaders and actions (thin route modules call these). Every form is a plain POST with
@@ -245,6 +246,9 @@ export async function readReleaseForm(request: Request): Promise<FormData | Resp
   return readForm(request);
 }
 
+/** Releases whose delivery package may be built (again). */
+const PACKAGE_STATUSES: readonly ReleaseStatus[] = ["approved", "in_distribution", "takedown_requested"];
+
 /* ------------------------------------------------------------------ page data */
 
 /** The release with what its pages show: preflight, history, the artist's other songs, options. */
@@ -360,10 +364,20 @@ export async function adminReleaseProfileLoader(args: RouteArgs) {
   const { release } = await adminRelease(args);
   // Fix links open the owner's editor (administrators may open any member's area).
   const page = await loadReleasePageData(release, { area: "member", memberId: release.artist.ownerId }, false);
+  const deliveries = await listDeliveries(release.id);
   return {
     actions: availableActions(release.status, true),
     ownerAreaPath: `/member/${release.artist.ownerId}/release-profile/${release.id}`,
     releasePagePath: releasePagePath(null, release),
+    deliveries: deliveries.map((d) => ({
+      id: d.id,
+      messageId: d.messageId,
+      createdAt: d.createdAt.toISOString(),
+      bytes: d.packageBytes,
+      sha256: d.packageSha256,
+      href: `/admin/release-profile/${release.id}/delivery/${d.id}`,
+    })),
+    canBuildPackage: PACKAGE_STATUSES.includes(release.status),
     ...page,
   };
 }
@@ -374,6 +388,12 @@ export async function adminReleaseProfileAction(args: RouteArgs) {
   const intent = String(formData.get("intent") ?? "");
   const ctx: ReleaseIntentContext = { intent, formData, actor: user, release, rights, where: { area: "admin" }, redirectTo: new URL(args.request.url).pathname };
   if (intent === "takedown") return handleTakedownIntent(ctx);
+  if (intent === "build-package") {
+    if (!PACKAGE_STATUSES.includes(release.status)) throw routeError(409, "Only an approved release has a delivery package.");
+    const { manifest } = await buildDeliveryPackage(release.id, user.id);
+    const gaps = manifest.missing.length ? ` It lists ${manifest.missing.length === 1 ? "1 gap" : `${manifest.missing.length} gaps`} in its manifest.` : "";
+    return redirectWithFlash(ctx.redirectTo, { kind: manifest.missing.length ? "info" : "success", message: `A new delivery package is built.${gaps}` });
+  }
   const handled = await handleReviewIntent(ctx);
   if (handled) return handled;
   throw routeError(400, "Unknown form.");

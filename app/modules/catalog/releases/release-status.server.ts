@@ -8,6 +8,7 @@ import { assignIsrc, assignUpc } from "./code-ranges.server";
 import { blockingProblems, releasePreflight, type PreflightArea, type ReleasePreflightProblem } from "./preflight.server";
 import type { Actor, ReleaseRights } from "./release-access.server";
 import { RELEASE_STATUS_LABELS } from "./release-options";
+import { deliverOnApproval } from "~/modules/catalog/delivery/delivery.server";
 
 /**
  * A release's life (schema.ts): draft|rejected -> pending_approval (submit, refused while the preflight
@@ -111,13 +112,11 @@ export async function approveRelease(release: ReleaseRef, actor: Actor): Promise
 }
 
 /**
- * Called once after a release is approved (its status is already `approved`). The integrator wires it to
- * the delivery package builder (app/modules/catalog/delivery/). Intentionally empty here: it must not
- * throw for the approval to stand, so whatever it calls should record its own failures.
+ * Called once after a release is approved (its status is already `approved`): builds the delivery package
+ * (app/modules/catalog/delivery/). It never throws, so the approval stands whatever happens to the package.
  */
 export async function afterReleaseApproved(releaseId: number, actorId: number): Promise<void> {
-  void releaseId;
-  void actorId;
+  await deliverOnApproval(releaseId, actorId);
 }
 
 /** Rejects a release under review with a reason per field (shown to the owner beside each field). */
