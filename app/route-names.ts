@@ -29,6 +29,12 @@ const PATHS: Record<string, string> = {
   "admin-instruments": "/admin/instruments",
   "admin-languages": "/admin/languages",
   "admin-pros": "/admin/pros",
+  // Catalogue (issue 8). The release pages' slugs are not ids: their links are built by the catalogue module.
+  "member-releases": "/member/:memberId/releases",
+  "member-release-profile": "/member/:memberId/release-profile/:id",
+  "member-digital-distribution-start": "/member/:memberId/digital-distribution/start",
+  "admin-releases": "/admin/releases",
+  "admin-release-profile": "/admin/release-profile/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */
