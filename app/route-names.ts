@@ -35,6 +35,10 @@ const PATHS: Record<string, string> = {
   "member-digital-distribution-start": "/member/:memberId/digital-distribution/start",
   "admin-releases": "/admin/releases",
   "admin-release-profile": "/admin/release-profile/:id",
+  "member-songs": "/member/:memberId/songs",
+  "member-song-profile": "/member/:memberId/song-profile/:id",
+  "admin-songs": "/admin/songs",
+  "admin-song-profile": "/admin/song-profile/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

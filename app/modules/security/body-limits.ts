@@ -19,10 +19,15 @@ export const UPLOAD_PATHS: RegExp[] = [
   /^\/(?:member\/[^/]+|admin)\/[a-z-]+-profile\/[^/]+(?:\.data)?$/,
 ];
 
+/** A song's page takes its audio master (WAV or FLAC, app/modules/catalog/songs/audio.server.ts: 250 MB). */
+export const AUDIO_BODY_MAX_BYTES = 250 * 1024 * 1024 + 256 * 1024;
+export const AUDIO_PATHS: RegExp[] = [/^\/(?:member\/[^/]+|admin)\/song-profile\/[^/]+(?:\.data)?$/];
+
 /**
  * The HTTP layer's hard cap per path. An upload route gets twice its own limit, so that a body just
  * over it still reaches the route, which answers with the message beside the file field.
  */
 export function bodyLimitFor(pathname: string): number {
+  if (AUDIO_PATHS.some((path) => path.test(pathname))) return AUDIO_BODY_MAX_BYTES;
   return UPLOAD_PATHS.some((path) => path.test(pathname)) ? 2 * UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
 }

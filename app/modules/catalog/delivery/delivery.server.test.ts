@@ -17,29 +17,11 @@ import { approveRelease } from "~/modules/catalog/releases/release-status.server
 import { startAppServer, type AppServer } from "../../../../tests/helpers/app-server";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { sessionCookieFor } from "../../../../tests/helpers/requests";
+import { wav } from "../../../../tests/helpers/audio";
 import { buildDeliveryPackage } from "./delivery.server";
 import { isoDuration } from "./ddex-ern.server";
 
 useTestDatabase();
-
-/** A tiny real WAV: 16-bit, 44.1 kHz, stereo, `frames` frames of silence. */
-function wav(frames: number): Buffer {
-  const data = Buffer.alloc(frames * 4);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(2, 22);
-  header.writeUInt32LE(44_100, 24);
-  header.writeUInt32LE(44_100 * 4, 28);
-  header.writeUInt16LE(4, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
 
 const md5 = (data: Uint8Array) => createHash("md5").update(data).digest("hex");
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
@@ -124,8 +106,8 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     // Northbound: give its song a real stored WAV and the release a real cover.
     const release = (await findRelease(northboundId))!;
     const songId = release.tracks[0]!.songId;
-    const audio = wav(4410);
-    const audioPath = `audio/test-${songId}.wav`;
+    const audio = wav({ seconds: 1 });
+    const audioPath = `audio/${songId}-${"a".repeat(32)}.wav`;
     await fs.mkdir(path.resolve(env().STORAGE_DIR, "audio"), { recursive: true });
     await fs.writeFile(path.resolve(env().STORAGE_DIR, audioPath), audio);
     await db().update(songs).set({ audioPath, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, songId));

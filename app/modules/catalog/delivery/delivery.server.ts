@@ -9,6 +9,7 @@ import { db } from "~/db/client.server";
 import { releaseDeliveries, type ReleaseDelivery } from "~/db/schema";
 import { env } from "~/env.server";
 import { findRelease, loadSongPeople, type ReleaseDetail } from "~/modules/catalog/catalog.server";
+import { audioFilePath } from "~/modules/catalog/songs/audio.server";
 import { imageFilePath } from "~/modules/images/images.server";
 import { buildNewReleaseMessage, type ErnTrack } from "./ddex-ern.server";
 
@@ -39,14 +40,6 @@ export interface DeliveryManifest {
 
 export function deliveriesRoot(): string {
   return path.resolve(env().STORAGE_DIR, "deliveries");
-}
-
-/** A stored file under STORAGE_DIR from its recorded path (relative, or absolute inside it); null otherwise. */
-function storedFile(recorded: string | null): string | null {
-  if (!recorded) return null;
-  const root = path.resolve(env().STORAGE_DIR);
-  const file = path.resolve(root, recorded.replace(/^\/?storage\//, ""));
-  return file.startsWith(root + path.sep) ? file : null;
 }
 
 async function hashFile(file: string): Promise<{ bytes: number; md5: string; sha256: string }> {
@@ -137,7 +130,7 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
   const tracks: ErnTrack[] = [];
   for (const track of release.tracks) {
     const label = `Track ${track.position} “${track.title}”`;
-    const audioFile = storedFile(track.audioPath);
+    const audioFile = audioFilePath(track.audioPath);
     let audio: ErnTrack["audio"] = null;
     if (audioFile && track.audio && (await exists(audioFile))) {
       const extension = track.audio.format === "flac" ? "flac" : "wav";
