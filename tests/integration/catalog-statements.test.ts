@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { releases } from "~/db/schema";
+import { releases, songs } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
@@ -14,11 +14,12 @@ useTestDatabase();
  * The release pages' cost through the real request handler (see page-statements.test.ts): the lists are
  * one statement whatever their length; a release's pages a fixed number whatever its track count.
  */
-describe("release pages: statements per request", () => {
+describe("catalogue pages: statements per request", () => {
   let server: AppServer;
   let member: { id: number; cookie: string };
   let admin: { cookie: string };
   let draftId: number;
+  let songId: number;
 
   beforeAll(async () => {
     await seedDemoData();
@@ -26,6 +27,7 @@ describe("release pages: statements per request", () => {
     member = { id: demoMember.id, cookie: await sessionCookieFor(demoMember.id) };
     admin = { cookie: await sessionCookieFor((await findUserByEmail("admin@example.com"))!.id) };
     draftId = (await db().select({ id: releases.id }).from(releases).where(eq(releases.slug, "winter-platforms")))[0]!.id;
+    songId = (await db().select({ id: songs.id }).from(songs).where(eq(songs.isrc, "USBL12600001")))[0]!.id;
     server = await startAppServer();
   });
 
@@ -56,6 +58,11 @@ describe("release pages: statements per request", () => {
     ["admin release page", () => "/admin/release-page/midnight-owls/late-trains", () => admin.cookie, 6],
     // the distribution flow's first step: session and layout (3); artists, drafts (1 each), reference options (cached)
     ["distribution flow, first step", () => `/member/${member.id}/digital-distribution/start`, () => member.cookie, 6],
+    // session and layout (3); the list with its total (1)
+    ["member songs", () => `/member/${member.id}/songs?q=late`, () => member.cookie, 4],
+    ["admin songs", () => "/admin/songs", () => admin.cookie, 3],
+    // session and layout (3); song, writers, credits, its releases (4); rights (0 for the owner); options (cached)
+    ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 7],
     // a step of a draft: as the editor (9)
     ["distribution flow, a step of the 7-track draft", () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`, () => member.cookie, 9],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
