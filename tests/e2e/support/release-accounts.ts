@@ -18,6 +18,8 @@ export const RELEASE_MEMBERS = {
   distributor: "rel-distributor@example.test",
   /** Owns `noscript`: the same flow with JavaScript off. */
   noscript: "rel-noscript@example.test",
+  /** Owns `songs`: creates songs, writers and audio (tests/e2e/catalog/songs.spec.ts). */
+  songwriter: "rel-songwriter@example.test",
   /** Owns nothing: opening the others' releases answers 404. */
   stranger: "rel-stranger@example.test",
 } as const;
@@ -30,6 +32,7 @@ export const RELEASE_ARTISTS = {
   reject: { owner: "rejected", name: "Reject Ravens", username: "rel-reject-ravens", songs: ["Paper Moons"] },
   flow: { owner: "distributor", name: "Flow Fireflies", username: "rel-flow-fireflies", songs: ["Night Ferry"] },
   noscript: { owner: "noscript", name: "Plain Form Pelicans", username: "rel-plain-pelicans", songs: ["Paper Lantern"] },
+  songs: { owner: "songwriter", name: "Song Sparrows", username: "rel-song-sparrows", songs: ["Old Chorus"] },
 } as const satisfies Record<string, { owner: ReleaseMemberKey; name: string; username: string; songs: readonly string[] }>;
 
 export const SUBMIT_RELEASE = { title: "Harbour Lights", slug: "harbour-lights" } as const;
