@@ -18,6 +18,9 @@ import { env } from "~/env.server";
 import { notFound, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { toHashtags } from "~/components/share/share-networks";
 import { heroImage, loadProfileExtras, type ProfileValue } from "./profile-details.server";
+import { listVerifiedCreditsOfUser } from "~/modules/catalog/catalog.server";
+import { PUBLIC_RELEASE_STATUSES } from "~/modules/catalog/release-page/release-visibility";
+import { releasePagePath } from "~/modules/catalog/releases/release-options";
 import { handleBandIntent } from "./band-actions.server";
 import { profileRights } from "./profile-access.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
@@ -59,6 +62,8 @@ export interface PublicPageData {
   notPublic: { status: ProfileStatus; label: string; rejectionReason: string | null } | null;
   directoryPath: string;
   share: { url: string; title: string; description: string; hashtags: string[]; twitterUser?: string; media?: string };
+  /** Providers: the owner's verified song credits on released music, each linking to its release page. */
+  verifiedCredits: Array<{ role: string; songTitle: string; releaseTitle: string; artistName: string; href: string }>;
 }
 
 type Args = RouteArgs;
@@ -111,10 +116,11 @@ export async function loadPublicPage(
   const profile = await findProfileByUsername(type, usernameParam);
   if (!profile) throw notFound();
   const published = profile.status === "published";
-  const [rights, extras, bandMembers] = await Promise.all([
+  const [rights, extras, bandMembers, verifiedCredits] = await Promise.all([
     profileRights(user, profile),
     loadProfileExtras([profile.id]),
     type === "artist" ? loadBandMembers(profile.id) : Promise.resolve([]),
+    PROFILE_TYPE_INFO[type].provider ? listVerifiedCreditsOfUser(profile.ownerId, PUBLIC_RELEASE_STATUSES) : Promise.resolve([]),
   ]);
   // Everyone in the band sees its page (their menu links here), published or not; editing needs rights.
   const inBand = bandMembers.some((m) => m.userId === user.id);
@@ -166,6 +172,13 @@ export async function loadPublicPage(
       twitterUser: twitterHandle(profile.links),
       media: hero ? `${appUrl}${hero.src}` : undefined,
     },
+    verifiedCredits: verifiedCredits.map((c) => ({
+      role: c.role === "producer" ? "Producer" : "Featured artist",
+      songTitle: c.songTitle,
+      releaseTitle: c.release.title,
+      artistName: c.artist.name,
+      href: releasePagePath(area === "admin" ? null : (memberId ?? user.id), { slug: c.release.slug, artist: c.artist }),
+    })),
   };
 }
 

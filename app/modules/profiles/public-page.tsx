@@ -204,6 +204,22 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
             </Section>
           ) : null}
 
+          {data.verifiedCredits.length ? (
+            <Section id="profile-verified-credits" title="Verified credits">
+              <ul className="space-y-2 text-sm">
+                {data.verifiedCredits.map((c) => (
+                  <li key={`${c.href}-${c.songTitle}-${c.role}`}>
+                    <span className="text-stone-600">{c.role} on</span> “{c.songTitle}” ·{" "}
+                    <Link to={c.href} className="font-medium text-brand-900 hover:underline">
+                      {c.releaseTitle}
+                    </Link>{" "}
+                    <span className="text-stone-600">by {c.artistName}</span>
+                  </li>
+                ))}
+              </ul>
+            </Section>
+          ) : null}
+
           {profile.links.length ? (
             <Section id="profile-links" title="Links">
               <ExternalLinks links={profile.links} label="Links" />

@@ -1,10 +1,11 @@
-import type { ReleaseStatus, User } from "~/db/schema";
+import type { User } from "~/db/schema";
 import { env } from "~/env.server";
 import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { findReleaseBySlugs, loadSongPeople } from "~/modules/catalog/catalog.server";
 import { artistReleaseRights } from "~/modules/catalog/releases/release-access.server";
 import { releaseStatusPath } from "~/modules/catalog/releases/release-list.server";
 import { coverVariant, releasePagePath } from "~/modules/catalog/releases/release-options";
+import { PUBLIC_RELEASE_STATUSES } from "./release-visibility";
 import { notFound } from "~/modules/http/route-errors.server";
 import type { RouteArgs } from "~/request-context";
 
@@ -15,8 +16,6 @@ import type { RouteArgs } from "~/request-context";
  * Statements: the release and its tracks (2), the tracks' people (2), the rights (0 or 1).
  */
 
-/** Statuses every signed-in member may see. */
-const VISIBLE_TO_MEMBERS: readonly ReleaseStatus[] = ["approved", "in_distribution", "takedown_requested"];
 
 export type ReleasePageArea = "member" | "admin";
 
@@ -38,7 +37,7 @@ export async function releasePageLoader(args: RouteArgs, area: ReleasePageArea) 
     area === "admin" ? Promise.resolve("admin" as const) : artistReleaseRights(user, release.artist),
     loadSongPeople(release.tracks.map((t) => t.songId)),
   ]);
-  if (!rights && !VISIBLE_TO_MEMBERS.includes(release.status)) throw notFound();
+  if (!rights && !(PUBLIC_RELEASE_STATUSES as readonly string[]).includes(release.status)) throw notFound();
 
   const tracks = release.tracks.map((track) => {
     const { writers, credits } = people.get(track.songId)!;
