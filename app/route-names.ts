@@ -39,6 +39,8 @@ const PATHS: Record<string, string> = {
   "member-song-profile": "/member/:memberId/song-profile/:id",
   "admin-songs": "/admin/songs",
   "admin-song-profile": "/admin/song-profile/:id",
+  "song-producer-invite": "/song-producer-invite/:id",
+  "song-featured-artist-invite": "/song-featured-artist-invite/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

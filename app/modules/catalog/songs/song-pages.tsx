@@ -8,7 +8,7 @@ import { StatusTag } from "~/components/status-tag";
 import { formatDuration, RELEASE_STATUS_LABELS } from "~/modules/catalog/releases/release-options";
 import { Section } from "~/modules/catalog/releases/release-pages";
 import type { SongActionData, SongForm, SongProfileData, SongsData } from "./song-routes.server";
-import { SongDetailsSchema, WritersSchema } from "./song-schemas";
+import { CreditInviteSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
 
 /**
  * The song pages (member and admin): the list, and the song profile with its details, writers and audio.
@@ -312,11 +312,73 @@ function AudioForm({ data, lastResult }: { data: EditData; lastResult: Result })
   );
 }
 
+const CREDIT_STATUS_LABELS = { pending: "Invited", accepted: "Verified", declined: "Declined", revoked: "Withdrawn" } as const;
+
+function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResult: Result }) {
+  const [form, fields] = useForm({
+    id: "song-credits",
+    lastResult,
+    defaultValue: { role: "producer" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: CreditInviteSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  const live = song.credits.filter((c) => c.status === "pending" || c.status === "accepted");
+  return (
+    <div className="space-y-4">
+      {song.credits.length ? (
+        <ul className="divide-y divide-stone-200 text-sm" aria-label="Credits">
+          {song.credits.map((credit) => (
+            <li key={credit.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="min-w-0 break-words">
+                {credit.user ? `${credit.user.name} ${credit.user.lastName}` : credit.email} · {credit.role === "producer" ? "Producer" : "Featured artist"}
+              </span>
+              <span className="flex items-center gap-2">
+                <StatusTag status={credit.status === "accepted" ? "approved" : credit.status === "pending" ? "pending" : "inactive"} label={CREDIT_STATUS_LABELS[credit.status]} />
+                {live.includes(credit) ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="credit-revoke" />
+                    <input type="hidden" name="creditId" value={credit.id} />
+                    <button type="submit" className="rounded-md border border-stone-300 bg-white px-2 py-1 text-xs font-medium text-stone-700 hover:bg-stone-50">
+                      Withdraw<span className="sr-only"> the credit of {credit.email}</span>
+                    </button>
+                  </Form>
+                ) : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-sm text-stone-600">No credits yet.</p>
+      )}
+      <Form method="post" className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto] sm:items-end" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="credit-invite" />
+        <div className="sm:col-span-3">
+          <FormAlert id={form.errorId} errors={form.errors} />
+        </div>
+        <Field label="Invite by email" errors={fields.email.errors} errorId={fields.email.errorId} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off", maxLength: 254 }} />
+        <SelectField
+          label="As"
+          errors={fields.role.errors}
+          errorId={fields.role.errorId}
+          selectProps={getSelectProps(fields.role)}
+          options={[
+            { value: "producer", label: "Producer" },
+            { value: "featured_artist", label: "Featured artist" },
+          ]}
+        />
+        <SubmitButton pendingLabel="Inviting…">Send invitation</SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
 export function SongProfilePage() {
   const data = useLoaderData() as SongProfileData;
   const details = useSongActionResult("details");
   const writers = useSongActionResult("writers");
   const audio = useSongActionResult("audio");
+  const credits = useSongActionResult("credits");
   if (data.mode === "new") {
     return (
       <div className="mx-auto w-full max-w-4xl space-y-6">
@@ -361,21 +423,8 @@ export function SongProfilePage() {
       <Section title="Audio" id="audio">
         <AudioForm key={`a-${version}`} data={data} lastResult={audio} />
       </Section>
-      <Section title="Credits" id="credits" description="Producers and featured artists, verified when they accept.">
-        {song.credits.length ? (
-          <ul className="divide-y divide-stone-200 text-sm">
-            {song.credits.map((credit) => (
-              <li key={credit.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
-                  {credit.user ? `${credit.user.name} ${credit.user.lastName}` : credit.email} · {credit.role === "producer" ? "Producer" : "Featured artist"}
-                </span>
-                <StatusTag status={credit.status === "accepted" ? "approved" : credit.status} label={credit.status === "accepted" ? "Verified" : undefined} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm text-stone-600">No credits yet.</p>
-        )}
+      <Section title="Credits" id="credits" description="Producers and featured artists, invited by email; a credit is verified once they accept.">
+        <CreditsSection song={song} lastResult={credits} />
       </Section>
       <Section title="Releases" id="releases">
         {releases.length ? (

@@ -14,14 +14,15 @@ import { AudioUploadError, receiveAudioUpload, setSongAudio } from "./audio.serv
 import { isSongLocked, requireMemberSong } from "./song-access.server";
 import { createSong, saveWriters, SongEditError, updateSong } from "./song-editor.server";
 import { listAllSongs, listMemberSongPage, parseSongListQuery } from "./song-list.server";
-import { AudioSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
+import { AudioSchema, CreditInviteSchema, CreditRevokeSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
+import { CREDIT_ROLE_LABELS, CreditError, inviteCredit, revokeCredit } from "~/modules/catalog/credits/credits.server";
 
 /**
  * The song pages' loaders and actions (thin route modules call these). Forms are plain POSTs with an
  * `intent`; the audio form posts multipart to `?upload=audio`, streamed to disk before anything is parsed.
  */
 
-export type SongForm = "details" | "writers" | "audio";
+export type SongForm = "details" | "writers" | "audio" | "credits";
 
 export interface SongActionData {
   form: SongForm;
@@ -166,6 +167,29 @@ export async function songProfileAction(args: RouteArgs, area: Area["area"]) {
       return editErrorReply("writers", submission, error);
     }
     return redirectWithFlash(here, { kind: "success", message: "The writers are saved." });
+  }
+  if (intent === "credit-invite") {
+    const submission = parseForm(formData, { schema: CreditInviteSchema });
+    if (submission.status !== "success") return replyTo("credits", submission.reply());
+    try {
+      await inviteCredit(user, song, submission.value.role, submission.value.email);
+    } catch (error) {
+      if (!(error instanceof CreditError)) throw error;
+      const reply = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+      return replyTo("credits", reply, error.status);
+    }
+    return redirectWithFlash(`${here}#credits`, { kind: "success", message: `${submission.value.email} is invited as ${CREDIT_ROLE_LABELS[submission.value.role].toLowerCase()}.` });
+  }
+  if (intent === "credit-revoke") {
+    const submission = parseForm(formData, { schema: CreditRevokeSchema });
+    if (submission.status !== "success") return replyTo("credits", submission.reply());
+    try {
+      await revokeCredit(song.id, submission.value.creditId);
+    } catch (error) {
+      if (error instanceof CreditError) return replyTo("credits", submission.reply({ formErrors: [error.message] }), error.status);
+      throw error;
+    }
+    return redirectWithFlash(`${here}#credits`, { kind: "success", message: "The credit is withdrawn." });
   }
   throw routeError(400, "Unknown form.");
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField } from "~/modules/accounts/schemas";
 
 /** The song forms' schemas (client-safe; the server checks codes' uniqueness and rights). */
 
@@ -90,3 +91,10 @@ export type WritersValue = z.output<typeof WritersSchema>;
 export const AudioSchema = z.object({
   audio: z.instanceof(File, { message: "Choose a WAV or FLAC file." }).refine((f) => f.size > 0, "Choose a WAV or FLAC file."),
 });
+
+export const CreditInviteSchema = z.object({
+  email: emailField,
+  role: z.enum(["producer", "featured_artist"], { error: "Choose producer or featured artist." }),
+});
+
+export const CreditRevokeSchema = z.object({ creditId: z.string().uuid() });
