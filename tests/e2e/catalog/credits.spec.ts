@@ -76,3 +76,23 @@ test("a member's verified credits show on their provider profile and lead to the
   await expect(page).toHaveURL(`/member/${memberId}/release-page/midnight-owls/late-trains`);
   await expect(page.getByRole("heading", { level: 1, name: "Late Trains" })).toBeVisible();
 });
+
+test("guards: another member cannot invite on a song that is not theirs; an unknown invitation is refused", async ({ page, app, browserErrors }) => {
+  browserErrors.allowStatus(403);
+  browserErrors.allowStatus(404);
+  const ownerId = await logInMember(app, RELEASE_MEMBERS.songwriter, RELEASE_PASSWORD);
+  await app.goto(`/member/${ownerId}/songs?q=old%20chorus`);
+  const href = await page.getByRole("link", { name: "Old Chorus" }).getAttribute("href");
+  const songId = href!.split("/").pop();
+
+  const strangerId = await logInMember(app, RELEASE_MEMBERS.stranger, RELEASE_PASSWORD);
+  const post = await page.request.post(`/member/${strangerId}/song-profile/${songId}`, {
+    form: { intent: "credit-invite", email: uniqueEmail("credit-guard"), role: "producer" },
+    maxRedirects: 0,
+  });
+  expect(post.status()).toBe(404);
+
+  // Without a valid signature, the invitation page says so before anything else.
+  await page.goto("/song-featured-artist-invite/00000000-0000-4000-8000-000000000000");
+  await expect(page.getByRole("alert")).toHaveText("Invalid signature.");
+});
