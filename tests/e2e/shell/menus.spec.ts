@@ -77,29 +77,29 @@ test("the admin menu: groups in order with their items", async ({ page, app }) =
   await expect(nav.getByRole("link", { name: "Artists", exact: true })).toHaveAttribute("href", "/admin/artists/profiles");
 });
 
-test("a member menu link to a page not built yet (Songs) lands on the area's Not Found", async ({ page, app, browserErrors }) => {
+test("a member menu link to a page not built yet (Projects) lands on the area's Not Found", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(404);
   await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
   await app.goto("/member/2/dashboard");
   const nav = page.getByRole("navigation", { name: "Member menu" });
-  await nav.getByRole("link", { name: "Songs" }).click();
-  await expect(page).toHaveURL("/member/2/songs");
+  await nav.getByRole("link", { name: "Projects" }).click();
+  await expect(page).toHaveURL("/member/2/projects");
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
   await expect(page).toHaveTitle("Mia Member | Not Found | Backline");
-  await expect(nav.getByRole("link", { name: "Songs" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Projects" })).toHaveAttribute("aria-current", "page");
 
   // Loaded directly it is the same page with status 404.
-  const response = await page.goto("/member/2/songs");
+  const response = await page.goto("/member/2/projects");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
 });
 
-test("an admin menu link to a page not built yet (Songs) lands on the admin Not Found", async ({ page, app, browserErrors }) => {
+test("an admin menu link to a page not built yet (Projects) lands on the admin Not Found", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(404);
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
   await app.goto("/admin/dashboard");
-  await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Songs" }).click();
-  await expect(page).toHaveURL("/admin/songs");
+  await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Projects" }).click();
+  await expect(page).toHaveURL("/admin/projects");
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", "/admin/dashboard");
 });

@@ -57,7 +57,7 @@ test("the nav is hidden; the menu button opens it as a drawer that starts at the
   await expect(nav).toBeVisible();
   await nav.getByRole("link", { name: "Songs" }).click();
   await expect(page).toHaveURL("/admin/songs");
-  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Songs" })).toBeVisible();
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
   await expect(nav).toBeHidden();
 });
