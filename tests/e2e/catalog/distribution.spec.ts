@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { logInMember, otherBrowser, solidImage } from "../support/account-admin-helpers";
+import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD } from "../support/release-accounts";
 import { expect, test } from "../support/test";
 
@@ -38,7 +39,7 @@ test("guards: signed out goes to log in; another member's draft and area answer 
   expect((await page.goto(`/member/${strangerId}/digital-distribution/start?release=${releaseId}&step=details`))!.status()).toBe(404);
 });
 
-test("a member distributes a release through the seven steps, and it waits for review", async ({ page, app }) => {
+test("a member distributes a release through the seven steps; an administrator approves it and its delivery package is built", async ({ page, app, browser, browserErrors }) => {
   const memberId = await logInMember(app, RELEASE_MEMBERS.distributor, RELEASE_PASSWORD);
   // The member menu's Release Music entry opens the flow.
   await app.goto(`/member/${memberId}/dashboard`);
@@ -104,6 +105,25 @@ test("a member distributes a release through the seven steps, and it waits for r
   await page.goBack();
   await page.reload();
   await expect(page.getByText("it can no longer be changed here")).toBeVisible();
+
+  // An administrator reviews it: the preflight is clean, approval builds the delivery package.
+  const admin = await otherBrowser(browser, browserErrors);
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD, { page: admin.page });
+  await app.goto("/admin/releases?status=pending_approval&q=night%20ferry", admin.page);
+  await admin.page.getByRole("link", { name: "Night Ferry" }).click();
+  await expect(admin.page.getByRole("img", { name: "Cover art of Night Ferry" })).toBeVisible();
+  await admin.page.getByRole("button", { name: "Approve release" }).click();
+  await expect(flash(admin.page)).toContainText("“Night Ferry” is approved.");
+  const packages = admin.page.getByRole("list", { name: "Delivery packages" }).getByRole("listitem");
+  await expect(packages).toHaveCount(1);
+  const download = await admin.page.request.get((await packages.getByRole("link").getAttribute("href"))!);
+  expect(download.status()).toBe(200);
+  expect(download.headers()["content-type"]).toBe("application/zip");
+  await admin.context.close();
+
+  // The member's status page shows it approved (the notification is covered live in release-review.spec.ts).
+  await app.goto(`/member/${memberId}/releases/${RELEASE_ARTISTS.flow.username}/night-ferry`);
+  await expect(page.getByText("Ready for distribution", { exact: true }).first()).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {
