@@ -14,6 +14,7 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -721,3 +722,300 @@ export type SongWriter = typeof songWriters.$inferSelect;
 export type ReleaseTrack = typeof releaseTracks.$inferSelect;
 export type SongCredit = typeof songCredits.$inferSelect;
 export type ReleaseDelivery = typeof releaseDeliveries.$inferSelect;
+
+/* ------------------------------------------------------------------ share splits (master royalties) */
+
+export const splitVersionStatuses = ["proposed", "confirmed", "withdrawn"] as const;
+export type SplitVersionStatus = (typeof splitVersionStatuses)[number];
+export const splitPartyStatuses = ["pending", "accepted", "declined"] as const;
+export type SplitPartyStatus = (typeof splitPartyStatuses)[number];
+
+/**
+ * A version of a song's split sheet. Proposed by the song's owner, an editor of its artist page or an
+ * administrator; it comes into force on `effective_from` once the owner (or an admin) confirms it, and
+ * stays in force until the next confirmed version's date, so confirmed versions never overlap.
+ * Allocation uses the version in force on the first day of a line's sale period (MONEY.md).
+ */
+export const splitVersions = pgTable(
+  "split_versions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    songId: integer("song_id")
+      .notNull()
+      .references(() => songs.id, { onDelete: "cascade" }),
+    /** 1, 2, 3... per song, in the order proposed. */
+    number: smallint("number").notNull(),
+    effectiveFrom: date("effective_from", { mode: "string" }).notNull(),
+    status: text("status", { enum: splitVersionStatuses }).notNull().default("proposed"),
+    note: text("note").notNull().default(""),
+    proposedBy: integer("proposed_by").references(() => users.id, { onDelete: "set null" }),
+    proposedAt: timestamp("proposed_at", { withTimezone: true }).notNull().defaultNow(),
+    confirmedBy: integer("confirmed_by").references(() => users.id, { onDelete: "set null" }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    withdrawnBy: integer("withdrawn_by").references(() => users.id, { onDelete: "set null" }),
+    withdrawnAt: timestamp("withdrawn_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("split_versions_song_number_unique").on(t.songId, t.number),
+    // Two confirmed versions of a song never start on the same day (each runs until the next one starts).
+    uniqueIndex("split_versions_confirmed_date_unique").on(t.songId, t.effectiveFrom).where(sql`${t.status} = 'confirmed'`),
+    // One open proposal per song at a time: a second one would leave parties answering two sheets.
+    uniqueIndex("split_versions_one_proposal").on(t.songId).where(sql`${t.status} = 'proposed'`),
+    index("split_versions_song_date_idx").on(t.songId, t.status, t.effectiveFrom),
+    check("split_versions_status_valid", sql`${t.status} in (${sqlList(splitVersionStatuses)})`),
+  ],
+);
+
+/**
+ * A party of a split version: a member, or an email address invited to `/share-split-proposals/create-account`
+ * with a signed link (the id is in the link). Who answered, when and from where is kept for the signed sheet.
+ * `recoup_micros` is the optional "recoup before percentage" amount paid to this party first (one party per version).
+ */
+export const splitParties = pgTable(
+  "split_parties",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => splitVersions.id, { onDelete: "cascade" }),
+    /** Set for a member (at proposal, or when the invitee creates an account or logs in with the address). */
+    userId: integer("user_id").references(() => users.id, { onDelete: "restrict" }),
+    email: text("email").notNull(),
+    /** The name shown on the sheet, taken at proposal (the member's full name, else the address). */
+    name: text("name").notNull(),
+    shareBps: integer("share_bps").notNull(),
+    recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    status: text("status", { enum: splitPartyStatuses }).notNull().default("pending"),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+    answeredIp: text("answered_ip"),
+    answeredUserAgent: text("answered_user_agent"),
+    position: smallint("position").notNull(),
+  },
+  (t) => [
+    uniqueIndex("split_parties_version_email_unique").on(t.versionId, sql`lower(${t.email})`),
+    index("split_parties_version_idx").on(t.versionId, t.position),
+    index("split_parties_user_idx").on(t.userId),
+    index("split_parties_email_idx").on(sql`lower(${t.email})`),
+    check("split_parties_share_range", sql`${t.shareBps} between 1 and 10000`),
+    check("split_parties_recoup_non_negative", sql`${t.recoupMicros} >= 0`),
+    check("split_parties_status_valid", sql`${t.status} in (${sqlList(splitPartyStatuses)})`),
+    check("split_parties_answer_recorded", sql`${t.status} = 'pending' or ${t.answeredAt} is not null`),
+  ],
+);
+
+export const splitEventKinds = ["proposed", "accepted", "declined", "confirmed", "withdrawn"] as const;
+export type SplitEventKind = (typeof splitEventKinds)[number];
+
+/** A split's history (append-only): every party sees who did what, when. */
+export const splitEvents = pgTable(
+  "split_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    songId: integer("song_id")
+      .notNull()
+      .references(() => songs.id, { onDelete: "cascade" }),
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => splitVersions.id, { onDelete: "cascade" }),
+    partyId: uuid("party_id").references(() => splitParties.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: splitEventKinds }).notNull(),
+    /** The sentence shown in the history, written when it happened (names as they were then). */
+    message: text("message").notNull(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    ip: text("ip"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("split_events_song_idx").on(t.songId, t.createdAt),
+    check("split_events_kind_valid", sql`${t.kind} in (${sqlList(splitEventKinds)})`),
+  ],
+);
+
+export type SplitVersion = typeof splitVersions.$inferSelect;
+export type SplitParty = typeof splitParties.$inferSelect;
+export type SplitEvent = typeof splitEvents.$inferSelect;
+
+/* ------------------------------------------------------------------ the ledger (MONEY.md) */
+
+export const statementKinds = ["digital", "pro", "license"] as const;
+export type StatementKindName = (typeof statementKinds)[number];
+export const salesImportStatuses = ["queued", "processing", "completed", "failed", "refused"] as const;
+export type SalesImportStatus = (typeof salesImportStatuses)[number];
+
+/**
+ * An uploaded statement file and its import job. The file is kept under DATA_DIR; a file (by SHA-256) or a
+ * statement id from one source is imported once: a live or finished import holds its key.
+ */
+export const salesImports = pgTable(
+  "sales_imports",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: statementKinds }).notNull(),
+    status: text("status", { enum: salesImportStatuses }).notNull().default("queued"),
+    /** The recognised layout (canonical-digital, distrokid, tunecore, cdbaby, canonical-pro, bmi, ascap, canonical-license). */
+    layout: text("layout"),
+    fileName: text("file_name").notNull(),
+    filePath: text("file_path").notNull(),
+    fileSha256: text("file_sha256").notNull(),
+    fileBytes: bigint("file_bytes", { mode: "number" }).notNull(),
+    /** The statement id the file's lines carry, when they carry one. */
+    statementId: text("statement_id"),
+    /** The rate the administrator entered for lines in another currency that carry none. */
+    exchangeRate: text("exchange_rate"),
+    lines: integer("lines").notNull().default(0),
+    matched: integer("matched").notNull().default(0),
+    unmatched: integer("unmatched").notNull().default(0),
+    totalMicros: bigint("total_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    suspenseMicros: bigint("suspense_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    error: text("error"),
+    uploadedBy: integer("uploaded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("sales_imports_file_unique").on(t.fileSha256).where(sql`${t.status} in ('queued', 'processing', 'completed')`),
+    uniqueIndex("sales_imports_statement_unique")
+      .on(t.layout, t.statementId)
+      .where(sql`${t.statementId} is not null and ${t.status} in ('queued', 'processing', 'completed')`),
+    index("sales_imports_kind_created_idx").on(t.kind, t.createdAt),
+    check("sales_imports_kind_valid", sql`${t.kind} in (${sqlList(statementKinds)})`),
+    check("sales_imports_status_valid", sql`${t.status} in (${sqlList(salesImportStatuses)})`),
+  ],
+);
+
+/** A parsed statement line, as read (amounts in micro-units), and what it matched. Written only by its import. */
+export const statementLines = pgTable(
+  "statement_lines",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    importId: integer("import_id")
+      .notNull()
+      .references(() => salesImports.id, { onDelete: "restrict" }),
+    lineNo: integer("line_no").notNull(),
+    kind: text("kind", { enum: statementKinds }).notNull(),
+    statementId: text("statement_id"),
+    salePeriodStart: date("sale_period_start", { mode: "string" }).notNull(),
+    salePeriodEnd: date("sale_period_end", { mode: "string" }).notNull(),
+    /** Store, society or licensee. */
+    source: text("source").notNull(),
+    territory: text("territory"),
+    artist: text("artist"),
+    releaseTitle: text("release_title"),
+    trackTitle: text("track_title"),
+    isrc: text("isrc"),
+    upc: text("upc"),
+    iswc: text("iswc"),
+    ipi: text("ipi"),
+    quantity: integer("quantity"),
+    originalAmountMicros: bigint("original_amount_micros", { mode: "bigint" }).notNull(),
+    originalCurrency: text("original_currency").notNull(),
+    exchangeRate: text("exchange_rate"),
+    /** In USD micro-units, after the exchange rate. */
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    songId: integer("song_id").references(() => songs.id, { onDelete: "restrict" }),
+    releaseId: integer("release_id").references(() => releases.id, { onDelete: "restrict" }),
+    /** PRO lines: the member matched by IPI/CAE. */
+    memberId: integer("member_id").references(() => users.id, { onDelete: "restrict" }),
+    /** isrc, upc, ipi-iswc, ipi-title, alias or admin; null while in suspense. */
+    matchedBy: text("matched_by"),
+    raw: jsonb("raw").$type<Record<string, string>>().notNull(),
+  },
+  (t) => [
+    uniqueIndex("statement_lines_import_line_unique").on(t.importId, t.lineNo),
+    index("statement_lines_song_period_idx").on(t.songId, t.salePeriodStart),
+    index("statement_lines_release_period_idx").on(t.releaseId, t.salePeriodStart),
+    index("statement_lines_member_idx").on(t.memberId),
+    index("statement_lines_unmatched_idx").on(t.importId).where(sql`${t.matchedBy} is null`),
+    check("statement_lines_kind_valid", sql`${t.kind} in (${sqlList(statementKinds)})`),
+  ],
+);
+
+export const ledgerAccountKinds = [
+  "receipts",
+  "earnings",
+  "held",
+  "suspense",
+  "commission",
+  "payouts_reserved",
+  "payouts_paid",
+  "withholding",
+  "escrow",
+  "affiliate_commission",
+] as const;
+export type LedgerAccountKind = (typeof ledgerAccountKinds)[number];
+
+/**
+ * Ledger accounts: per member (earnings, payouts, withholding, affiliate commission), per pending split party
+ * (held), and the platform's own (receipts per statement kind, suspense, commission, escrow). One row per key.
+ */
+export const ledgerAccounts = pgTable(
+  "ledger_accounts",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: ledgerAccountKinds }).notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "restrict" }),
+    splitPartyId: uuid("split_party_id").references(() => splitParties.id, { onDelete: "restrict" }),
+    /** Receipts are kept per statement kind ("digital", "pro", "license"); empty otherwise. */
+    subKind: text("sub_kind").notNull().default(""),
+    currency: text("currency").notNull().default("USD"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("ledger_accounts_key_unique").on(t.kind, t.userId, t.splitPartyId, t.subKind, t.currency).nullsNotDistinct(),
+    index("ledger_accounts_user_idx").on(t.userId),
+    check("ledger_accounts_kind_valid", sql`${t.kind} in (${sqlList(ledgerAccountKinds)})`),
+  ],
+);
+
+/** A journal entry: two or more postings summing to zero per currency. Append-only; corrected by reversal. */
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind").notNull(),
+    memo: text("memo").notNull().default(""),
+    importId: integer("import_id").references(() => salesImports.id, { onDelete: "restrict" }),
+    reversesEntryId: bigint("reverses_entry_id", { mode: "number" }).references((): AnyPgColumn => journalEntries.id, { onDelete: "restrict" }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("journal_entries_import_idx").on(t.importId), index("journal_entries_created_idx").on(t.createdAt)],
+);
+
+export const incomeSources = ["digital", "pro", "license", "marketplace", "affiliate"] as const;
+export type IncomeSource = (typeof incomeSources)[number];
+
+/** One side of an entry. Postings from a statement point to their line and the split version that shared it. */
+export const postings = pgTable(
+  "postings",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    entryId: bigint("entry_id", { mode: "number" })
+      .notNull()
+      .references(() => journalEntries.id, { onDelete: "restrict" }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: "restrict" }),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    statementLineId: bigint("statement_line_id", { mode: "number" }).references(() => statementLines.id, { onDelete: "restrict" }),
+    source: text("source", { enum: incomeSources }),
+    splitVersionId: integer("split_version_id").references(() => splitVersions.id, { onDelete: "restrict" }),
+    /** The part of this posting that went to a "recoup before percentage" (decision 015). */
+    recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
+  },
+  (t) => [
+    index("postings_account_idx").on(t.accountId, t.source),
+    index("postings_entry_idx").on(t.entryId),
+    index("postings_line_idx").on(t.statementLineId),
+    index("postings_split_version_idx").on(t.splitVersionId).where(sql`${t.splitVersionId} is not null`),
+    check("postings_source_valid", sql`${t.source} is null or ${t.source} in (${sqlList(incomeSources)})`),
+  ],
+);
+
+export type SalesImport = typeof salesImports.$inferSelect;
+export type StatementLineRow = typeof statementLines.$inferSelect;
+export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
+export type JournalEntry = typeof journalEntries.$inferSelect;
+export type Posting = typeof postings.$inferSelect;
