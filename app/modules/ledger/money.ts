@@ -1,0 +1,113 @@
+/**
+ * Money primitives for the royalty ledger (see /work/shared/MONEY.md).
+ *
+ * The ledger counts micro-units (1/1,000,000 of a currency unit) in bigint. Decimal text is turned into
+ * micro-units with big.js, never through a JavaScript number, so no binary-float error can creep in, and
+ * any 7th+ decimal is rounded half-to-even exactly once, here. Pages show cents; payouts move whole cents.
+ */
+import BigJs from "big.js";
+
+/** A private big.js constructor: its settings cannot be changed by other code, and strict mode refuses numbers. */
+const Decimal = BigJs();
+Decimal.strict = true;
+const HALF_EVEN = 2 as const; // Big.roundHalfEven
+
+export const MICROS_PER_UNIT = 1_000_000n;
+const MICROS_PER_CENT = 10_000n;
+
+/** A value that is not an amount we accept. The message names the value, for the user or the import log. */
+export class MoneyParseError extends Error {
+  readonly value: string;
+  constructor(message: string, value: string) {
+    super(message);
+    this.name = "MoneyParseError";
+    this.value = value;
+  }
+}
+
+// Plain decimals only: an optional sign, digits with an optional fraction, or a bare fraction (".5").
+// No exponent ("1e3"), no thousands separators ("1,000" could be a European 1.000), no currency signs.
+const PLAIN_DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** Trims, checks the plain-decimal grammar and drops a leading "+" (big.js does not accept one). */
+function plainDecimal(input: string): string | null {
+  const trimmed = input.trim();
+  if (!PLAIN_DECIMAL.test(trimmed)) return null;
+  return trimmed.startsWith("+") ? trimmed.slice(1) : trimmed;
+}
+
+/**
+ * "12.345678" -> 12345678n. Rounds a 7th+ decimal half-to-even on the magnitude (big.js rounds the
+ * absolute value and keeps the sign), so "0.0000015" -> 2n, "0.0000025" -> 2n and "-1.2345675" -> -1234568n.
+ */
+export function parseDecimalToMicros(input: string): bigint {
+  const text = plainDecimal(input);
+  if (text === null) throw new MoneyParseError(`“${input.trim()}” is not a decimal such as 12.50.`, input);
+  const micros = new Decimal(text).round(6, HALF_EVEN).times("1000000").toFixed(0);
+  return BigInt(micros); // BigInt("-0") is 0n, so a tiny negative rounds to a plain zero
+}
+
+/**
+ * Checks an exchange rate (home units per one original unit, e.g. "1.0832") and returns it trimmed,
+ * without a leading "+". Zero and negative rates are refused: no real conversion has them.
+ */
+export function parseExchangeRate(input: string): string {
+  const text = plainDecimal(input);
+  if (text === null || !new Decimal(text).gt("0")) {
+    throw new MoneyParseError(`“${input.trim()}” is not a positive exchange rate such as 1.0832.`, input);
+  }
+  return text;
+}
+
+/** An amount in another currency times its rate, rounded half-to-even to a whole home micro-unit. */
+export function convertToHomeMicros(originalMicros: bigint, rate: string): bigint {
+  const checked = parseExchangeRate(rate);
+  return BigInt(new Decimal(originalMicros.toString()).times(checked).round(0, HALF_EVEN).toFixed(0));
+}
+
+/** 12345678n -> "12.345678": always six decimals, the JSON contract's format. */
+export function formatMicros(micros: bigint): string {
+  const negative = micros < 0n;
+  const magnitude = negative ? -micros : micros;
+  const units = magnitude / MICROS_PER_UNIT;
+  const fraction = (magnitude % MICROS_PER_UNIT).toString().padStart(6, "0");
+  return `${negative ? "-" : ""}${units}.${fraction}`;
+}
+
+/**
+ * Whole cents, rounded toward negative infinity. MONEY.md: the available balance is "rounded down to whole
+ * cents" so that a payout can never exceed what is there; for a negative balance rounding down also moves
+ * away from zero (-0.000001 -> -1 cent), which keeps "available" on the safe side in both directions.
+ */
+export function microsToCentsFloor(micros: bigint): bigint {
+  const cents = micros / MICROS_PER_CENT; // bigint division truncates toward zero
+  return micros < 0n && micros % MICROS_PER_CENT !== 0n ? cents - 1n : cents;
+}
+
+export function centsToMicros(cents: bigint): bigint {
+  return cents * MICROS_PER_CENT;
+}
+
+const DOLLARS_AND_CENTS = /^\d+(?:\.\d{1,2})?$/;
+const DOLLARS_MESSAGE = "Enter an amount such as 12.34.";
+
+/** A payout form field ("12.34", "12", "12.3") to cents. No sign, no separators, at most two decimals. */
+export function parseDollarsToCents(input: string): bigint {
+  const text = input.trim();
+  if (!DOLLARS_AND_CENTS.test(text)) throw new MoneyParseError(DOLLARS_MESSAGE, input);
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0"));
+}
+
+const CURRENCY_SYMBOLS: Record<string, string> = { USD: "$", EUR: "€", GBP: "£" };
+
+/** 123456n -> "$1,234.56", -100n -> "-$1.00". Integer arithmetic only; other currencies show their code. */
+export function formatCents(cents: bigint, currency = "USD"): string {
+  const negative = cents < 0n;
+  const magnitude = negative ? -cents : cents;
+  const whole = (magnitude / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const fraction = (magnitude % 100n).toString().padStart(2, "0");
+  const code = currency.toUpperCase();
+  const prefix = CURRENCY_SYMBOLS[code] ?? `${code} `;
+  return `${negative ? "-" : ""}${prefix}${whole}.${fraction}`;
+}
