@@ -41,6 +41,9 @@ const PATHS: Record<string, string> = {
   "admin-song-profile": "/admin/song-profile/:id",
   "song-producer-invite": "/song-producer-invite/:id",
   "song-featured-artist-invite": "/song-featured-artist-invite/:id",
+  // Splits (issue 9): the signed link carries the party in its query.
+  "share-split-proposals-create-account": "/share-split-proposals/create-account",
+  "member-income": "/member/:memberId/member-income",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
+import { formatBps } from "./split-rules";
 import {
-  formatBps,
-  formatMicrosAsDollars,
   renderSplitSheetPdf,
   splitSheetFileName,
   toWinAnsi,
@@ -164,10 +164,10 @@ describe("formatting", () => {
   });
 
   it("formats micro-units as dollars, rounding down to the cent", () => {
-    expect(formatMicrosAsDollars(1_500_000_000n)).toBe("$1,500.00");
-    expect(formatMicrosAsDollars(1_234_567_899n)).toBe("$1,234.56");
-    expect(formatMicrosAsDollars(0n)).toBe("$0.00");
-    expect(formatMicrosAsDollars(1_000_000_000_000_000n)).toBe("$1,000,000,000.00");
+    expect(formatCents(microsToCentsFloor(1_500_000_000n))).toBe("$1,500.00");
+    expect(formatCents(microsToCentsFloor(1_234_567_899n))).toBe("$1,234.56");
+    expect(formatCents(microsToCentsFloor(0n))).toBe("$0.00");
+    expect(formatCents(microsToCentsFloor(1_000_000_000_000_000n))).toBe("$1,000,000,000.00");
   });
 });
 

@@ -1,5 +1,7 @@
 import PDFDocument from "pdfkit";
 import { slugFromTitle } from "~/modules/catalog/releases/release-options";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
+import { formatBps } from "./split-rules";
 
 /**
  * A split version rendered as a printable, signed split sheet (PDF): the song, the version, the parties'
@@ -38,22 +40,6 @@ export interface SplitSheetPdfInput {
 }
 
 /* ------------------------------------------------------------------ formatting */
-
-/** 3333 -> "33.33%", by integer arithmetic (a float would print 33.33 as 33.329999...). */
-export function formatBps(bps: number): string {
-  if (!Number.isSafeInteger(bps)) throw new RangeError(`Basis points must be an integer, got ${bps}`);
-  const sign = bps < 0 ? "-" : "";
-  const abs = Math.abs(bps);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}%`;
-}
-
-/** 1_500_000_000n micro-units -> "$1,500.00" (rounded down to the cent: a sheet never promises more than owed). */
-export function formatMicrosAsDollars(micros: bigint): string {
-  const sign = micros < 0n ? "-" : "";
-  const cents = (micros < 0n ? -micros : micros) / 10_000n;
-  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}$${dollars}.${(cents % 100n).toString().padStart(2, "0")}`;
-}
 
 /** "2026-03-01 14:05 UTC": always UTC, so the sheet reads the same wherever it is printed. */
 export function formatUtc(date: Date): string {
@@ -297,7 +283,7 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
   if (version.recoup) {
     doc.moveDown(0.8);
     const text = toWinAnsi(
-      `Recoup: ${formatMicrosAsDollars(version.recoup.amountMicros)} is paid to ${version.recoup.partyName} ` +
+      `Recoup: ${formatCents(microsToCentsFloor(version.recoup.amountMicros))} is paid to ${version.recoup.partyName} ` +
         "before the shares above apply.",
     );
     doc.font("Helvetica").fontSize(BODY_SIZE).fillColor(INK);

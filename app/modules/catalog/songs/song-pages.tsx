@@ -9,6 +9,9 @@ import { formatDuration, RELEASE_STATUS_LABELS } from "~/modules/catalog/release
 import { Section } from "~/modules/catalog/releases/release-pages";
 import type { SongActionData, SongForm, SongProfileData, SongsData } from "./song-routes.server";
 import { CreditInviteSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
+import { SplitSection } from "~/modules/splits/split-section";
+
+const SPLITS_DESCRIPTION = "Who shares the master royalties, from which date. Every party sees the whole sheet; a pending party's share is held until they answer.";
 
 /**
  * The song pages (member and admin): the list, and the song profile with its details, writers and audio.
@@ -379,6 +382,27 @@ export function SongProfilePage() {
   const writers = useSongActionResult("writers");
   const audio = useSongActionResult("audio");
   const credits = useSongActionResult("credits");
+  const splits = useSongActionResult("splits");
+  if (data.mode === "party") {
+    const { song } = data;
+    return (
+      <div className="mx-auto w-full max-w-4xl space-y-6">
+        <header>
+          <p className="text-sm font-medium text-stone-500">Song · {song.artist.name}</p>
+          <h1 className="mt-0.5 text-2xl font-semibold tracking-tight break-words">
+            {song.title}
+            {song.version ? <span className="font-normal text-stone-600"> ({song.version})</span> : null}
+          </h1>
+          <p className="mt-1 text-sm text-stone-600">
+            {song.isrc ?? "ISRC assigned at submission"} · {formatDuration(song.durationSeconds)}
+          </p>
+        </header>
+        <Section title="Splits" id="splits" description={SPLITS_DESCRIPTION}>
+          <SplitSection splits={data.splits} lastResult={splits} />
+        </Section>
+      </div>
+    );
+  }
   if (data.mode === "new") {
     return (
       <div className="mx-auto w-full max-w-4xl space-y-6">
@@ -425,6 +449,9 @@ export function SongProfilePage() {
       </Section>
       <Section title="Credits" id="credits" description="Producers and featured artists, invited by email; a credit is verified once they accept.">
         <CreditsSection song={song} lastResult={credits} />
+      </Section>
+      <Section title="Splits" id="splits" description={SPLITS_DESCRIPTION}>
+        <SplitSection splits={data.splits} lastResult={splits} />
       </Section>
       <Section title="Releases" id="releases">
         {releases.length ? (

@@ -5,7 +5,7 @@ import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/gu
 import { editableArtists, requireEditableArtist, type ReleaseRights } from "~/modules/catalog/releases/release-access.server";
 import { releasePagePath } from "~/modules/catalog/releases/release-options";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
-import { routeError } from "~/modules/http/route-errors.server";
+import { notFound, routeError } from "~/modules/http/route-errors.server";
 import { loadReferenceOptions } from "~/modules/reference/reference-options.server";
 import { FORM_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
@@ -16,13 +16,15 @@ import { createSong, saveWriters, SongEditError, updateSong } from "./song-edito
 import { listAllSongs, listMemberSongPage, parseSongListQuery } from "./song-list.server";
 import { AudioSchema, CreditInviteSchema, CreditRevokeSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
 import { CREDIT_ROLE_LABELS, CreditError, inviteCredit, revokeCredit } from "~/modules/catalog/credits/credits.server";
+import { isSplitIntent, loadSplitSection, requireSongOrSplitParty, splitAction } from "~/modules/splits/split-routes.server";
+import { findUserById } from "~/modules/accounts/accounts.server";
 
 /**
  * The song pages' loaders and actions (thin route modules call these). Forms are plain POSTs with an
  * `intent`; the audio form posts multipart to `?upload=audio`, streamed to disk before anything is parsed.
  */
 
-export type SongForm = "details" | "writers" | "audio" | "credits";
+export type SongForm = "details" | "writers" | "audio" | "credits" | "splits";
 
 export interface SongActionData {
   form: SongForm;
@@ -72,11 +74,24 @@ export async function songProfileLoader(args: RouteArgs, area: Area["area"]) {
     const wanted = Number(new URL(args.request.url).searchParams.get("artist"));
     return { mode: "new" as const, area, artists, options, artistId: artists.some((a) => a.id === wanted) ? wanted : null };
   }
-  const { song, rights } = await requireMemberSong(user, args.params.id);
+  const { song, rights } = await requireSongOrSplitParty(user, args.params.id);
+  const profilePath = songProfilePath(where, song.id);
+  const ownerEmail = song.artist.ownerId === user.id ? user.email : rights ? ((await findUserById(song.artist.ownerId))?.email ?? null) : null;
+  const splits = await loadSplitSection(user, song, rights, `${profilePath}/split-sheet`, ownerEmail);
+  if (!rights) {
+    // A split party who does not edit the song sees its split sheet only.
+    return {
+      mode: "party" as const,
+      area,
+      song: { id: song.id, title: song.title, version: song.version, isrc: song.isrc, durationSeconds: song.durationSeconds, artist: { name: song.artist.name } },
+      splits,
+    };
+  }
   const options = await loadReferenceOptions(["language", "pro"]);
   const memberId = where.area === "member" ? where.memberId : song.artist.ownerId;
   return {
     mode: "edit" as const,
+    splits,
     area,
     rights: rights as ReleaseRights,
     song,
@@ -147,7 +162,9 @@ export async function songProfileAction(args: RouteArgs, area: Area["area"]) {
     }
   }
 
-  const { song } = await requireMemberSong(user, args.params.id);
+  const { song, rights } = await requireSongOrSplitParty(user, args.params.id);
+  if (isSplitIntent(intent)) return splitAction(args, intent, formData, user, song, rights, here);
+  if (!rights) throw notFound();
   if (intent === "details") {
     const submission = parseForm(formData, { schema: SongDetailsSchema });
     if (submission.status !== "success") return replyTo("details", submission.reply());

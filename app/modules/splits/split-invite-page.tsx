@@ -1,0 +1,159 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useActionData } from "react-router";
+import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
+import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
+import { RegisterSchema } from "~/modules/accounts/schemas";
+import type { SplitInviteActionData, SplitInviteData } from "./split-invite.server";
+
+type Invitation = Extract<SplitInviteData, { kind: "invite" }>;
+
+const secondaryButton =
+  "inline-flex w-full items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+
+const STATUS_LABELS = { pending: "Pending", accepted: "Accepted", declined: "Declined" } as const;
+
+/** `/share-split-proposals/create-account` (see split-invite.server.ts). */
+export function SplitInvitePage({ data }: { data: SplitInviteData }) {
+  const title = "Split proposal";
+  if (data.kind === "refused") {
+    return (
+      <AuthCard title={title}>
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {data.message}
+        </p>
+        {data.loggedIn ? null : (
+          <p className="mt-4 text-sm">
+            <Link to="/login" className="font-medium text-brand-800 underline">
+              Go to login
+            </Link>
+          </p>
+        )}
+      </AuthCard>
+    );
+  }
+  const { invite } = data;
+  return (
+    <AuthCard
+      title={title}
+      intro={
+        <p>
+          {invite.inviterName ? <span className="font-semibold text-stone-900">{invite.inviterName}</span> : "An artist"} proposes{" "}
+          <span className="font-medium break-words text-stone-900">{invite.email}</span> a <span className="font-semibold text-stone-900">{invite.shareLabel}</span> share of the
+          master royalties of “{invite.songTitle}” by {invite.artistName}, from {invite.effectiveFrom}.
+        </p>
+      }
+    >
+      <div className="space-y-6">
+        <SheetSummary invitation={data} />
+        {data.mode === "mismatch" ? <Mismatch invitation={data} /> : null}
+        {data.mode === "login" ? (
+          <div className="space-y-4">
+            <p className="text-sm text-stone-600">You already have an account with this address. Log in to see the whole sheet and answer.</p>
+            <Link to={data.loginHref} className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+              Log in to answer
+            </Link>
+          </div>
+        ) : null}
+        {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+        {data.mode === "login" || data.mode === "register" ? <DeclineForm /> : null}
+      </div>
+    </AuthCard>
+  );
+}
+
+function SheetSummary({ invitation }: { invitation: Invitation }) {
+  const { invite } = invitation;
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="mb-1 text-left text-xs font-medium tracking-wide text-stone-500 uppercase">Version {invite.versionNumber} of the split sheet</caption>
+      <thead>
+        <tr className="border-b border-stone-200 text-stone-600">
+          <th scope="col" className="py-1 font-medium">
+            Party
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            Share
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            Status
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {invite.parties.map((p, i) => (
+          <tr key={i} className="border-b border-stone-100">
+            <td className="py-1 break-all">{p.name}</td>
+            <td className="py-1 text-right tabular-nums">{p.share}</td>
+            <td className="py-1 text-right">{STATUS_LABELS[p.status]}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function errorsFor(actionData: SplitInviteActionData | undefined, intent: SplitInviteActionData["intent"]) {
+  return actionData?.intent === intent ? actionData.result.error?.[""] : undefined;
+}
+
+function DeclineForm() {
+  const actionData = useActionData<SplitInviteActionData>();
+  return (
+    <Form method="post" className="space-y-2 border-t border-stone-200 pt-4">
+      <FormAlert errors={errorsFor(actionData, "decline")} />
+      <p className="text-sm text-stone-600">Not you, or you did not work on it? Your share then goes back to the artist page's owner.</p>
+      <SubmitButton name="intent" value="decline" pendingLabel="Declining…" className={secondaryButton}>
+        Decline the share
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function Mismatch({ invitation }: { invitation: Invitation }) {
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        This proposal was sent to {invitation.invite.email}. Log in with that address to answer it.
+      </p>
+      <p className="text-sm text-stone-600">
+        You are logged in as <span className="font-medium break-words">{invitation.currentEmail}</span>.
+      </p>
+      <Form method="post">
+        <SubmitButton name="intent" value="logout" pendingLabel="Logging out…" className={secondaryButton}>
+          Log out and use another account
+        </SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
+function CreateAccount({ invitation }: { invitation: Invitation }) {
+  const actionData = useActionData<SplitInviteActionData>();
+  const lastResult = actionData?.intent === "register" ? actionData.result : undefined;
+  const [form, fields] = useForm({
+    id: "split-invite-register",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  useClearOnError(form.id, lastResult, ["password", "passwordConfirmation"]);
+  return (
+    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+      <p className="text-sm text-stone-600">Create your free account to see the whole sheet and accept or decline. This link proves your email address, so you can start right away.</p>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <NameFields name={fields.name} lastName={fields.lastName} />
+      <div>
+        <p className="block text-sm font-medium text-stone-800">Email</p>
+        <p className="mt-1 text-sm break-words text-stone-900">{invitation.invite.email}</p>
+        <input type="hidden" name="email" value={invitation.invite.email} />
+      </div>
+      <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
+      <TermsAgreementField field={fields.terms} documents={invitation.documents} />
+      <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
+        Create account and open the proposal
+      </SubmitButton>
+    </Form>
+  );
+}
