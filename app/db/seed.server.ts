@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "~/modules/accounts/password.server";
 import { readConfigValue, setConfigValue } from "~/modules/config/config.server";
 import { seedDemoCatalog } from "~/modules/catalog/catalog-seed.server";
+import { seedDemoSplits } from "~/modules/splits/split-seed.server";
 import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { db } from "./client.server";
@@ -84,6 +85,7 @@ export async function seedDemoData(): Promise<void> {
     await seedReferenceData(tx);
     await seedDemoProfiles(tx);
     await seedDemoCatalog(tx);
+    await seedDemoSplits(tx);
   });
   await setConfigValue("display_currency", "USD");
 }

@@ -22,7 +22,7 @@ import { writerSharesProblem } from "./catalog.server";
  *
  * Files: no audio or cover art file is stored. The demo songs carry the properties their audio would have
  * (WAV, 24-bit, 48 kHz, stereo, and its duration) with `audio_path` null; the two Winter Platforms tracks
- * without audio have no audio properties (and no duration) at all. Splits and money are not seeded here.
+ * without audio have no audio properties (and no duration) at all. Splits are seeded by split-seed.server.ts; money is not seeded.
  */
 
 export const DEMO_ARTIST_USERNAME = "midnight-owls";
