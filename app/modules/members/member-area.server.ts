@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, ne, or } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { artistMembers, profiles, users } from "~/db/schema";
+import { artistMembers, profiles, users, type User } from "~/db/schema";
+import { notFound, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import type { RouterContextProvider } from "react-router";
 import { fullName } from "~/modules/accounts/current-user.server";
 import { sessionUserOf } from "~/modules/accounts/session-user.server";
@@ -88,4 +89,16 @@ export async function loadMemberAreaUser(context: Readonly<RouterContextProvider
     acct_type: member.acctType,
     profiles,
   };
+}
+
+/**
+ * The member whose area the request opens, as a full user row: the session user in their own area (no
+ * statement), the member an admin opened otherwise (one statement). 404 when there is none.
+ */
+export async function memberOfArea(request: Request, context: Readonly<RouterContextProvider>, memberIdParam: string | undefined): Promise<User> {
+  const { user, memberId } = requireMemberAreaAccess(request, context, memberIdParam);
+  if (user.id === memberId) return user as User;
+  const [member] = await db().select().from(users).where(eq(users.id, memberId)).limit(1);
+  if (!member) throw notFound();
+  return member;
 }
