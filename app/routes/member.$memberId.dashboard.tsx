@@ -5,13 +5,14 @@ import { Money } from "~/components/formatting";
 import { DateTime } from "~/components/formatting";
 import { pageTitle } from "~/components/page-title";
 import { reuseUnlessChanged } from "~/components/revalidation";
-import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import {
   memberDashboardProjects,
   memberDashboardStats,
   memberDashboardWorkRequests,
 } from "~/modules/dashboard/member-dashboard.server";
-import { memberProfilesFor } from "~/modules/members/member-area.server";
+import { memberOfArea, memberProfilesFor } from "~/modules/members/member-area.server";
+import { SplitTasks } from "~/modules/splits/shares-section";
+import { pendingSplitTasks } from "~/modules/splits/split-sheet.server";
 import type { Route } from "./+types/member.$memberId.dashboard";
 import { notFound } from "~/modules/http/route-errors.server";
 
@@ -20,15 +21,17 @@ export const handle = { routeName: "member-dashboard" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dashboard");
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { memberId } = await requireMemberAreaAccess(request, context, params.memberId);
+  const member = await memberOfArea(request, context, params.memberId);
+  const memberId = member.id;
   const profiles = await memberProfilesFor(context, memberId);
-  const [stats, projects, workRequests] = await Promise.all([
+  const [stats, projects, workRequests, splitTasks] = await Promise.all([
     memberDashboardStats(memberId, profiles),
     memberDashboardProjects(memberId),
     memberDashboardWorkRequests(memberId),
+    pendingSplitTasks(member),
   ]);
   if (!stats) throw notFound();
-  return { memberId, stats, profiles, projects: projects.data, workRequests: workRequests.data };
+  return { memberId, stats, profiles, projects: projects.data, workRequests: workRequests.data, splitTasks };
 }
 
 // Dashboard stats, profiles, projects and work requests are cached per member (spec section 7).
@@ -62,6 +65,8 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
         <StatCard label="Projects" value={stats.projects} />
         <StatCard label="Work requests" value={stats.work_requests} />
       </div>
+
+      <SplitTasks memberId={memberId} tasks={loaderData.splitTasks} />
 
       {remaining.length ? (
         <section aria-labelledby="getting-started" className="rounded-xl border border-brand-100 bg-brand-50 p-4">

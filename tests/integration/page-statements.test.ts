@@ -44,9 +44,11 @@ describe("statements per page request", () => {
   });
 
   it.each([
-    // session (1), bell, What's new, menu profiles (3), the dashboard's counts (1)
-    ["member dashboard", () => `/member/${member.id}/dashboard`, () => member.cookie, 6],
-    ["member dashboard, client navigation (.data)", () => `/member/${member.id}/dashboard.data`, () => member.cookie, 6],
+    // session (1), bell, What's new, menu profiles (3), the dashboard's counts (1), split proposals to answer (1)
+    ["member dashboard", () => `/member/${member.id}/dashboard`, () => member.cookie, 7],
+    ["member dashboard, client navigation (.data)", () => `/member/${member.id}/dashboard.data`, () => member.cookie, 7],
+    // session (1), layout (3), the songs they hold a share in and the songs they own (2)
+    ["income and shares", () => `/member/${member.id}/member-income`, () => member.cookie, 6],
     // session (1), bell, What's new (2), the system summary (1)
     ["admin dashboard", () => "/admin/dashboard", () => admin.cookie, 5],
     // session (1), layout (3), the directory page and its cards (3)
