@@ -46,8 +46,9 @@ describe("catalogue pages: statements per request", () => {
     ["admin releases", () => "/admin/releases", () => admin.cookie, 3],
     ["admin releases, search", () => "/admin/releases?q=196589&status=draft", () => admin.cookie, 3],
     // session and layout (3); release and tracks (2); rights (0 for the owner); preflight: writers and credits (2),
-    // UPC and ISRC uniqueness (one each when the release has codes; the draft has none); history (1); other songs (1)
-    ["member release editor (7 tracks, no codes yet)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 9],
+    // UPC and ISRC uniqueness (one each when the release has codes; the draft has none); history (1); other songs (1);
+    // the tracks' splits (1)
+    ["member release editor (7 tracks, no codes yet)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 10],
     ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 8],
     ["member release status, a release with UPC and ISRCs", () => `/member/${member.id}/releases/midnight-owls/late-trains`, () => member.cookie, 10],
     // ... and its delivery packages (1)
@@ -61,8 +62,9 @@ describe("catalogue pages: statements per request", () => {
     // session and layout (3); the list with its total (1)
     ["member songs", () => `/member/${member.id}/songs?q=late`, () => member.cookie, 4],
     ["admin songs", () => "/admin/songs", () => admin.cookie, 3],
-    // session and layout (3); song, writers, credits, its releases (4); rights (0 for the owner); options (cached)
-    ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 7],
+    // session and layout (3); song, writers, credits, its releases (4); rights (0 for the owner); options (cached);
+    // the split sheet: versions, history, parties (3)
+    ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 10],
     // a step of a draft: as the editor (9)
     ["distribution flow, a step of the 7-track draft", () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`, () => member.cookie, 9],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { StatusTag } from "~/components/status-tag";
 import { formatBps } from "./split-rules";
-import type { MemberShareRow, PendingSplitTask } from "./split-sheet.server";
+import type { MemberShareRow, PendingSplitTask, TrackSplitSummary } from "./split-sheet.server";
 
 /**
  * What a member holds and is offered: the songs they have a share in (Income & Shares), and the split
@@ -93,5 +93,48 @@ export function SplitTasks({ memberId, tasks }: { memberId: number; tasks: Pendi
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The release profile's view of its tracks' splits: who shares each song now and what is coming. */
+export function ReleaseSplitsSummary({
+  tracks,
+  summaries,
+  songPath,
+}: {
+  tracks: Array<{ songId: number; position: number; title: string }>;
+  summaries: TrackSplitSummary[];
+  songPath: (songId: number) => string;
+}) {
+  if (tracks.length === 0) return <p className="text-sm text-stone-600">Add tracks to see their splits here.</p>;
+  return (
+    <ol className="divide-y divide-stone-200 rounded-md border border-stone-200" aria-label="Splits of the tracks">
+      {tracks.map((track) => {
+        const summary = summaries.find((s) => s.songId === track.songId);
+        return (
+          <li key={track.songId} className="flex flex-col gap-1 p-3 text-sm sm:flex-row sm:items-start sm:justify-between">
+            <div className="min-w-0">
+              <Link to={`${songPath(track.songId)}#splits`} className="font-medium text-brand-900 hover:underline">
+                {track.position}. {track.title}
+              </Link>
+              <p className="text-stone-700">
+                {summary?.inForce
+                  ? summary.inForce.parties.map((p) => `${p.name} ${formatBps(p.shareBps)}${p.status === "pending" ? " (held)" : ""}`).join(" · ")
+                  : "No split: the artist page's owner receives 100%."}
+              </p>
+            </div>
+            <p className="shrink-0 text-xs text-stone-500 sm:text-right">
+              {summary?.inForce ? `Version ${summary.inForce.number}, from ${summary.inForce.effectiveFrom}` : null}
+              {summary?.upcoming ? (
+                <span className="block text-amber-800">
+                  Version {summary.upcoming.number} {summary.upcoming.state === "proposed" ? "proposed" : "confirmed"} from {summary.upcoming.effectiveFrom}
+                  {summary.upcoming.pendingAnswers ? `, ${summary.upcoming.pendingAnswers} answer${summary.upcoming.pendingAnswers === 1 ? "" : "s"} awaited` : ""}
+                </span>
+              ) : null}
+            </p>
+          </li>
+        );
+      })}
+    </ol>
   );
 }

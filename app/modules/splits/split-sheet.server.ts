@@ -252,3 +252,54 @@ export async function memberShares(user: Pick<User, "id" | "email" | "emailVerif
     .filter((r) => r.current || r.next || rows.some((x) => x.songId === r.songId))
     .sort((a, b) => a.songTitle.localeCompare(b.songTitle, "en", { sensitivity: "base" }) || a.songId - b.songId);
 }
+
+/* ------------------------------------------------------------------ a release's tracks at a glance */
+
+export interface TrackSplitSummary {
+  songId: number;
+  /** The version in force today, with its parties; null when none was ever confirmed (the owner's 100 %). */
+  inForce: { number: number; effectiveFrom: string; parties: Array<{ name: string; shareBps: number; status: SplitPartyStatus }> } | null;
+  /** A confirmed version that starts later, or an open proposal, if any. */
+  upcoming: { number: number; effectiveFrom: string; state: "scheduled" | "proposed"; pendingAnswers: number } | null;
+}
+
+/** For the release profile: each track's split in force and what comes next. One statement. */
+export async function releaseSplitSummaries(songIds: number[], today = todayUtc()): Promise<TrackSplitSummary[]> {
+  if (songIds.length === 0) return [];
+  const rows = await db()
+    .select({
+      versionId: splitVersions.id,
+      songId: splitVersions.songId,
+      number: splitVersions.number,
+      versionStatus: splitVersions.status,
+      effectiveFrom: splitVersions.effectiveFrom,
+      partyName: splitParties.name,
+      shareBps: splitParties.shareBps,
+      partyStatus: splitParties.status,
+    })
+    .from(splitVersions)
+    .innerJoin(splitParties, eq(splitParties.versionId, splitVersions.id))
+    .where(and(inArray(splitVersions.songId, songIds), ne(splitVersions.status, "withdrawn")))
+    .orderBy(asc(splitVersions.songId), asc(splitVersions.effectiveFrom), asc(splitParties.position));
+  return songIds.map((songId) => {
+    const own = rows.filter((r) => r.songId === songId);
+    const confirmed = own.filter((r) => r.versionStatus === "confirmed");
+    const current = confirmed.filter((r) => r.effectiveFrom <= today).at(-1);
+    const later = confirmed.find((r) => r.effectiveFrom > today) ?? own.find((r) => r.versionStatus === "proposed");
+    const partiesOf = (versionId: number) => own.filter((r) => r.versionId === versionId);
+    return {
+      songId,
+      inForce: current
+        ? { number: current.number, effectiveFrom: current.effectiveFrom, parties: partiesOf(current.versionId).map((p) => ({ name: p.partyName, shareBps: p.shareBps, status: p.partyStatus })) }
+        : null,
+      upcoming: later
+        ? {
+            number: later.number,
+            effectiveFrom: later.effectiveFrom,
+            state: later.versionStatus === "proposed" ? "proposed" : "scheduled",
+            pendingAnswers: partiesOf(later.versionId).filter((p) => p.partyStatus === "pending").length,
+          }
+        : null,
+    };
+  });
+}

@@ -23,6 +23,7 @@ import {
   TERRITORIES,
   WORLDWIDE,
 } from "./release-options";
+import { ReleaseSplitsSummary } from "~/modules/splits/shares-section";
 import type {
   AdminReleaseProfileData,
   AdminReleasesData,
@@ -762,7 +763,7 @@ export function MemberReleaseProfilePage() {
       </div>
     );
   }
-  const { release, memberId, actions, problems, songs, options, coverUrl, version } = data;
+  const { release, memberId, actions, problems, songs, options, coverUrl, version, splits } = data;
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6">
       <header className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -805,6 +806,9 @@ export function MemberReleaseProfilePage() {
           </Section>
         </>
       )}
+      <Section title="Splits" id="splits" description="Who shares each track's master royalties. Each song's split sheet is on its song page.">
+        <ReleaseSplitsSummary tracks={release.tracks} summaries={splits} songPath={(id) => `/member/${memberId}/song-profile/${id}`} />
+      </Section>
     </div>
   );
 }

@@ -37,6 +37,7 @@ import {
   submitRelease,
 } from "./release-status.server";
 import { buildDeliveryPackage, listDeliveries } from "~/modules/catalog/delivery/delivery.server";
+import { releaseSplitSummaries } from "~/modules/splits/split-sheet.server";
 
 /**
  * The release pages' loaders and actions (thin route modules call these). Every form is a plain POST with
@@ -297,8 +298,8 @@ export async function memberReleaseProfileLoader(args: RouteArgs) {
     return { mode: "new" as const, memberId, artists, options, today: todayUtc() };
   }
   const { release, rights } = await requireMemberRelease(user, args.params.id);
-  const page = await loadReleasePageData(release, where, true);
-  return { mode: "edit" as const, memberId, rights, statusPath: releaseStatusPath(memberId, release), actions: availableActions(release.status, false), ...page };
+  const [page, splits] = await Promise.all([loadReleasePageData(release, where, true), releaseSplitSummaries(release.tracks.map((t) => t.songId))]);
+  return { mode: "edit" as const, memberId, rights, splits, statusPath: releaseStatusPath(memberId, release), actions: availableActions(release.status, false), ...page };
 }
 
 export async function memberReleaseProfileAction(args: RouteArgs) {
