@@ -51,8 +51,8 @@ describe("catalogue pages: statements per request", () => {
     ["member release editor (7 tracks, no codes yet)", () => `/member/${member.id}/release-profile/${draftId}`, () => member.cookie, 10],
     ["member release status", () => `/member/${member.id}/releases/midnight-owls/winter-platforms`, () => member.cookie, 8],
     ["member release status, a release with UPC and ISRCs", () => `/member/${member.id}/releases/midnight-owls/late-trains`, () => member.cookie, 10],
-    // ... and its delivery packages (1)
-    ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 8],
+    // ... and its delivery packages (1) and the tracks' splits (1)
+    ["admin release review", () => `/admin/release-profile/${draftId}`, () => admin.cookie, 9],
     // session and layout (3); release and tracks (2); the tracks' writers and credits (2); rights (0 for the owner)
     ["member release page (4 tracks)", () => `/member/${member.id}/release-page/midnight-owls/late-trains`, () => member.cookie, 7],
     // session (1), bell, What's new (1); release and tracks (2); people (2)

@@ -12,7 +12,7 @@ import { useTestDatabase } from "../../../tests/helpers/database";
 import { dayBefore, formatBps, sharesTotalProblem } from "./split-rules";
 import { dollarsToMicros, SplitProposalSchema } from "./split-schemas";
 import { seedDemoSplits } from "./split-seed.server";
-import { loadSplitSheet, memberShares, pendingSplitTasks } from "./split-sheet.server";
+import { loadSplitSheet, memberShares, pendingSplitTasks, releaseSplitSummaries } from "./split-sheet.server";
 import { answerSplit, confirmSplit, declineSplitByLink, isSplitParty, proposeSplit, splitInForce, withdrawSplit, type ProposalInput } from "./splits.server";
 
 useTestDatabase();
@@ -113,6 +113,22 @@ describe("the demo splits (DEMO.md)", () => {
       ["Late Trains", 3000],
       ["Northbound", 3000],
     ]);
+  });
+
+  it("a release profile sees each track's split in force and what comes next, in one statement", async () => {
+    const lateTrains = await findSongByIsrc("USBL12600001");
+    const northbound = await findSongByIsrc("USBL12600005");
+    const unsplit = await newSong("No split yet");
+    const [late, north, none] = await releaseSplitSummaries([lateTrains, northbound, unsplit.id], "2026-03-01");
+    expect(late.inForce?.parties.map((p) => [p.shareBps, p.status])).toEqual([
+      [5000, "accepted"],
+      [3000, "accepted"],
+      [2000, "pending"],
+    ]);
+    expect(late.upcoming).toBeNull();
+    expect([north.inForce?.number, north.upcoming]).toEqual([1, { number: 2, effectiveFrom: "2026-07-01", state: "scheduled", pendingAnswers: 0 }]);
+    expect(none).toEqual({ songId: unsplit.id, inForce: null, upcoming: null });
+    expect(await releaseSplitSummaries([])).toEqual([]);
   });
 });
 

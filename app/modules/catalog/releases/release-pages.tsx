@@ -915,7 +915,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage } = useLoaderData() as AdminReleaseProfileData;
+  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage, splits } = useLoaderData() as AdminReleaseProfileData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
@@ -995,6 +995,9 @@ export function AdminReleaseProfilePage() {
             ))}
           </ol>
         )}
+      </Section>
+      <Section title="Splits" id="splits" description="Who shares each track's master royalties.">
+        <ReleaseSplitsSummary tracks={release.tracks} summaries={splits} songPath={(id) => `/admin/song-profile/${id}`} />
       </Section>
       <Section title="Preflight" id="preflight">
         <PreflightList problems={problems} />

@@ -364,9 +364,13 @@ async function adminRelease({ request, context, params }: RouteArgs) {
 export async function adminReleaseProfileLoader(args: RouteArgs) {
   const { release } = await adminRelease(args);
   // Fix links open the owner's editor (administrators may open any member's area).
-  const page = await loadReleasePageData(release, { area: "member", memberId: release.artist.ownerId }, false);
-  const deliveries = await listDeliveries(release.id);
+  const [page, deliveries, splits] = await Promise.all([
+    loadReleasePageData(release, { area: "member", memberId: release.artist.ownerId }, false),
+    listDeliveries(release.id),
+    releaseSplitSummaries(release.tracks.map((t) => t.songId)),
+  ]);
   return {
+    splits,
     actions: availableActions(release.status, true),
     ownerAreaPath: `/member/${release.artist.ownerId}/release-profile/${release.id}`,
     releasePagePath: releasePagePath(null, release),
