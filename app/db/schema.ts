@@ -1019,3 +1019,48 @@ export type StatementLineRow = typeof statementLines.$inferSelect;
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
 export type JournalEntry = typeof journalEntries.$inferSelect;
 export type Posting = typeof postings.$inferSelect;
+
+/** A member's performing-rights identity: PRO lines match a member by this IPI/CAE number (MONEY.md "Matching"). */
+export const memberProIdentities = pgTable(
+  "member_pro_identities",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Digits only, 9 to 11 of them, leading zeros kept as written. */
+    ipiCae: text("ipi_cae").notNull(),
+    /** The society's short name (BMI, ASCAP, ...), as the member gave it. */
+    pro: text("pro"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("member_pro_identities_ipi_unique").on(t.ipiCae), check("member_pro_identities_ipi_format", sql`${t.ipiCae} ~ '^[0-9]{9,11}$'`)],
+);
+
+export const matchKeyTypes = ["isrc", "upc", "iswc", "ipi", "title"] as const;
+export type MatchKeyType = (typeof matchKeyTypes)[number];
+
+/**
+ * Codes and titles an administrator matched by hand, remembered so later statements match by themselves
+ * (MONEY.md "Matched aliases are remembered"). A key points to a song, a release or (PRO) a member.
+ */
+export const matchAliases = pgTable(
+  "match_aliases",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: statementKinds }).notNull(),
+    keyType: text("key_type", { enum: matchKeyTypes }).notNull(),
+    /** Normalised as statement lines are (uppercase codes without separators; lowercase trimmed titles). */
+    key: text("key").notNull(),
+    songId: integer("song_id").references(() => songs.id, { onDelete: "cascade" }),
+    releaseId: integer("release_id").references(() => releases.id, { onDelete: "cascade" }),
+    memberId: integer("member_id").references(() => users.id, { onDelete: "cascade" }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("match_aliases_key_unique").on(t.kind, t.keyType, t.key),
+    check("match_aliases_key_type_valid", sql`${t.keyType} in (${sqlList(matchKeyTypes)})`),
+    check("match_aliases_target", sql`${t.songId} is not null or ${t.releaseId} is not null or ${t.memberId} is not null`),
+  ],
+);
+export type MatchAlias = typeof matchAliases.$inferSelect;

@@ -3,6 +3,7 @@ import { hashPassword } from "~/modules/accounts/password.server";
 import { readConfigValue, setConfigValue } from "~/modules/config/config.server";
 import { seedDemoCatalog } from "~/modules/catalog/catalog-seed.server";
 import { seedDemoSplits } from "~/modules/splits/split-seed.server";
+import { seedDemoProIdentities } from "~/modules/ledger/ledger-seed.server";
 import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { db } from "./client.server";
@@ -86,6 +87,7 @@ export async function seedDemoData(): Promise<void> {
     await seedDemoProfiles(tx);
     await seedDemoCatalog(tx);
     await seedDemoSplits(tx);
+    await seedDemoProIdentities(tx);
   });
   await setConfigValue("display_currency", "USD");
 }
