@@ -1002,6 +1002,8 @@ export const postings = pgTable(
     statementLineId: bigint("statement_line_id", { mode: "number" }).references(() => statementLines.id, { onDelete: "restrict" }),
     source: text("source", { enum: incomeSources }),
     splitVersionId: integer("split_version_id").references(() => splitVersions.id, { onDelete: "restrict" }),
+    /** The song this share was earned on (a release-level line is spread over its tracks, one posting each). */
+    songId: integer("song_id").references(() => songs.id, { onDelete: "restrict" }),
     /** The part of this posting that went to a "recoup before percentage" (decision 015). */
     recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
   },
@@ -1010,6 +1012,7 @@ export const postings = pgTable(
     index("postings_entry_idx").on(t.entryId),
     index("postings_line_idx").on(t.statementLineId),
     index("postings_split_version_idx").on(t.splitVersionId).where(sql`${t.splitVersionId} is not null`),
+    index("postings_song_idx").on(t.songId).where(sql`${t.songId} is not null`),
     check("postings_source_valid", sql`${t.source} is null or ${t.source} in (${sqlList(incomeSources)})`),
   ],
 );
