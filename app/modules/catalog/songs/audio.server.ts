@@ -1,16 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import busboy from "busboy";
 import { eq } from "drizzle-orm";
 import { parseFile } from "music-metadata";
 import { db } from "~/db/client.server";
 import { songs, type AudioFormat } from "~/db/schema";
 import { env } from "~/env.server";
 import type { SongDetail } from "~/modules/catalog/catalog.server";
+import { receiveStreamedUpload, StreamedUploadError, type StreamedUpload } from "~/modules/security/streamed-upload.server";
 import { assertSongEditable } from "./song-editor.server";
 
 /**
@@ -44,64 +41,25 @@ export function audioFilePath(recorded: string | null): string | null {
   return path.resolve(env().STORAGE_DIR, recorded);
 }
 
-export interface ReceivedUpload {
-  fields: Record<string, string>;
-  /** The temporary file; null when no file was sent. */
-  file: { tmpPath: string; filename: string; bytes: number } | null;
-}
+export type ReceivedUpload = StreamedUpload;
 
 /** Streams a multipart body's `audio` file to a temporary file and collects its (small) fields. */
 export async function receiveAudioUpload(request: Request): Promise<ReceivedUpload> {
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!contentType.startsWith("multipart/form-data") || !request.body) throw new AudioUploadError("Choose a WAV or FLAC file.");
-  await fs.mkdir(path.join(audioRoot(), "tmp"), { recursive: true });
-  const fields: Record<string, string> = {};
-  let file: ReceivedUpload["file"] = null;
-  let tooLarge = false;
-  const writes: Promise<void>[] = [];
-  let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, limits: { files: 1, fileSize: AUDIO_MAX_BYTES, fields: 20, fieldSize: 4096 } });
-  } catch {
-    throw new AudioUploadError("The upload could not be read. Choose the file again.");
-  }
-  parser.on("field", (name, value) => {
-    fields[name] = value;
-  });
-  parser.on("file", (name, stream, info) => {
-    if (name !== "audio" || !info.filename) {
-      stream.resume();
-      return;
-    }
-    const tmpPath = path.join(audioRoot(), "tmp", randomBytes(16).toString("hex"));
-    let bytes = 0;
-    stream.on("limit", () => {
-      tooLarge = true;
-    });
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        callback(null, chunk);
+    return await receiveStreamedUpload(request, {
+      fileField: "audio",
+      maxBytes: AUDIO_MAX_BYTES,
+      tmpDir: path.join(audioRoot(), "tmp"),
+      messages: {
+        noFile: "Choose a WAV or FLAC file.",
+        unreadable: "The upload was interrupted or could not be read. Choose the file again.",
+        tooLarge: `The audio file can be at most ${AUDIO_MAX_BYTES / 1024 / 1024} MB.`,
       },
     });
-    writes.push(
-      pipeline(stream, counter, createWriteStream(tmpPath)).then(() => {
-        file = { tmpPath, filename: info.filename ?? "audio", bytes };
-      }),
-    );
-  });
-  try {
-    await pipeline(Readable.fromWeb(request.body as import("node:stream/web").ReadableStream), parser);
-    await Promise.all(writes);
-  } catch {
-    if (file) await fs.rm((file as { tmpPath: string }).tmpPath, { force: true });
-    throw new AudioUploadError("The upload was interrupted or could not be read. Choose the file again.");
+  } catch (error) {
+    if (error instanceof StreamedUploadError) throw new AudioUploadError(error.message, error.status);
+    throw error;
   }
-  if (tooLarge) {
-    if (file) await fs.rm((file as { tmpPath: string }).tmpPath, { force: true });
-    throw new AudioUploadError(`The audio file can be at most ${AUDIO_MAX_BYTES / 1024 / 1024} MB.`, 413);
-  }
-  return { fields, file };
 }
 
 export interface AudioFacts {
