@@ -1,0 +1,450 @@
+/**
+ * Durable background jobs (decision 016): a thin layer over pg-boss, which keeps its queue in our own
+ * database (schema `pgboss`), on PGlite as on PostgreSQL.
+ *
+ * - Features register a handler per job name when their module loads: `registerJobHandler(name, fn)`.
+ * - Anyone enqueues: `enqueueJob(name, data, { singletonKey })` records the job (returns its id).
+ * - The server runs the workers: `startJobWorkers()` at boot, `stopJobWorkers()` on shutdown.
+ * - Tests drain the queue in-process: `await runQueuedJobsNow()`.
+ *
+ * A job runs at least once, not exactly once: a failed job is retried (with backoff), a job whose
+ * process died is run again after its expiry (at once after a restart on PGlite). Handlers must
+ * therefore be idempotent: do the work in one database transaction and make a second run find it
+ * done (or finish what the first one started).
+ */
+import crypto from "node:crypto";
+import type PgBoss from "pg-boss";
+import { currentDatabase, type Database, type Db } from "~/db/client.server";
+
+export interface JobInfo {
+  id: string;
+  name: string;
+  /** 0 on the first run, 1 on the first retry, … */
+  retryCount: number;
+}
+
+export type JobHandler<T = unknown> = (data: T, job: JobInfo) => Promise<void>;
+
+export interface JobHandlerOptions {
+  /** Retries after the first failure (so at most retryLimit + 1 runs). Default 3. */
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled (with jitter) each retry when retryBackoff. Default 10. */
+  retryDelaySeconds?: number;
+  /** Exponential backoff between retries. Default true. */
+  retryBackoff?: boolean;
+  /**
+   * How long one run may take. A run still active after this is failed (and retried): the handler
+   * is given up on (its promise is no longer awaited) and, after a crash, the job is picked up again.
+   * Default 15 minutes; at most 23 hours.
+   */
+  expireInSeconds?: number;
+  /** Jobs of this name run at once by this process. Default 1. */
+  concurrency?: number;
+}
+
+export interface EnqueueOptions {
+  /**
+   * Jobs of one name with the same key are not queued twice: while one is waiting to run (or waiting
+   * for its retry), enqueueing another returns null. One may be queued while another with the key runs;
+   * it then waits for that run to end.
+   */
+  singletonKey?: string;
+  /** Do not run before this many seconds from now. */
+  startAfterSeconds?: number;
+  /**
+   * Record the job inside this drizzle transaction, so it exists if and only if the transaction
+   * commits (e.g. the import row and its job).
+   */
+  tx?: Db;
+}
+
+export interface JobWorkerOptions {
+  /** How often an idle worker looks for jobs. Default 2 s (at least 0.5). */
+  pollingIntervalSeconds?: number;
+  /** How often expired jobs are failed/retried and old jobs archived. Default 60 s. */
+  maintenanceIntervalSeconds?: number;
+}
+
+export interface StopJobWorkersOptions {
+  /** How long runs in progress may take to finish before they are failed (and retried later). Default 10 s. */
+  timeoutMs?: number;
+}
+
+export type JobState = "created" | "retry" | "active" | "completed" | "cancelled" | "failed";
+
+export interface JobStatus {
+  id: string;
+  name: string;
+  state: JobState;
+  retryCount: number;
+  retryLimit: number;
+  data: unknown;
+  /** What the run returned, or the error of the last failed run (`{ message, stack, … }`). */
+  output: unknown;
+}
+
+const DEFAULTS = {
+  retryLimit: 3,
+  retryDelaySeconds: 10,
+  retryBackoff: true,
+  expireInSeconds: 15 * 60,
+  concurrency: 1,
+  pollingIntervalSeconds: 2,
+  maintenanceIntervalSeconds: 60,
+};
+
+interface Registration {
+  handler: JobHandler<any>;
+  options: Required<JobHandlerOptions>;
+}
+
+const handlers = new Map<string, Registration>();
+
+/** The queue bound to one open database; recreated when the database changes (tests). */
+interface Queue {
+  database: Database;
+  boss: PgBoss;
+  /** Queues created (or updated) in the database by this process. */
+  ensured: Map<string, Promise<void>>;
+  /** Names whose queue is known to exist. */
+  ready: Set<string>;
+  /** Statements in flight, awaited on stop so nothing runs against a closing database. */
+  inFlight: Set<Promise<unknown>>;
+  workers?: {
+    options: Required<JobWorkerOptions>;
+    started: Set<string>;
+    maintenance: NodeJS.Timeout;
+  };
+}
+
+let queue: Queue | undefined;
+let opening: Promise<Queue> | undefined;
+
+/**
+ * Registers what runs the jobs named `name` (call it when the feature's module loads). Registering the
+ * name again replaces the handler (module reloads in development).
+ */
+export function registerJobHandler<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): void {
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
+  const registration: Registration = { handler, options: { ...pick(DEFAULTS), ...definedOnly(options) } };
+  const previous = handlers.get(name);
+  handlers.set(name, registration);
+  if (queue && previous && JSON.stringify(previous.options) !== JSON.stringify(registration.options)) {
+    queue.ensured.delete(name);
+    queue.ready.delete(name);
+  }
+  if (queue && !queue.workers) {
+    const current = queue;
+    ensureQueue(current, name).catch((error) => console.error(`[jobs] could not create the queue ${name}:`, error));
+  }
+  // A handler registered after the workers started (a module loaded late) gets its worker now.
+  if (queue?.workers && !queue.workers.started.has(name)) {
+    const current = queue;
+    startWorker(current, name).catch((error) => console.error(`[jobs] could not start the worker for ${name}:`, error));
+  }
+}
+
+/** Records a job; returns its id, or null when `singletonKey` matched a job already waiting. */
+export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
+  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}".`);
+  if (options.tx && !isReady(name)) {
+    // On PGlite the caller's transaction holds the only connection: opening the queue (or creating
+    // this job's queue) now would wait for that transaction forever.
+    const database = currentDatabase();
+    const pglite = database?.kind === "pglite" ? (database.db as unknown as { $client: { isInTransaction(): boolean } }).$client : undefined;
+    if (pglite?.isInTransaction()) {
+      throw new Error(`The job queue is not open yet: call openJobQueue() before enqueueing "${name}" inside a transaction.`);
+    }
+  }
+  const q = await openQueue();
+  await ensureQueue(q, name);
+  const id = crypto.randomUUID();
+  // The queue is "stately" (one waiting job per key); a job without a key gets a key of its own.
+  const sendOptions: PgBoss.SendOptions = { id, singletonKey: options.singletonKey ?? `job:${id}` };
+  if (options.startAfterSeconds) sendOptions.startAfter = Math.ceil(options.startAfterSeconds);
+  if (options.tx) sendOptions.db = drizzleExecutor(options.tx);
+  const sent = await q.boss.send(name, (data ?? null) as object, sendOptions);
+  if (sent && q.workers) {
+    // Wake this process's idle worker instead of waiting for its next poll.
+    for (const workerId of workerIds.get(name) ?? []) q.boss.notifyWorker(workerId);
+  }
+  return sent;
+}
+
+const workerIds = new Map<string, string[]>();
+
+/**
+ * Opens the queue on the current database (creating pg-boss's schema on first use) and the queues of
+ * the handlers registered so far. Idempotent; startJobWorkers() does it too. Call it before enqueueing
+ * inside a transaction on PGlite, whose single connection the transaction holds.
+ */
+export async function openJobQueue(): Promise<void> {
+  const q = await openQueue();
+  for (const name of handlers.keys()) await ensureQueue(q, name);
+}
+
+function isReady(name: string): boolean {
+  return !!queue && queue.database === currentDatabase() && queue.ready.has(name);
+}
+
+/**
+ * Starts polling workers for every registered job name (and those registered later), plus the periodic
+ * maintenance that retries expired runs. Idempotent. On PGlite a job left active by a process that died
+ * is failed (and so retried) at once: only this process can have the database open.
+ */
+export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<void> {
+  const q = await openQueue();
+  if (q.workers) return;
+  const workerOptions = { pollingIntervalSeconds: DEFAULTS.pollingIntervalSeconds, maintenanceIntervalSeconds: DEFAULTS.maintenanceIntervalSeconds, ...definedOnly(options) };
+  if (q.database.kind === "pglite") await failOrphanedRuns(q);
+  const maintain = () => {
+    if (queue !== q || !q.workers) return;
+    track(q, q.boss.maintain()).catch((error) => console.error("[jobs] maintenance failed:", error));
+  };
+  const maintenance = setInterval(maintain, workerOptions.maintenanceIntervalSeconds * 1000);
+  maintenance.unref();
+  q.workers = { options: workerOptions, started: new Set(), maintenance };
+  maintain();
+  for (const name of handlers.keys()) await startWorker(q, name);
+}
+
+/**
+ * Stops the workers, lets runs in progress finish (at most `timeoutMs`, then they are failed and will be
+ * retried) and waits for the queue's own statements, so the database can be closed after it. Idempotent.
+ */
+export async function stopJobWorkers(options: StopJobWorkersOptions = {}): Promise<void> {
+  const pending = opening;
+  if (pending) await pending.catch(() => undefined);
+  const q = queue;
+  if (!q) return;
+  queue = undefined;
+  opening = undefined;
+  workerIds.clear();
+  if (q.workers) clearInterval(q.workers.maintenance);
+  await q.boss.stop({ graceful: true, wait: true, close: false, timeout: options.timeoutMs ?? 10_000 });
+  // pg-boss completes runs without awaiting; let those statements land before the database closes.
+  while (q.inFlight.size) await Promise.allSettled([...q.inFlight]);
+}
+
+/**
+ * Runs every job that is waiting, in this process, until none is left (jobs enqueued by handlers
+ * included), and returns how many runs there were. Retries run at once (their backoff is skipped) until
+ * the job completes or has failed for good. For tests and scripts; the server uses the workers.
+ */
+export async function runQueuedJobsNow(name?: string, options: { maxRuns?: number } = {}): Promise<{ runs: number; completed: number; failed: number }> {
+  const q = await openQueue();
+  const maxRuns = options.maxRuns ?? 1000;
+  const result = { runs: 0, completed: 0, failed: 0 };
+  for (;;) {
+    let ranAny = false;
+    for (const jobName of name ? [name] : [...handlers.keys()]) {
+      await ensureQueue(q, jobName);
+      for (;;) {
+        if (result.runs >= maxRuns) throw new Error(`runQueuedJobsNow: more than ${maxRuns} runs; is a handler re-enqueueing itself?`);
+        const [job] = await q.boss.fetch<unknown>(jobName, { batchSize: 1, includeMetadata: true, ignoreStartAfter: true });
+        if (!job) break;
+        ranAny = true;
+        result.runs += 1;
+        const registration = handlers.get(jobName)!;
+        try {
+          await registration.handler(job.data, { id: job.id, name: jobName, retryCount: job.retryCount });
+          await q.boss.complete(jobName, job.id);
+          result.completed += 1;
+        } catch (error) {
+          await q.boss.fail(jobName, job.id, errorOutput(error));
+          result.failed += 1;
+        }
+      }
+    }
+    if (!ranAny) return result;
+  }
+}
+
+/** A job's state, or null when there is no such job (archived jobs included). */
+export async function getJobStatus(name: string, id: string): Promise<JobStatus | null> {
+  const q = await openQueue();
+  await ensureQueue(q, name);
+  const job = await q.boss.getJobById(name, id, { includeArchive: true });
+  if (!job) return null;
+  return {
+    id: job.id,
+    name: job.name,
+    state: job.state,
+    retryCount: job.retryCount,
+    retryLimit: job.retryLimit,
+    data: job.data,
+    output: job.output,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function openQueue(): Promise<Queue> {
+  const database = currentDatabase();
+  if (!database) throw new Error("The database is not open: call boot() first.");
+  if (queue?.database === database) return queue;
+  if (opening) {
+    const q = await opening;
+    if (q.database === database) return q;
+  }
+  // Another database than the queue's (a test opened a new one): let the old queue go first.
+  if (queue) await stopJobWorkers();
+  opening = createQueue(database);
+  try {
+    queue = await opening;
+    return queue;
+  } finally {
+    opening = undefined;
+  }
+}
+
+async function createQueue(database: Database): Promise<Queue> {
+  const { default: PgBossClass } = await import("pg-boss");
+  const inFlight = new Set<Promise<unknown>>();
+  const execute = executorFor(database);
+  const boss = new PgBossClass({
+    db: {
+      executeSql: (text: string, values: unknown[]) => {
+        const promise = execute(text, values);
+        inFlight.add(promise);
+        promise.then(
+          () => inFlight.delete(promise),
+          () => inFlight.delete(promise),
+        );
+        return promise;
+      },
+    },
+    // Our own timers run maintenance (startJobWorkers); cron schedules are not used.
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here.
+  boss.on("error", (error) => console.error("[jobs]", error));
+  await boss.start();
+  const q: Queue = { database, boss, ensured: new Map(), ready: new Set(), inFlight };
+  for (const name of handlers.keys()) await ensureQueue(q, name);
+  return q;
+}
+
+function track<T>(q: Queue, promise: Promise<T>): Promise<T> {
+  q.inFlight.add(promise);
+  promise.then(
+    () => q.inFlight.delete(promise),
+    () => q.inFlight.delete(promise),
+  );
+  return promise;
+}
+
+/** Creates the queue for `name` in the database (once per process), with its registered options. */
+function ensureQueue(q: Queue, name: string): Promise<void> {
+  let done = q.ensured.get(name);
+  if (!done) {
+    const registration = handlers.get(name);
+    if (!registration) throw new Error(`No handler is registered for the job "${name}".`);
+    const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds } = registration.options;
+    const settings = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff, expireInSeconds };
+    done = (async () => {
+      await q.boss.createQueue(name, { name, policy: "stately", ...settings });
+      // createQueue leaves an existing queue as it was: apply today's settings.
+      await q.boss.updateQueue(name, { name, policy: "stately", ...settings } as PgBoss.Queue);
+      q.ready.add(name);
+    })();
+    q.ensured.set(name, done);
+    done.catch(() => q.ensured.delete(name));
+  }
+  return done;
+}
+
+async function startWorker(q: Queue, name: string): Promise<void> {
+  if (!q.workers || q.workers.started.has(name)) return;
+  q.workers.started.add(name);
+  await ensureQueue(q, name);
+  const registration = handlers.get(name)!;
+  const ids: string[] = [];
+  for (let i = 0; i < registration.options.concurrency; i++) {
+    const id = await q.boss.work<unknown>(
+      name,
+      { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: q.workers.options.pollingIntervalSeconds },
+      async ([job]) => {
+        // Looked up per run: a handler registered again (development reloads) takes over.
+        const current = handlers.get(name)!;
+        await current.handler(job!.data, { id: job!.id, name, retryCount: job!.retryCount });
+      },
+    );
+    ids.push(id);
+  }
+  workerIds.set(name, ids);
+}
+
+/** PGlite only: a run still marked active cannot be running (no other process has the database). */
+async function failOrphanedRuns(q: Queue): Promise<void> {
+  const execute = executorFor(q.database);
+  const { rows } = await execute(`SELECT name, id FROM pgboss.job WHERE state = 'active'`, []);
+  const byName = new Map<string, string[]>();
+  for (const row of rows as Array<{ name: string; id: string }>) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
+  for (const [name, ids] of byName) {
+    for (const id of ids) await q.boss.fail(name, id, { message: "The process running this job stopped before it finished." });
+    console.warn(`[jobs] ${ids.length} ${name} job(s) interrupted by a stop; they will be retried.`);
+  }
+}
+
+type Executor = (text: string, values?: unknown[]) => Promise<{ rows: any[]; rowCount: number }>;
+
+/**
+ * How pg-boss's SQL reaches our database. PostgreSQL: the app's pg Pool (pg-boss's own default).
+ * PGlite: the app's single connection. Statements with parameters go one at a time (extended protocol);
+ * pg-boss's parameterless commands may be several statements, some wrapped in their own BEGIN…COMMIT
+ * (migrations, maintenance): those run by the simple protocol inside PGlite's transaction(), which holds
+ * PGlite's transaction lock (no app statement can land between them) and rolls back if one fails.
+ */
+function executorFor(database: Database): Executor {
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  if (database.kind === "postgres") {
+    const pool = client as import("pg").Pool;
+    return async (text, values) => {
+      const result = await pool.query(text, values && values.length ? values : undefined);
+      // Several statements give several results; pg-boss reads rows only from single statements.
+      const last = Array.isArray(result) ? result[result.length - 1] : result;
+      return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
+    };
+  }
+  const pglite = client as import("@electric-sql/pglite").PGlite;
+  return async (text, values) => {
+    if (values && values.length) {
+      const result = await pglite.query<any>(text, values);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    const results = await pglite.transaction((tx) => tx.exec(text));
+    const last = results.filter((r) => r.fields.length > 0).pop() ?? results[results.length - 1];
+    return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+  };
+}
+
+/** pg-boss's `db` option for one call, running inside a drizzle transaction. */
+function drizzleExecutor(tx: Db): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const { sql } = await import("drizzle-orm");
+      // Rewrite $1…$n as drizzle parameters (a parameter used twice is sent twice).
+      const parts = text.split(/\$(\d+)/);
+      const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1])));
+      const result = (await tx.execute(sql.join(chunks, sql.raw("")))) as unknown as { rows: any[] };
+      return { rows: result.rows };
+    },
+  };
+}
+
+function errorOutput(error: unknown): object {
+  if (error instanceof Error) return { message: error.message, stack: error.stack, name: error.name };
+  return { message: String(error) };
+}
+
+function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {
+  const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency } = defaults;
+  return { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency };
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
