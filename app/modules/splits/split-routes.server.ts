@@ -45,13 +45,16 @@ export interface SplitSectionData {
 }
 
 export async function loadSplitSection(user: User, song: SongDetail, rights: ReleaseRights | null, pdfBase: string, ownerEmail: string | null): Promise<SplitSectionData> {
-  const sheet = await loadSplitSheet(song.id, user);
+  // The song's editors get every party's address for the form's first rows (the sheet shows members by name only).
+  const sheet = await loadSplitSheet(song.id, user, { withEvidence: rights !== null });
   const latest = sheet.versions.find((v) => v.state === "in_force" || v.state === "scheduled");
   const defaults = latest
-    ? latest.parties.filter((p) => p.status !== "declined").map((p) => ({ email: p.email ?? "", share: String(p.shareBps / 100) }))
+    ? latest.parties.filter((p) => p.status !== "declined").map((p) => ({ email: p.evidence?.email ?? p.email ?? "", share: String(p.shareBps / 100) }))
     : ownerEmail
       ? [{ email: ownerEmail, share: "100" }]
       : [];
+  // The evidence (addresses, IPs) is for the PDF: never sent to the page.
+  for (const version of sheet.versions) for (const party of version.parties) delete party.evidence;
   return {
     sheet,
     rights: { manage: rights !== null, confirm: rights !== null && canConfirmSplits(user, song) },
