@@ -5,6 +5,7 @@ import { env, type Env } from "~/env.server";
 import { bodyLimitFor } from "~/modules/security/body-limits";
 import { extraConnectSources } from "~/modules/config/public-config.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
+import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 
 export interface BootResult {
   env: Env;
@@ -15,9 +16,14 @@ export interface BootResult {
   bodyLimitFor(pathname: string): number;
 }
 
+export interface BootOptions {
+  /** Run the background job workers (app/modules/jobs, decision 016): the server does, scripts do not. */
+  jobWorkers?: boolean;
+}
+
 /** What server/start.js reads from the server build (exported by entry.server). */
 export interface BootModule {
-  boot(): Promise<BootResult>;
+  boot(options?: BootOptions): Promise<BootResult>;
   /** The request context for one request (app/request-context.ts), made by server/app.js. */
   createLoadContext(info: { ip: string; requestId: string; cspNonce: string }): unknown;
   shutdown(): Promise<void>;
@@ -25,7 +31,7 @@ export interface BootModule {
 }
 
 /** Validates settings, opens and migrates the database, seeds demo data on a first local run. */
-export async function boot(): Promise<BootResult> {
+export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   const settings = env();
   const options = {
     databaseUrl: settings.DATABASE_URL,
@@ -40,10 +46,12 @@ export async function boot(): Promise<BootResult> {
     await seedDemoDataOnFirstRun();
     demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
   }
+  if (bootOptions.jobWorkers) await startJobWorkers();
   return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), bodyLimitFor };
 }
 
 export async function shutdown(): Promise<void> {
+  await stopJobWorkers();
   const database = currentDatabase();
   setDatabase(undefined);
   await database?.close();

@@ -24,7 +24,7 @@ if (dev) {
 
 /** @type {import("../app/boot.server").BootModule} */
 const entry = build.entry.module;
-const { env, demoLogins, connectSrc, bodyLimitFor } = await entry.boot();
+const { env, demoLogins, connectSrc, bodyLimitFor } = await entry.boot({ jobWorkers: true });
 
 /**
  * The realtime server runs beside the app as its own process (as it would on its own machine), with
