@@ -11,6 +11,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** PostgreSQL only: the pool behind `db`, for what drizzle cannot do (COPY in bulk writes). */
+  pool?: import("pg").Pool;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzle(pool, { schema, logger: countingLogger }) as unknown as Db;
-    return { db, kind: "postgres", close: () => pool.end() };
+    return { db, kind: "postgres", pool, close: () => pool.end() };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");

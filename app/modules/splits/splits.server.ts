@@ -1,3 +1,4 @@
+import { releaseHeldShare } from "~/modules/ledger/held-shares.server";
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors";
@@ -397,6 +398,7 @@ export async function answerSplit(user: Pick<User, "id" | "name" | "lastName" | 
         ? `${who} accepted ${formatBps(party!.shareBps)} of version ${row.version.number}.`
         : `${who} declined ${formatBps(party!.shareBps)} of version ${row.version.number}: that share goes back to the artist page's owner.`;
     await recordEvent(tx, { songId: row.song.id, versionId: row.version.id, partyId, kind: answer, message, actorId: user.id, ip: meta.ip });
+    await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: answer === "accepted" ? user.id : row.artist.ownerId, answer, actorId: user.id });
     return { party: party!, version: row.version, song: { ...row.song, artist: row.artist } };
   });
   const owner = result.song.artist.ownerId;
@@ -446,6 +448,7 @@ export async function declineSplitByLink(partyId: string, meta: RequestMeta): Pr
       actorId: null,
       ip: meta.ip,
     });
+    await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: row.artist.ownerId, answer: "declined", actorId: null });
     return { party: party!, song: { ...row.song, artist: row.artist } };
   });
   await notifyMember(result.song.artist.ownerId, {

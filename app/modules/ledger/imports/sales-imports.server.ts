@@ -1,0 +1,324 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { withBulkTransaction, type BulkRow, type BulkWriter } from "~/db/bulk-transaction.server";
+import { db, type Db } from "~/db/client.server";
+import { journalEntries, postings, salesImports, type SalesImport } from "~/db/schema";
+import { env } from "~/env.server";
+import { readConfigValue } from "~/modules/config/config.server";
+import { accountKeyString, Accounts, resolveAccounts, type AccountKey } from "../accounts.server";
+import { lockLedgerImports } from "../held-shares.server";
+import { assertBalanced } from "../journal.server";
+import { formatMicros, MoneyParseError, parseExchangeRate } from "../money";
+import { linePostings, type LinePosting } from "./line-postings";
+import { loadMatchIndex, type LineMatch } from "./match-index.server";
+import { StatementFormatError, type StatementKind } from "./parse-statement";
+import { readStatementFile, type HomeLine } from "./statement-reader.server";
+
+/**
+ * Sales statements in (MONEY.md "Statements in"). An upload is checked whole before anything is stored
+ * (layout, every line, rates, duplicates), then recorded as a queued import and handed to the job queue.
+ * The job posts the whole statement in one transaction: its lines (COPY on PostgreSQL), one journal entry
+ * with every line's postings, and the import's figures, so a crash leaves nothing and a re-run finishes it.
+ */
+
+export const DEFAULT_COMMISSION_BPS = 1000;
+export const SALES_IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+const BATCH_LINES = 5000;
+
+export class SalesImportRefusal extends Error {
+  constructor(
+    message: string,
+    readonly field: "kind" | "file" | "exchange_rate" = "file",
+    readonly status = 400,
+  ) {
+    super(message);
+    this.name = "SalesImportRefusal";
+  }
+}
+
+export function statementsRoot(): string {
+  return path.resolve(env().STORAGE_DIR, "statements");
+}
+
+export async function commissionBps(): Promise<number> {
+  const value = Number(await readConfigValue<number | string>("commission_bps"));
+  return Number.isInteger(value) && value >= 0 && value <= 10_000 ? value : DEFAULT_COMMISSION_BPS;
+}
+
+const importLabel = (row: Pick<SalesImport, "id" | "fileName" | "createdAt">) => `import #${row.id} (${row.fileName}, ${row.createdAt.toISOString().slice(0, 10)})`;
+
+async function earlierImport(executor: Db, where: ReturnType<typeof and>, exceptId?: number) {
+  const [row] = await executor
+    .select({ id: salesImports.id, fileName: salesImports.fileName, createdAt: salesImports.createdAt })
+    .from(salesImports)
+    .where(and(where, inArray(salesImports.status, ["queued", "processing", "completed"]), exceptId ? ne(salesImports.id, exceptId) : undefined))
+    .limit(1);
+  return row ?? null;
+}
+
+function refusalOf(error: unknown): SalesImportRefusal | null {
+  if (error instanceof SalesImportRefusal) return error;
+  if (error instanceof StatementFormatError) return new SalesImportRefusal(error.message, error.column === "exchange_rate" ? "exchange_rate" : "file");
+  return null;
+}
+
+export interface NewSalesImport {
+  kind: StatementKind;
+  /** The uploaded file, already on disk (a temporary file this call moves or removes). */
+  file: { tmpPath: string; filename: string; bytes: number; sha256: string };
+  exchangeRate: string | null;
+  uploadedBy: number;
+}
+
+/**
+ * Checks an uploaded statement and records it as a queued import; refuses it (SalesImportRefusal, naming
+ * the field) with nothing stored when it is a duplicate, unreadable, or lacks a rate.
+ */
+export async function createSalesImport(upload: NewSalesImport): Promise<SalesImport> {
+  let rate: string | null = null;
+  try {
+    if (upload.exchangeRate) {
+      try {
+        rate = parseExchangeRate(upload.exchangeRate);
+      } catch (error) {
+        if (error instanceof MoneyParseError) throw new SalesImportRefusal("Enter the rate as a positive number of US dollars per unit, such as 1.0832.", "exchange_rate");
+        throw error;
+      }
+    }
+    const sameFile = await earlierImport(db(), eq(salesImports.fileSha256, upload.file.sha256));
+    if (sameFile) throw new SalesImportRefusal(`This file was imported already: ${importLabel(sameFile)}. Nothing was changed.`, "file", 409);
+    const summary = await readStatementFile(upload.kind, upload.file.tmpPath, rate, () => {});
+    if (summary.statementId) {
+      const sameStatement = await earlierImport(db(), and(eq(salesImports.layout, summary.layout.id), eq(salesImports.statementId, summary.statementId)));
+      if (sameStatement) throw new SalesImportRefusal(`Statement “${summary.statementId}” was imported already: ${importLabel(sameStatement)}. Nothing was changed.`, "file", 409);
+    }
+    await fs.mkdir(statementsRoot(), { recursive: true });
+    const stored = path.join(statementsRoot(), `${upload.file.sha256}.txt`);
+    await fs.rename(upload.file.tmpPath, stored);
+    const [row] = await db()
+      .insert(salesImports)
+      .values({
+        kind: upload.kind,
+        status: "queued",
+        layout: summary.layout.id,
+        fileName: upload.file.filename.slice(0, 200),
+        filePath: path.relative(env().STORAGE_DIR, stored),
+        fileSha256: upload.file.sha256,
+        fileBytes: upload.file.bytes,
+        statementId: summary.statementId,
+        exchangeRate: rate,
+        uploadedBy: upload.uploadedBy,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new SalesImportRefusal("This file or statement is being imported right now. Nothing was changed.", "file", 409);
+    return row;
+  } catch (error) {
+    await fs.rm(upload.file.tmpPath, { force: true });
+    throw refusalOf(error) ?? error;
+  }
+}
+
+/* ------------------------------------------------------------------ the job */
+
+export interface ImportProgress {
+  importId: number;
+  status: SalesImport["status"];
+  lines: number;
+}
+
+type ProgressListener = (progress: ImportProgress) => void;
+const progressListeners = new Set<ProgressListener>();
+/** Lines posted so far by imports running in this process (the row's figures appear only at commit). */
+const runningLines = new Map<number, number>();
+
+export function onImportProgress(listener: ProgressListener): () => void {
+  progressListeners.add(listener);
+  return () => progressListeners.delete(listener);
+}
+
+export const linesPostedSoFar = (importId: number) => runningLines.get(importId) ?? null;
+
+function report(progress: ImportProgress) {
+  for (const listener of progressListeners) listener(progress);
+}
+
+const LINE_COLUMNS = [
+  "id", "import_id", "line_no", "kind", "statement_id", "sale_period_start", "sale_period_end", "source", "territory", "artist",
+  "release_title", "track_title", "isrc", "upc", "iswc", "ipi", "quantity", "original_amount_micros", "original_currency",
+  "exchange_rate", "amount_micros", "song_id", "release_id", "member_id", "matched_by", "raw",
+] as const;
+const POSTING_COLUMNS = ["entry_id", "account_id", "amount_micros", "currency", "statement_line_id", "source", "split_version_id", "song_id", "recoup_micros"] as const;
+
+const text = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : value.toString());
+
+function lineRow(id: number, importId: number, line: HomeLine, match: LineMatch | null): BulkRow {
+  return [
+    text(id), text(importId), text(line.lineNo), line.kind, line.statementId, line.salePeriodStart, line.salePeriodEnd, line.source,
+    line.territory, line.artist, line.releaseTitle, line.trackTitle, line.isrc, line.upc, line.iswc, line.ipi, text(line.quantity),
+    text(line.originalAmountMicros), line.originalCurrency, line.appliedRate, text(line.amountMicros),
+    text(match?.type === "song" ? match.songId : match?.type === "member" ? match.songId : null),
+    text(match?.type === "release" ? match.releaseId : null),
+    text(match?.type === "member" ? match.memberId : null),
+    match?.by ?? null,
+    JSON.stringify(line.raw),
+  ];
+}
+
+/**
+ * Runs a queued import (the job handler). Idempotent: a completed or refused import is left alone; a
+ * crashed run left nothing behind, so it starts again from the first line.
+ */
+export async function runSalesImport(importId: number): Promise<SalesImport | null> {
+  const [claimed] = await db()
+    .update(salesImports)
+    .set({ status: "processing", startedAt: new Date() })
+    .where(and(eq(salesImports.id, importId), inArray(salesImports.status, ["queued", "processing"])))
+    .returning();
+  if (!claimed) return null;
+  report({ importId, status: "processing", lines: 0 });
+  try {
+    // Read before the transaction: on PGlite (one connection) a read outside it would wait for it.
+    const bps = await commissionBps();
+    const done = await withBulkTransaction((tx, bulk) => postStatement(tx, bulk, claimed, bps));
+    report({ importId, status: "completed", lines: done.lines });
+    return done;
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const [refused] = await db()
+      .update(salesImports)
+      .set({ status: "refused", error: refusal.message, finishedAt: new Date() })
+      .where(eq(salesImports.id, importId))
+      .returning();
+    report({ importId, status: "refused", lines: 0 });
+    return refused ?? null;
+  } finally {
+    runningLines.delete(importId);
+  }
+}
+
+/** Marks an import failed for good (its job ran out of retries): nothing of it was posted. */
+export async function failSalesImport(importId: number, reason: string): Promise<void> {
+  await db()
+    .update(salesImports)
+    .set({ status: "failed", error: reason, finishedAt: new Date() })
+    .where(and(eq(salesImports.id, importId), inArray(salesImports.status, ["queued", "processing"])));
+  report({ importId, status: "failed", lines: 0 });
+}
+
+async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport, bps: number): Promise<SalesImport> {
+  // One import at a time, and no held share moving meanwhile: recoup figures, duplicate checks and held
+  // balances all read what earlier imports posted.
+  await lockLedgerImports(tx);
+  if (salesImport.statementId) {
+    const same = await earlierImport(tx, and(eq(salesImports.layout, salesImport.layout ?? ""), eq(salesImports.statementId, salesImport.statementId), eq(salesImports.status, "completed")), salesImport.id);
+    if (same) throw new SalesImportRefusal(`Statement “${salesImport.statementId}” was imported already: ${importLabel(same)}. Nothing was changed.`);
+  }
+  const kind = salesImport.kind;
+  const index = await loadMatchIndex(tx, kind);
+  const accounts = await resolveAccounts(tx, [Accounts.receipts(kind), Accounts.commission(), Accounts.suspense()]);
+  const receiptsId = accounts.get(accountKeyString(Accounts.receipts(kind)))!;
+  const [entry] = await tx
+    .insert(journalEntries)
+    .values({ kind: "statement_import", memo: `Sales import #${salesImport.id}: ${salesImport.fileName}`, importId: salesImport.id, createdBy: salesImport.uploadedBy })
+    .returning({ id: journalEntries.id });
+  const entryId = entry!.id;
+
+  let pending: Array<{ line: HomeLine; match: LineMatch | null; postings: LinePosting[] }> = [];
+  let lines = 0;
+  let matched = 0;
+  let suspenseMicros = 0n;
+  let totalMicros = 0n;
+  let lastReport = 0;
+
+  async function flush() {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const wanted: AccountKey[] = [];
+    for (const item of batch) for (const p of item.postings) wanted.push(p.account);
+    await resolveAccounts(tx, wanted, accounts);
+    // Ids for the batch's lines, taken under the import lock (only imports write statement lines).
+    const reserved = await tx.execute(
+      sql`select setval(pg_get_serial_sequence('statement_lines', 'id'), nextval(pg_get_serial_sequence('statement_lines', 'id')) + ${batch.length - 1})::text as last`,
+    );
+    const firstId = Number((reserved as unknown as { rows: Array<{ last: string }> }).rows[0]!.last) - batch.length + 1;
+    const lineRows: BulkRow[] = [];
+    const postingRows: BulkRow[] = [];
+    batch.forEach((item, i) => {
+      const lineId = firstId + i;
+      lineRows.push(lineRow(lineId, salesImport.id, item.line, item.match));
+      if (item.line.amountMicros !== 0n) postingRows.push([text(entryId), text(receiptsId), text(-item.line.amountMicros), "USD", text(lineId), kind, null, null, "0"]);
+      for (const p of item.postings) {
+        if (p.amountMicros === 0n) continue;
+        postingRows.push([
+          text(entryId), text(accounts.get(accountKeyString(p.account))), text(p.amountMicros), "USD", text(lineId), p.source, text(p.splitVersionId), text(p.songId), text(p.recoupMicros),
+        ]);
+      }
+    });
+    await bulk.write("statement_lines", LINE_COLUMNS, lineRows);
+    await bulk.write("postings", POSTING_COLUMNS, postingRows);
+    runningLines.set(salesImport.id, lines);
+    const now = Date.now();
+    if (now - lastReport > 500) {
+      lastReport = now;
+      report({ importId: salesImport.id, status: "processing", lines });
+    }
+  }
+
+  await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (line) => {
+    const match = index.match(line);
+    const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+    assertBalanced([-line.amountMicros, ...made.map((p) => p.amountMicros)]);
+    lines += 1;
+    totalMicros += line.amountMicros;
+    if (match) matched += 1;
+    else suspenseMicros += line.amountMicros;
+    pending.push({ line, match, postings: made });
+    if (pending.length >= BATCH_LINES) await flush();
+  });
+  await flush();
+
+  // The invariant (MONEY.md), checked in the database before the import commits: the entry sums to zero,
+  // and what it shares out (members, held, commission, suspense) is exactly the statement's total.
+  const [check] = await tx
+    .select({
+      all: sql<string>`coalesce(sum(${postings.amountMicros}), 0)::text`,
+      shared: sql<string>`coalesce(sum(${postings.amountMicros}) filter (where ${postings.accountId} <> ${receiptsId}), 0)::text`,
+    })
+    .from(postings)
+    .where(eq(postings.entryId, entryId));
+  if (BigInt(check!.all) !== 0n || BigInt(check!.shared) !== totalMicros) {
+    throw new Error(`Import #${salesImport.id} does not balance: postings sum to ${check!.all}, shared ${check!.shared}, statement total ${totalMicros}.`);
+  }
+
+  const [done] = await tx
+    .update(salesImports)
+    .set({ status: "completed", lines, matched, unmatched: lines - matched, totalMicros, suspenseMicros, error: null, finishedAt: new Date() })
+    .where(eq(salesImports.id, salesImport.id))
+    .returning();
+  return done!;
+}
+
+/** The import's figures as the JSON contract gives them (MONEY.md `GET /api/admin/sales-imports/{id}`). */
+export function salesImportJson(row: SalesImport) {
+  const running = row.status === "processing" ? linesPostedSoFar(row.id) : null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    lines: running ?? row.lines,
+    matched: row.matched,
+    unmatched: row.unmatched,
+    total: formatMicros(row.totalMicros),
+    suspense: formatMicros(row.suspenseMicros),
+    error: row.error,
+  };
+}
+
+export async function findSalesImport(id: number): Promise<SalesImport | null> {
+  const [row] = await db().select().from(salesImports).where(eq(salesImports.id, id)).limit(1);
+  return row ?? null;
+}

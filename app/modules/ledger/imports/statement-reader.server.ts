@@ -1,0 +1,81 @@
+import { createReadStream } from "node:fs";
+import { convertToHomeMicros, formatMicros, MoneyParseError, parseExchangeRate } from "../money";
+import { openStatement, StatementFormatError, type Layout, type StatementKind, type StatementLine } from "./parse-statement";
+
+/**
+ * A stored statement file read line by line in home currency (MONEY.md "One home currency, USD"): a line
+ * in another currency is converted by its own rate, else by the rate the administrator entered at upload;
+ * without either the statement is refused naming the currency. Used twice: to check a file before it is
+ * accepted (nothing stored), and by the import job that posts it.
+ */
+export const HOME_CURRENCY = "USD";
+/** A statement with more data lines than this is refused (a few times the largest real statements). */
+export const MAX_STATEMENT_LINES = 5_000_000;
+
+export interface HomeLine extends StatementLine {
+  /** USD micro-units after the exchange rate. */
+  amountMicros: bigint;
+  /** The rate applied (the line's own, or the upload's), null for USD lines. */
+  appliedRate: string | null;
+}
+
+export interface StatementSummary {
+  layout: Layout;
+  lines: number;
+  totalMicros: bigint;
+  /** The statement id the lines carry (the first one given), or null. */
+  statementId: string | null;
+}
+
+export async function readStatementFile(
+  kind: StatementKind,
+  filePath: string,
+  uploadRate: string | null,
+  onLine: (line: HomeLine, layout: Layout) => void | Promise<void>,
+): Promise<StatementSummary> {
+  const opened = await openStatement(kind, createReadStream(filePath), { maxLines: MAX_STATEMENT_LINES });
+  let lines = 0;
+  let totalMicros = 0n;
+  let statementId: string | null = null;
+  let currencyOnUploadRate: string | null = null;
+  try {
+    for await (const line of opened.lines) {
+      let appliedRate: string | null = null;
+      let amountMicros = line.originalAmountMicros;
+      if (line.originalCurrency !== HOME_CURRENCY) {
+        appliedRate = line.exchangeRate ?? uploadRate;
+        if (!appliedRate) {
+          throw new StatementFormatError(
+            `Line ${line.lineNo} is in ${line.originalCurrency} and carries no exchange rate: enter the rate from ${line.originalCurrency} to ${HOME_CURRENCY} for this statement.`,
+            { lineNo: line.lineNo, column: "exchange_rate" },
+          );
+        }
+        if (!line.exchangeRate) {
+          if (currencyOnUploadRate && currencyOnUploadRate !== line.originalCurrency) {
+            throw new StatementFormatError(
+              `Lines in ${currencyOnUploadRate} and in ${line.originalCurrency} carry no exchange rate, and one rate converts only one currency. Ask the sender for a statement with rates on its lines.`,
+              { lineNo: line.lineNo, column: "exchange_rate" },
+            );
+          }
+          currencyOnUploadRate = line.originalCurrency;
+        }
+        try {
+          amountMicros = convertToHomeMicros(line.originalAmountMicros, parseExchangeRate(appliedRate));
+        } catch (error) {
+          if (error instanceof MoneyParseError) throw new StatementFormatError(`Line ${line.lineNo}: the exchange rate “${appliedRate}” is not a positive number.`, { lineNo: line.lineNo });
+          throw error;
+        }
+      }
+      lines += 1;
+      totalMicros += amountMicros;
+      statementId ??= line.statementId;
+      await onLine({ ...line, amountMicros, appliedRate }, opened.layout);
+    }
+  } finally {
+    opened.close();
+  }
+  if (lines === 0) throw new StatementFormatError("The file has a header row but no lines.");
+  return { layout: opened.layout, lines, totalMicros, statementId };
+}
+
+export const describeTotal = (micros: bigint) => `${formatMicros(micros)} ${HOME_CURRENCY}`;
