@@ -25,6 +25,16 @@ async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000) 
 }
 
 describe("durable jobs (pg-boss over the app's database)", () => {
+  // First: it needs the queue not yet open on this database.
+  it("enqueueing inside a transaction before the queue is open fails fast on PGlite (works on PostgreSQL)", async () => {
+    registerJobHandler("test.early", async () => {});
+    const attempt = db().transaction(async (tx) => enqueueJob("test.early", {}, { tx }));
+    if (process.env.TEST_DB === "postgres") expect(await attempt).toBeTruthy();
+    else await expect(attempt).rejects.toThrow(/openJobQueue\(\)/);
+    await openJobQueue();
+    expect(await db().transaction(async (tx) => enqueueJob("test.early", {}, { tx }))).toBeTruthy();
+  });
+
   it("runs an enqueued job with its data", async () => {
     const seen: unknown[] = [];
     registerJobHandler<{ n: number }>("test.echo", async (data, job) => {
