@@ -1,0 +1,297 @@
+import { sql, type SQL } from "drizzle-orm";
+import { db } from "~/db/client.server";
+
+/**
+ * The sales pages' figures (issue 10), read from the ledger in aggregate statements only.
+ *
+ * Two scopes:
+ * - **member**: the member's own money, the postings on their earnings account of one source (digital,
+ *   pro, license) that point to a statement line. A posting's song gives the artist page (songs.artist_id);
+ *   a PRO line paid to a member without a catalogue song belongs to "artist 0" (not in the catalogue).
+ *   Nothing outside that account is ever read, so a member can only see their own figures.
+ * - **admin**: whole statement lines of one kind, with the platform commission posted for them. Digital and
+ *   licence lines belong to the artist page of their song (else of their release; unmatched: artist 0);
+ *   PRO lines to the member they were matched to (unmatched: member 0).
+ *
+ * Amounts are micro-units as decimal integer strings (bigint text) so they cross to the page unchanged;
+ * pages show them in cents (microsToCentsFloor), CSV files as six-decimal dollars (formatMicros).
+ */
+
+export const SALES_KINDS = ["digital", "pro", "license"] as const;
+export type SalesKind = (typeof SALES_KINDS)[number];
+
+export const SALES_GROUPS = ["period", "store", "country", "release", "track"] as const;
+export type SalesGroup = (typeof SALES_GROUPS)[number];
+
+export type SalesScope = { type: "member"; memberId: number } | { type: "admin" };
+
+export interface SalesFilters {
+  /** "YYYY-MM", inclusive, on the month of the line's sale period start. */
+  from: string | null;
+  to: string | null;
+  store: string | null;
+  country: string | null;
+}
+
+export interface SalesQuery extends SalesFilters {
+  group: SalesGroup;
+  /** A group's key: the lines table (and its export) shows that group's lines only. */
+  key: string | null;
+  page: number;
+}
+
+export const LINES_PAGE_SIZE = 25;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** Reads the filters, grouping and drill-down from a URL's query; anything malformed is ignored. */
+export function parseSalesQuery(search: URLSearchParams): SalesQuery {
+  const text = (name: string, max = 200) => {
+    const value = search.get(name)?.trim() ?? "";
+    return value && value.length <= max ? value : null;
+  };
+  const month = (name: string) => {
+    const value = text(name, 7);
+    return value && MONTH.test(value) ? value : null;
+  };
+  const group = search.get("group");
+  const page = Number(search.get("page") ?? "1");
+  return {
+    from: month("from"),
+    to: month("to"),
+    store: text("store"),
+    country: text("country", 20),
+    group: (SALES_GROUPS as readonly string[]).includes(group ?? "") ? (group as SalesGroup) : "period",
+    key: search.has("key") ? (search.get("key") ?? "").slice(0, 500) : null,
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+/** The first day of the month after "YYYY-MM". */
+function nextMonthStart(month: string): string {
+  const [year, m] = month.split("-").map(Number) as [number, number];
+  return m === 12 ? `${year + 1}-01-01` : `${year}-${String(m + 1).padStart(2, "0")}-01`;
+}
+
+/** The subject of a detail page: an artist page (digital, licence, member PRO) or a member (admin PRO). 0 = none. */
+export type SalesSubject = number | null;
+
+/**
+ * One row per posting (member) or per statement line (admin), with every column the reports group on:
+ * subject_id (artist page or member), line_id, import_id, line_no, period ("YYYY-MM"), period_start,
+ * store, country, release, track, quantity, line_amount, amount, commission.
+ */
+function baseRows(scope: SalesScope, kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
+  const where: SQL[] = [];
+  if (filters.from) where.push(sql`sl.sale_period_start >= ${`${filters.from}-01`}::date`);
+  if (filters.to) where.push(sql`sl.sale_period_start < ${nextMonthStart(filters.to)}::date`);
+  if (filters.store) where.push(sql`sl.source = ${filters.store}`);
+  if (filters.country) where.push(sql`sl.territory = ${filters.country}`);
+  const common = sql`sl.id as line_id, sl.import_id, sl.line_no, to_char(sl.sale_period_start, 'YYYY-MM') as period,
+    sl.sale_period_start, sl.source as store, coalesce(sl.territory, '') as country,
+    coalesce(r.title, sl.release_title, '') as release, sl.quantity, sl.amount_micros as line_amount`;
+
+  if (scope.type === "member") {
+    const subjectExpr = sql`coalesce(s.artist_id, 0)`;
+    if (subject !== null) where.push(sql`${subjectExpr} = ${subject}`);
+    return sql`select ${subjectExpr} as subject_id, ${common}, coalesce(s.title, sl.track_title, '') as track,
+        p.amount_micros as amount, 0::bigint as commission
+      from ledger_accounts a
+      join postings p on p.account_id = a.id and p.source = ${kind}
+      join statement_lines sl on sl.id = p.statement_line_id
+      left join songs s on s.id = p.song_id
+      left join releases r on r.id = sl.release_id
+      where a.kind = 'earnings' and a.user_id = ${scope.memberId} and a.currency = 'USD'
+      ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
+  }
+
+  const subjectExpr = kind === "pro" ? sql`coalesce(sl.member_id, 0)` : sql`coalesce(s.artist_id, r.artist_id, 0)`;
+  if (subject !== null) where.push(sql`${subjectExpr} = ${subject}`);
+  return sql`select ${subjectExpr} as subject_id, ${common}, coalesce(s.title, sl.track_title, '') as track,
+      sl.amount_micros as amount, coalesce(c.commission, 0)::bigint as commission
+    from statement_lines sl
+    left join songs s on s.id = sl.song_id
+    left join releases r on r.id = sl.release_id
+    left join lateral (
+      select sum(cp.amount_micros) as commission
+      from postings cp join ledger_accounts ca on ca.id = cp.account_id and ca.kind = 'commission'
+      where cp.statement_line_id = sl.id
+    ) c on true
+    where sl.kind = ${kind}
+    ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
+}
+
+async function rowsOf<T>(query: SQL): Promise<T[]> {
+  const result = (await db().execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/* ------------------------------------------------------------------ lists (totals per artist or member) */
+
+export interface SalesTotalRow {
+  /** The artist page (or, admin PRO, the member); 0 when none. */
+  id: number;
+  name: string;
+  lines: number;
+  /** Member: their earnings; admin: the statement lines' amounts. */
+  amount: string;
+  commission: string;
+}
+
+/** Totals per artist page (member, admin digital/licence) or per member (admin PRO), largest first. One statement. */
+export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
+  const names =
+    scope.type === "admin" && kind === "pro"
+      ? sql`left join users u on u.id = t.subject_id`
+      : sql`left join profiles pr on pr.id = t.subject_id`;
+  const name = scope.type === "admin" && kind === "pro" ? sql`trim(u.name || ' ' || u.last_name)` : sql`pr.name`;
+  const rows = await rowsOf<{ id: number; name: string | null; lines: number; amount: string; commission: string }>(sql`
+    select t.subject_id::int as id, ${name} as name, t.lines, t.amount, t.commission
+    from (
+      select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+      from (${baseRows(scope, kind, null, filters)}) b
+      group by subject_id
+    ) t ${names}
+    order by t.amount::numeric desc, t.subject_id`);
+  return rows.map((row) => ({ ...row, name: row.name ?? "" }));
+}
+
+/* ------------------------------------------------------------------ a detail page's breakdowns */
+
+export interface SalesGroupRow {
+  key: string;
+  lines: number;
+  amount: string;
+  commission: string;
+}
+
+export interface SalesBreakdown {
+  total: { lines: number; amount: string; commission: string };
+  groups: Record<SalesGroup, SalesGroupRow[]>;
+}
+
+const GROUP_ORDER: Record<SalesGroup, "key" | "amount"> = { period: "key", store: "amount", country: "amount", release: "amount", track: "amount" };
+
+/** The total and every breakdown (period, store, country, release, track) of one subject, in one statement (grouping sets). */
+export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject: number, filters: SalesFilters): Promise<SalesBreakdown> {
+  const rows = await rowsOf<{ dim: SalesGroup | "total"; key: string | null; lines: number; amount: string; commission: string }>(sql`
+    select case when grouping(period) = 0 then 'period' when grouping(store) = 0 then 'store' when grouping(country) = 0 then 'country'
+             when grouping(release) = 0 then 'release' when grouping(track) = 0 then 'track' else 'total' end as dim,
+           coalesce(period, store, country, release, track) as key,
+           count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+    from (${baseRows(scope, kind, subject, filters)}) b
+    group by grouping sets ((period), (store), (country), (release), (track), ())`);
+  const groups = Object.fromEntries(SALES_GROUPS.map((g) => [g, [] as SalesGroupRow[]])) as Record<SalesGroup, SalesGroupRow[]>;
+  let total = { lines: 0, amount: "0", commission: "0" };
+  for (const row of rows) {
+    const value = { lines: row.lines, amount: row.amount ?? "0", commission: row.commission ?? "0" };
+    if (row.dim === "total") total = value;
+    else groups[row.dim].push({ key: row.key ?? "", ...value });
+  }
+  for (const group of SALES_GROUPS) {
+    groups[group].sort((a, b) => {
+      if (GROUP_ORDER[group] === "key") return a.key.localeCompare(b.key);
+      const diff = BigInt(b.amount) - BigInt(a.amount);
+      return diff === 0n ? a.key.localeCompare(b.key) : diff > 0n ? 1 : -1;
+    });
+  }
+  return { total, groups };
+}
+
+/* ------------------------------------------------------------------ the lines behind a figure */
+
+export interface SalesLineRow {
+  lineId: number;
+  importId: number;
+  lineNo: number;
+  period: string;
+  store: string;
+  country: string;
+  release: string;
+  track: string;
+  quantity: number | null;
+  /** The statement line's whole amount. */
+  lineAmount: string;
+  /** Member: their part of it (on that track); admin: the line's amount. */
+  amount: string;
+  commission: string;
+}
+
+const groupColumn: Record<SalesGroup, SQL> = {
+  period: sql.raw("b.period"),
+  store: sql.raw("b.store"),
+  country: sql.raw("b.country"),
+  release: sql.raw("b.release"),
+  track: sql.raw("b.track"),
+};
+
+function linesSelect(scope: SalesScope, kind: SalesKind, subject: number, query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">, extraWhere?: SQL): SQL {
+  const where: SQL[] = [];
+  if (query.key !== null) where.push(sql`${groupColumn[query.group]} = ${query.key}`);
+  if (extraWhere) where.push(extraWhere);
+  return sql`
+    select b.line_id::text as "lineId", b.import_id as "importId", b.line_no as "lineNo", b.period, b.store, b.country, b.release, b.track,
+           b.quantity, b.line_amount::text as "lineAmount", sum(b.amount)::text as amount, sum(b.commission)::text as commission,
+           min(b.sale_period_start) as sort_start
+    from (${baseRows(scope, kind, subject, query)}) b
+    ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
+    group by b.line_id, b.import_id, b.line_no, b.period, b.store, b.country, b.release, b.track, b.quantity, b.line_amount`;
+}
+
+type RawLine = Omit<SalesLineRow, "lineId"> & { lineId: string };
+const toLine = ({ lineId, ...row }: RawLine & { sort_start?: unknown; total?: unknown }): SalesLineRow => {
+  const { sort_start: _s, total: _t, ...rest } = row;
+  return { lineId: Number(lineId), ...rest };
+};
+
+/** One page of the lines behind the subject's figures (or one group's), with the count, in one statement. */
+export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject: number, query: SalesQuery): Promise<{ rows: SalesLineRow[]; total: number }> {
+  const rows = await rowsOf<RawLine & { total: number }>(sql`
+    select l.*, count(*) over ()::int as total from (${linesSelect(scope, kind, subject, query)}) l
+    order by l.sort_start, l."importId", l."lineNo", l.track
+    limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}`);
+  return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
+}
+
+/**
+ * Every line behind the figures, in batches of `batch` rows by keyset (line id, track), so an export of
+ * any size holds one batch in memory at a time and no statement stays open between batches.
+ */
+export async function* iterateSalesLines(
+  scope: SalesScope,
+  kind: SalesKind,
+  subject: number,
+  query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">,
+  batch = 2000,
+): AsyncGenerator<SalesLineRow> {
+  let after: { id: string; track: string } | null = null;
+  for (;;) {
+    const cursor: SQL | undefined = after ? sql`(b.line_id, b.track) > (${after.id}::bigint, ${after.track})` : undefined;
+    const rows: RawLine[] = await rowsOf<RawLine>(sql`
+      select l.* from (${linesSelect(scope, kind, subject, query, cursor)}) l
+      order by l."lineId"::bigint, l.track limit ${batch}`);
+    for (const row of rows) yield toLine(row);
+    if (rows.length < batch) return;
+    const last: RawLine = rows[rows.length - 1]!;
+    after = { id: last.lineId, track: last.track };
+  }
+}
+
+/* ------------------------------------------------------------------ names */
+
+/** The artist page's (or, admin PRO, the member's) name; null when there is none. 0 names the catch-all. */
+export async function salesSubjectName(scope: SalesScope, kind: SalesKind, subject: number): Promise<string | null> {
+  if (subject === 0) return kind === "pro" && scope.type === "admin" ? "Unmatched (suspense)" : scope.type === "admin" ? "Unmatched (suspense)" : "Not in the catalogue";
+  const query =
+    scope.type === "admin" && kind === "pro"
+      ? sql`select trim(name || ' ' || last_name) as name from users where id = ${subject}`
+      : sql`select name from profiles where id = ${subject} and type = 'artist'`;
+  const [row] = await rowsOf<{ name: string }>(query);
+  return row?.name ?? null;
+}
+
+/** Sums micro-unit strings exactly. */
+export function sumMicros(values: Iterable<string>): string {
+  let total = 0n;
+  for (const value of values) total += BigInt(value);
+  return total.toString();
+}
