@@ -45,10 +45,22 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           Finance
         </h2>
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-          <StatCard label="Income" value={<Money cents={financial.income_cents} currency={financial.currency} />} />
-          <StatCard label="Paid out" value={<Money cents={financial.paid_out_cents} currency={financial.currency} />} />
+          <StatCard label="Imported" value={<Money cents={financial.income_cents} currency={financial.currency} />} hint="Every statement line posted" />
+          <StatCard label="Commission earned" value={<Money cents={financial.commission_cents} currency={financial.currency} />} />
+          <StatCard label="In suspense" value={<Money cents={financial.suspense_cents} currency={financial.currency} />} hint="Unmatched lines waiting for a match" />
+          <StatCard label="Held for pending parties" value={<Money cents={financial.held_cents} currency={financial.currency} />} />
+          <StatCard label="Owed to members" value={<Money cents={financial.owed_to_members_cents} currency={financial.currency} />} hint={<><Count value={financial.members_with_balance} /> with a balance</>} />
           <StatCard label="Pending payouts" value={<Money cents={financial.pending_payouts_cents} currency={financial.currency} />} />
-          <StatCard label="Members with a balance" value={<Count value={financial.members_with_balance} />} />
+          <StatCard label="Paid out" value={<Money cents={financial.paid_out_cents} currency={financial.currency} />} />
+          <StatCard
+            label="Journal"
+            value={
+              <Link to="/admin/transactions" className="text-base font-medium text-brand-800 underline">
+                Transactions
+              </Link>
+            }
+            hint="Every entry and its postings"
+          />
         </div>
         {financial.income_cents === 0 ? (
           <p className="text-sm text-stone-500">No money has moved yet: upload sales to start the ledger.</p>

@@ -1,6 +1,6 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { Link } from "react-router";
-import { ChartCard, EmptyState, StatCard } from "~/components/charts";
+import { ChartCard, EmptyState, LineChart, StatCard } from "~/components/charts";
 import { Money } from "~/components/formatting";
 import { DateTime } from "~/components/formatting";
 import { pageTitle } from "~/components/page-title";
@@ -59,7 +59,15 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-        <StatCard label="Balance" value={<Money cents={stats.balance_cents} currency={stats.currency} />} hint="Available to pay out" />
+        <StatCard
+          label="Balance"
+          value={
+            <Link to={`${base}/member-income`} className="hover:underline">
+              <Money cents={stats.balance_cents} currency={stats.currency} />
+            </Link>
+          }
+          hint="Available to pay out"
+        />
         <StatCard label="Artists" value={stats.artists} />
         <StatCard label="Provider profiles" value={stats.provider_profiles} />
         <StatCard label="Projects" value={stats.projects} />
@@ -100,9 +108,34 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title="Income" description="Royalties and sales, month by month">
-          <EmptyState title="No income yet">
-            Release your music or join a project: your earnings will show here, every cent traced to its lines.
-          </EmptyState>
+          {stats.income_by_month.length === 0 ? (
+            <EmptyState title="No income yet">
+              Release your music or join a project: your earnings will show here, every cent traced to its lines.
+            </EmptyState>
+          ) : (
+            <>
+              <LineChart label="Income per month, in dollars" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents / 100 }))} />
+              <table className="sr-only">
+                <caption>Income per month</caption>
+                <tbody>
+                  {stats.income_by_month.map((m) => (
+                    <tr key={m.month}>
+                      <th scope="row">{m.month}</th>
+                      <td>
+                        <Money cents={m.cents} currency={stats.currency} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p className="mt-2 text-sm">
+                <Link to={`${base}/member-income`} className="font-medium text-brand-800 underline">
+                  Income &amp; Shares
+                </Link>{" "}
+                shows every amount with the statements and lines behind it.
+              </p>
+            </>
+          )}
         </ChartCard>
         <ChartCard title="Recent projects and work requests">
           {loaderData.projects.length + loaderData.workRequests.length === 0 ? (

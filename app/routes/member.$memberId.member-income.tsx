@@ -1,5 +1,11 @@
+import type { ShouldRevalidateFunction } from "react-router";
 import { pageTitle } from "~/components/page-title";
+import { reuseUnlessChanged } from "~/components/revalidation";
+import { parseId } from "~/modules/accounts/guards.server";
 import { Section } from "~/modules/catalog/releases/release-pages";
+import { IncomeLinesTable, IncomeSection, IncomeTotals, StatementsTable } from "~/modules/ledger/reports/income-pages";
+import { incomePageData, LINES_PAGE_SIZE, memberIncome, memberIncomeLines } from "~/modules/ledger/reports/income.server";
+import { notFound } from "~/modules/http/route-errors.server";
 import { memberOfArea } from "~/modules/members/member-area.server";
 import { SharesTable } from "~/modules/splits/shares-section";
 import { memberShares } from "~/modules/splits/split-sheet.server";
@@ -11,16 +17,58 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, unde
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await memberOfArea(request, context, params.memberId);
-  return { memberId: member.id, shares: await memberShares(member) };
+  const url = new URL(request.url);
+  const importId = parseId(url.searchParams.get("import"));
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get("lines_page") ?? "1", 10) || 1));
+  const [income, shares, lines] = await Promise.all([
+    memberIncome(member.id),
+    memberShares(member),
+    importId === null ? null : memberIncomeLines(member.id, importId, page),
+  ]);
+  if (!income) throw notFound();
+  const data = incomePageData(income);
+  const statement = importId === null ? undefined : data.statements.find((s) => s.importId === importId);
+  return {
+    memberId: member.id,
+    income: data,
+    shares,
+    lines:
+      lines && importId !== null
+        ? {
+            importId,
+            fileName: statement?.fileName ?? null,
+            page,
+            total: lines.total,
+            pageSize: LINES_PAGE_SIZE,
+            lines: lines.lines.map(({ lineAmountMicros, amountMicros, ...line }) => ({ ...line, lineAmount: lineAmountMicros.toString(), amount: amountMicros.toString() })),
+          }
+        : null,
+  };
 }
 
+// The income report is cached per member (spec section 7): reused across navigations unless something was
+// submitted or the member changed; a change of the lines shown (the query) reads again.
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  args.currentUrl.pathname === args.nextUrl.pathname && args.currentUrl.search !== args.nextUrl.search ? true : reuseUnlessChanged(args, "memberId");
+
 export default function MemberIncome({ loaderData }: Route.ComponentProps) {
+  const { income, lines } = loaderData;
   return (
-    <div className="mx-auto w-full max-w-5xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Income &amp; Shares</h1>
+      <IncomeTotals data={income} />
+      <IncomeSection data={income} />
       <Section title="Shares" id="shares" description="Your share of each song's master royalties, from its split sheet. Sales are shared by the split in force on the first day of their period.">
         <SharesTable memberId={loaderData.memberId} shares={loaderData.shares} />
       </Section>
+      <Section title="Statements" id="statements" description="The statements each amount came from, with your part of each. Open one to see its lines.">
+        <StatementsTable data={income} />
+      </Section>
+      {lines ? (
+        <Section title="Lines" id="lines" description="The statement lines behind the amount, with your share of each.">
+          <IncomeLinesTable data={lines} />
+        </Section>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { profiles, users } from "~/db/schema";
+import { formatMicros, microsToCentsFloor } from "~/modules/ledger/money";
 
 /** GET /api/admin/dashboard/system-profiles-summary: who is on the platform. One query. */
 export interface SystemProfilesSummary {
@@ -61,17 +62,75 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
 }
 
 /**
- * GET /api/admin/dashboard/system-financial-summary. Every figure will be derived from the ledger,
- * which arrives with the finance issues; until then no money has moved and every total is zero.
+ * GET /api/admin/dashboard/system-financial-summary: the platform's money, derived from the ledger's postings
+ * (one statement). Amounts are six-decimal strings (MONEY.md) with their whole cents (rounded down) beside
+ * them for the page:
+ * - imported: every statement's money (the receipts accounts' balance, negated: the sum of the lines posted);
+ * - commission: the platform commission earned; suspense: unmatched money waiting for a match;
+ * - held: split shares waiting for pending parties; owed_to_members: the members' earnings balances;
+ * - pending_payouts: reserved for payout requests; paid_out: paid to members.
+ * `income_cents` is the imported total's cents (the dashboard's first card, as before).
  */
 export interface SystemFinancialSummary {
   currency: "USD";
+  imported: string;
+  commission: string;
+  suspense: string;
+  held: string;
+  owed_to_members: string;
+  pending_payouts: string;
+  paid_out: string;
   income_cents: number;
+  commission_cents: number;
+  suspense_cents: number;
+  held_cents: number;
+  owed_to_members_cents: number;
   paid_out_cents: number;
   pending_payouts_cents: number;
+  /** Members whose available balance (earnings less reserved) is at least one cent. */
   members_with_balance: number;
 }
 
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
-  return { currency: "USD", income_cents: 0, paid_out_cents: 0, pending_payouts_cents: 0, members_with_balance: 0 };
+  const result = await db().execute(sql`
+    with bal as (
+      select a.kind, a.user_id, sum(p.amount_micros) as amount
+      from postings p join ledger_accounts a on a.id = p.account_id
+      where a.currency = 'USD'
+      group by a.id, a.kind, a.user_id
+    )
+    select
+      coalesce(-sum(amount) filter (where kind = 'receipts'), 0)::text as imported,
+      coalesce(sum(amount) filter (where kind = 'commission'), 0)::text as commission,
+      coalesce(sum(amount) filter (where kind = 'suspense'), 0)::text as suspense,
+      coalesce(sum(amount) filter (where kind = 'held'), 0)::text as held,
+      coalesce(sum(amount) filter (where kind = 'earnings'), 0)::text as owed,
+      coalesce(sum(amount) filter (where kind = 'payouts_reserved'), 0)::text as reserved,
+      coalesce(sum(amount) filter (where kind = 'payouts_paid'), 0)::text as paid,
+      (select count(*)::int from (
+        select user_id from bal where kind in ('earnings', 'payouts_reserved') and user_id is not null
+        group by user_id having sum(case when kind = 'earnings' then amount else -amount end) >= 10000) m) as members_with_balance
+    from bal
+  `);
+  const row = (result as unknown as { rows: Array<Record<string, string> & { members_with_balance: number }> }).rows[0]!;
+  const micros = (key: string) => BigInt(row[key] ?? "0");
+  const cents = (key: string) => Number(microsToCentsFloor(micros(key)));
+  return {
+    currency: "USD",
+    imported: formatMicros(micros("imported")),
+    commission: formatMicros(micros("commission")),
+    suspense: formatMicros(micros("suspense")),
+    held: formatMicros(micros("held")),
+    owed_to_members: formatMicros(micros("owed")),
+    pending_payouts: formatMicros(micros("reserved")),
+    paid_out: formatMicros(micros("paid")),
+    income_cents: cents("imported"),
+    commission_cents: cents("commission"),
+    suspense_cents: cents("suspense"),
+    held_cents: cents("held"),
+    owed_to_members_cents: cents("owed"),
+    paid_out_cents: cents("paid"),
+    pending_payouts_cents: cents("reserved"),
+    members_with_balance: row.members_with_balance ?? 0,
+  };
 }

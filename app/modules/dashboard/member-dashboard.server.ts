@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { legalDocuments, signatures, users } from "~/db/schema";
+import { microsToCentsFloor } from "~/modules/ledger/money";
 import { loadDashboardProfiles, type DashboardProfiles } from "~/modules/members/member-area.server";
 
 /** The member dashboard's figures (GET /api/members/{id}/dashboard/stats). One query. */
@@ -14,8 +15,11 @@ export interface MemberDashboardStats {
   provider_profiles: number;
   projects: number;
   work_requests: number;
+  /** The available balance (MONEY.md: earnings less reserved, rounded down to whole cents), as the income report's. */
   balance_cents: number;
   currency: "USD";
+  /** Income per month (statement lines' sale period; the entry's month otherwise), the latest 12 months with income, in cents rounded down. */
+  income_by_month: Array<{ month: string; cents: number }>;
 }
 
 export async function memberDashboardStats(memberId: number, profiles?: DashboardProfiles): Promise<MemberDashboardStats | null> {
@@ -27,6 +31,20 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
       required: sql<number>`(select count(*)::int from ${legalDocuments} d where d.published and d.required)`,
       agreed: sql<number>`(select count(*)::int from ${legalDocuments} d where d.published and d.required and exists (
         select 1 from ${signatures} s where s.user_id = ${memberId} and s.document_id = d.id and s.document_version = d.version))`,
+      // The same figures as the income report (app/modules/ledger/reports/income.server.ts), in this one statement.
+      balanceMicros: sql<string>`(select (coalesce(sum(p.amount_micros) filter (where a.kind = 'earnings'), 0)
+          - coalesce(sum(p.amount_micros) filter (where a.kind = 'payouts_reserved'), 0))::text
+        from ledger_accounts a join postings p on p.account_id = a.id
+        where a.user_id = ${memberId} and a.currency = 'USD' and a.kind in ('earnings', 'payouts_reserved'))`,
+      incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
+        from (select month, sum(amount_micros) as amount from (
+            select p.amount_micros, coalesce(to_char(sl.sale_period_start, 'YYYY-MM'),
+              (select to_char(je.created_at at time zone 'UTC', 'YYYY-MM') from journal_entries je where je.id = p.entry_id)) as month
+            from ledger_accounts a
+            join postings p on p.account_id = a.id and p.source is not null
+            left join statement_lines sl on sl.id = p.statement_line_id
+            where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD') i
+          group by month order by month desc limit 12) x)`,
     })
     .from(users)
     .where(eq(users.id, memberId));
@@ -40,11 +58,12 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
     documents_required: row.required,
     artists: p.artists.length,
     provider_profiles: [p.musician, p.audio_engineer, p.studio, p.music_producer].filter(Boolean).length,
-    // Projects, work requests and the ledger arrive with their issues; nothing of them exists before.
+    // Projects and work requests arrive with their issues; nothing of them exists before.
     projects: 0,
     work_requests: 0,
-    balance_cents: 0,
+    balance_cents: Number(microsToCentsFloor(BigInt(row.balanceMicros ?? "0"))),
     currency: "USD",
+    income_by_month: (row.incomeByMonth ?? []).map((m) => ({ month: m.month, cents: Number(microsToCentsFloor(BigInt(m.amount))) })),
   };
 }
 

@@ -282,3 +282,23 @@ export async function memberPayments(memberId: number, limit = 100): Promise<Pay
     created_at: r.created_at,
   }));
 }
+
+/* ------------------------------------------------------------------ page data (micro-units as strings) */
+
+const sourceStrings = (amounts: SourceAmounts) => Object.fromEntries(incomeSources.map((s) => [s, amounts[s].toString()])) as Record<IncomeSource, string>;
+
+/** What the Income & Shares page receives: the same figures, micro-units as exact strings. */
+export function incomePageData(income: MemberIncome) {
+  return {
+    memberId: income.memberId,
+    earned: income.earnedMicros.toString(),
+    held: income.heldMicros.toString(),
+    reserved: income.reservedMicros.toString(),
+    paidOut: income.paidOutMicros.toString(),
+    availableCents: income.availableCents.toString(),
+    bySource: sourceStrings(income.bySource),
+    byMonth: income.byMonth.map((m) => ({ month: m.month, bySource: sourceStrings(m.bySource), total: m.totalMicros.toString() })),
+    statements: income.statements.map((s) => ({ importId: s.importId, fileName: s.fileName, kind: s.kind, importedAt: s.importedAt, postings: s.postings, amount: s.amountMicros.toString() })),
+    statementCount: income.statementCount,
+  };
+}

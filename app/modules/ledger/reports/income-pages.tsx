@@ -1,0 +1,271 @@
+import { lazy, Suspense } from "react";
+import { Link } from "react-router";
+import { CHART, ChartCard, EmptyState, PieChart, StatCard } from "~/components/charts";
+import { DataTable } from "~/components/data-table";
+import { DateTime, Money } from "~/components/formatting";
+import { useHydrated } from "~/components/hydrated";
+import { Pagination } from "~/components/pagination";
+import type { IncomeSource } from "~/db/schema";
+import { formatMicros, microsToCentsFloor } from "../money";
+
+/**
+ * Income & Shares (member-income) and the dashboard's income chart. Amounts arrive as micro-unit strings
+ * (exact, whatever their size) and are shown in whole cents rounded down, the rule MONEY.md gives the
+ * available balance, so every figure here is the API's six-decimal figure cut at the cent; the exact amount
+ * is in the element's title and data-micros.
+ */
+
+export const SOURCE_LABELS: Record<IncomeSource, string> = {
+  digital: "Digital",
+  pro: "PRO",
+  license: "Licence",
+  marketplace: "Marketplace",
+  affiliate: "Affiliate",
+};
+const ALWAYS_SHOWN: IncomeSource[] = ["digital", "pro", "license"];
+const SOURCE_COLORS: Record<IncomeSource, string> = { digital: "#14532d", pro: "#0e7490", license: "#a16207", marketplace: "#6d28d9", affiliate: "#9f1239" };
+
+type Micros = string;
+
+export interface IncomePageData {
+  memberId: number;
+  earned: Micros;
+  held: Micros;
+  reserved: Micros;
+  paidOut: Micros;
+  availableCents: string;
+  bySource: Record<IncomeSource, Micros>;
+  byMonth: Array<{ month: string; bySource: Record<IncomeSource, Micros>; total: Micros }>;
+  statements: Array<{ importId: number | null; fileName: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
+  statementCount: number;
+}
+
+export interface IncomeLinesData {
+  importId: number;
+  fileName: string | null;
+  page: number;
+  total: number;
+  pageSize: number;
+  lines: Array<{ lineId: number; lineNo: number; period: string; source: string; territory: string | null; releaseTitle: string | null; trackTitle: string | null; isrc: string | null; lineAmount: Micros; amount: Micros }>;
+}
+
+/** An amount in micro-units, shown in cents rounded down, exact in its title. */
+export function MicrosMoney({ micros }: { micros: Micros }) {
+  const value = BigInt(micros);
+  return (
+    <span title={`${formatMicros(value)} USD`} data-micros={formatMicros(value)}>
+      <Money cents={Number(microsToCentsFloor(value))} />
+    </span>
+  );
+}
+
+function shownSources(data: Pick<IncomePageData, "bySource">): IncomeSource[] {
+  const extra = (["marketplace", "affiliate"] as const).filter((s) => BigInt(data.bySource[s]) !== 0n);
+  return [...ALWAYS_SHOWN, ...extra];
+}
+
+export function IncomeTotals({ data }: { data: IncomePageData }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-5" data-testid="income-totals">
+      <StatCard label="Earned" value={<MicrosMoney micros={data.earned} />} hint="All income, every source" />
+      <StatCard label="Held for pending parties" value={<MicrosMoney micros={data.held} />} hint="Yours once you accept the split" />
+      <StatCard label="Reserved" value={<MicrosMoney micros={data.reserved} />} hint="Requested payouts in progress" />
+      <StatCard label="Paid out" value={<MicrosMoney micros={data.paidOut} />} />
+      <StatCard
+        label="Available"
+        value={
+          <span data-micros={formatMicros(BigInt(data.availableCents) * 10_000n)}>
+            <Money cents={Number(data.availableCents)} />
+          </span>
+        }
+        hint="Earnings less reserved, in whole cents"
+      />
+    </div>
+  );
+}
+
+/* ------------------------------------------------------------------ chart */
+
+interface StackedBarProps {
+  label: string;
+  months: Array<Record<string, string | number>>;
+  keys: string[];
+  colors: string[];
+}
+
+const NivoStackedBar = lazy(() =>
+  import("@nivo/bar").then((m) => ({
+    default: function StackedBar({ months, keys, colors }: StackedBarProps) {
+      return (
+        <m.ResponsiveBar
+          data={months}
+          keys={keys}
+          indexBy="month"
+          margin={{ top: 16, right: 16, bottom: 48, left: 64 }}
+          colors={colors}
+          padding={0.35}
+          valueFormat={(v) => `$${Number(v).toFixed(2)}`}
+          axisLeft={{ format: (v) => `$${v}` }}
+          enableLabel={false}
+          legends={[{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -16, itemWidth: 90, itemHeight: 16 }]}
+          motionConfig={{ duration: CHART.animationMs }}
+        />
+      );
+    },
+  })),
+);
+
+/** Income per month stacked by source (nivo, client-only, CHART.barHeight high). */
+export function IncomeByMonthChart({ data }: { data: Pick<IncomePageData, "byMonth" | "bySource"> }) {
+  const hydrated = useHydrated();
+  const sources = shownSources(data);
+  const months = data.byMonth.map((m) => ({
+    month: m.month,
+    ...Object.fromEntries(sources.map((s) => [SOURCE_LABELS[s], Number(microsToCentsFloor(BigInt(m.bySource[s]))) / 100])),
+  }));
+  return (
+    <div role="img" aria-label="Income by month and source" style={{ height: CHART.barHeight }} data-chart-height={CHART.barHeight}>
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <NivoStackedBar label="Income by month" months={months} keys={sources.map((s) => SOURCE_LABELS[s])} colors={sources.map((s) => SOURCE_COLORS[s])} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+export function IncomeByMonthTable({ data }: { data: Pick<IncomePageData, "byMonth" | "bySource" | "earned"> }) {
+  const sources = shownSources(data);
+  type Row = (typeof data.byMonth)[number];
+  return (
+    <DataTable<Row>
+      caption="Income by month and source"
+      rows={[...data.byMonth].reverse()}
+      rowKey={(r) => r.month}
+      columns={[
+        { key: "month", header: "Month", rowHeader: true, cell: (r) => r.month },
+        ...sources.map((s) => ({ key: s, header: SOURCE_LABELS[s], align: "right" as const, cell: (r: Row) => <MicrosMoney micros={r.bySource[s]} /> })),
+        { key: "total", header: "Total", align: "right" as const, cell: (r: Row) => <MicrosMoney micros={r.total} /> },
+      ]}
+    />
+  );
+}
+
+export function IncomeSection({ data }: { data: IncomePageData }) {
+  const sources = shownSources(data);
+  if (data.byMonth.length === 0) {
+    return (
+      <ChartCard title="Income by month" description="Every amount comes from a statement line">
+        <EmptyState title="No income yet">When a statement with your songs is imported, your share shows here, month by month.</EmptyState>
+      </ChartCard>
+    );
+  }
+  const slices = sources
+    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: Number(microsToCentsFloor(BigInt(data.bySource[s]))) / 100 }))
+    .filter((s) => s.value > 0);
+  return (
+    <div className="grid gap-4 xl:grid-cols-3">
+      <div className="xl:col-span-2">
+        <ChartCard title="Income by month" description="By the first month of each statement line's sale period">
+          <IncomeByMonthChart data={data} />
+          <div className="mt-4">
+            <IncomeByMonthTable data={data} />
+          </div>
+        </ChartCard>
+      </div>
+      <ChartCard title="By source">
+        {slices.length ? <PieChart label="Income by source" slices={slices} /> : null}
+        <table className="mt-3 w-full text-sm" data-testid="income-by-source">
+          <caption className="sr-only">Income by source</caption>
+          <tbody>
+            {sources.map((s) => (
+              <tr key={s} className="border-b border-stone-100">
+                <th scope="row" className="py-1.5 text-left font-medium">
+                  {SOURCE_LABELS[s]}
+                </th>
+                <td className="py-1.5 text-right">
+                  <MicrosMoney micros={data.bySource[s]} />
+                </td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row" className="py-1.5 text-left font-semibold">
+                Total
+              </th>
+              <td className="py-1.5 text-right font-semibold">
+                <MicrosMoney micros={data.earned} />
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </ChartCard>
+    </div>
+  );
+}
+
+const KIND_LABELS: Record<string, string> = { digital: "Digital", pro: "PRO", license: "Licence" };
+
+export function StatementsTable({ data }: { data: IncomePageData }) {
+  type Row = IncomePageData["statements"][number];
+  return (
+    <div className="space-y-2">
+      <DataTable<Row>
+        caption="The statements your income came from"
+        rows={data.statements}
+        rowKey={(r) => r.importId ?? "other"}
+        empty={<p className="text-sm text-stone-600">No statement has paid you yet.</p>}
+        columns={[
+          { key: "file", header: "Statement", rowHeader: true, cell: (r) => (r.importId === null ? "Other income" : (r.fileName ?? `Import #${r.importId}`)) },
+          { key: "kind", header: "Kind", cell: (r) => (r.kind ? (KIND_LABELS[r.kind] ?? r.kind) : "—") },
+          { key: "date", header: "Imported", cell: (r) => (r.importedAt ? <DateTime iso={r.importedAt} /> : "—") },
+          { key: "amount", header: "Your amount", align: "right", cell: (r) => <MicrosMoney micros={r.amount} /> },
+          {
+            key: "lines",
+            header: "Lines",
+            align: "right",
+            cell: (r) =>
+              r.importId === null ? (
+                `${r.postings}`
+              ) : (
+                <Link to={`?import=${r.importId}#lines`} preventScrollReset className="font-medium text-brand-800 underline">
+                  {r.postings} {r.postings === 1 ? "posting" : "postings"}
+                  <span className="sr-only"> from {r.fileName ?? `import ${r.importId}`}</span>
+                </Link>
+              ),
+          },
+        ]}
+      />
+      {data.statementCount > data.statements.length ? (
+        <p className="text-sm text-stone-500">
+          The {data.statements.length} most recent of {data.statementCount} statements.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function IncomeLinesTable({ data }: { data: IncomeLinesData }) {
+  type Row = IncomeLinesData["lines"][number];
+  const pageCount = Math.max(1, Math.ceil(data.total / data.pageSize));
+  return (
+    <div className="space-y-3">
+      <DataTable<Row>
+        caption={`Your lines in ${data.fileName ?? `import ${data.importId}`}`}
+        rows={data.lines}
+        rowKey={(r) => r.lineId}
+        empty={<p className="text-sm text-stone-600">None of this statement's lines paid you.</p>}
+        columns={[
+          { key: "line", header: "Line", rowHeader: true, cell: (r) => r.lineNo },
+          { key: "period", header: "Period", cell: (r) => r.period },
+          { key: "source", header: "Store / society", cell: (r) => r.source },
+          { key: "territory", header: "Territory", cell: (r) => r.territory ?? "—" },
+          { key: "title", header: "Release / track", cell: (r) => [r.releaseTitle, r.trackTitle].filter(Boolean).join(" / ") || "—" },
+          { key: "isrc", header: "ISRC", cell: (r) => r.isrc ?? "—" },
+          { key: "lineAmount", header: "Line amount", align: "right", cell: (r) => <MicrosMoney micros={r.lineAmount} /> },
+          { key: "amount", header: "Your share", align: "right", cell: (r) => <MicrosMoney micros={r.amount} /> },
+        ]}
+      />
+      <Pagination page={data.page} pageCount={pageCount} total={data.total} pageSize={data.pageSize} noun={["line", "lines"]} param="lines_page" label="Lines pages" />
+    </div>
+  );
+}
