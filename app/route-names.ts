@@ -44,6 +44,19 @@ const PATHS: Record<string, string> = {
   // Splits (issue 9): the signed link carries the party in its query.
   "share-split-proposals-create-account": "/share-split-proposals/create-account",
   "member-income": "/member/:memberId/member-income",
+  // Sales pages (issue 10).
+  "member-sales-digital": "/member/:memberId/sales/digital",
+  "member-sales-digital-detail-artist": "/member/:memberId/sales/digital/detail/artist/:id",
+  "member-sales-license": "/member/:memberId/sales/license",
+  "member-sales-license-detail-artist": "/member/:memberId/sales/license/detail/artist/:id",
+  "member-sales-pro": "/member/:memberId/sales/pro",
+  "member-sales-pro-detail-artist": "/member/:memberId/sales/pro/detail/artist/:id",
+  "admin-sales-digital": "/admin/sales/digital",
+  "admin-sales-digital-details-artist": "/admin/sales/digital/details/artist/:id",
+  "admin-sales-pro": "/admin/sales/pro",
+  "admin-sales-pro-details-member": "/admin/sales/pro/details/member/:id",
+  "admin-sales-license": "/admin/sales/license",
+  "admin-sales-license-details-artist": "/admin/sales/license/details/artist/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

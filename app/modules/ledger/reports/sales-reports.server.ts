@@ -1,5 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { notFound } from "~/modules/http/route-errors.server";
+import type { RouteArgs } from "~/request-context";
 
 /**
  * The sales pages' figures (issue 10), read from the ledger in aggregate statements only.
@@ -280,7 +283,7 @@ export async function* iterateSalesLines(
 
 /** The artist page's (or, admin PRO, the member's) name; null when there is none. 0 names the catch-all. */
 export async function salesSubjectName(scope: SalesScope, kind: SalesKind, subject: number): Promise<string | null> {
-  if (subject === 0) return kind === "pro" && scope.type === "admin" ? "Unmatched (suspense)" : scope.type === "admin" ? "Unmatched (suspense)" : "Not in the catalogue";
+  if (subject === 0) return scope.type === "admin" ? "Unmatched (suspense)" : "Not in the catalogue";
   const query =
     scope.type === "admin" && kind === "pro"
       ? sql`select trim(name || ' ' || last_name) as name from users where id = ${subject}`
@@ -294,4 +297,127 @@ export function sumMicros(values: Iterable<string>): string {
   let total = 0n;
   for (const value of values) total += BigInt(value);
   return total.toString();
+}
+
+/* ------------------------------------------------------------------ the pages' loaders */
+
+export type SalesArea = "member" | "admin";
+
+/** Where a sales page lives (spec section 2): member pages say "detail", admin pages "details". */
+export function salesPaths(area: SalesArea, kind: SalesKind, memberId: number | null) {
+  const list = area === "member" ? `/member/${memberId}/sales/${kind}` : `/admin/sales/${kind}`;
+  const detail = (id: number) =>
+    area === "member" ? `${list}/detail/artist/${id}` : `${list}/details/${kind === "pro" ? "member" : "artist"}/${id}`;
+  return { list, listExport: `${list}/export.csv`, detail, detailExport: (id: number) => `${detail(id)}/export.csv` };
+}
+
+/** The subject id in a detail path: a positive id, or 0 for the catch-all (not in the catalogue / unmatched). */
+export function parseSubjectId(value: string | undefined): number | null {
+  if (value === "0") return 0;
+  if (!value || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+export function salesScopeOf(area: SalesArea, memberId: number | null): SalesScope {
+  return area === "member" ? { type: "member", memberId: memberId! } : { type: "admin" };
+}
+
+export interface SalesListData {
+  area: SalesArea;
+  kind: SalesKind;
+  memberId: number | null;
+  query: SalesQuery;
+  rows: Array<SalesTotalRow & { href: string }>;
+  total: { lines: number; amount: string; commission: string };
+  exportHref: string;
+}
+
+export async function salesListData(area: SalesArea, kind: SalesKind, memberId: number | null, url: URL): Promise<SalesListData> {
+  const query = parseSalesQuery(url.searchParams);
+  const rows = await salesTotals(salesScopeOf(area, memberId), kind, query);
+  const paths = salesPaths(area, kind, memberId);
+  const keep = filterSearch(query);
+  return {
+    area,
+    kind,
+    memberId,
+    query,
+    rows: rows.map((row) => ({ ...row, href: `${paths.detail(row.id)}${keep}` })),
+    total: { lines: rows.reduce((n, r) => n + r.lines, 0), amount: sumMicros(rows.map((r) => r.amount)), commission: sumMicros(rows.map((r) => r.commission)) },
+    exportHref: `${paths.listExport}${keep}`,
+  };
+}
+
+/** The filters as a query string ("?from=...&store=..."), for links that keep them. */
+export function filterSearch(filters: SalesFilters, extra: Record<string, string | null> = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries({ from: filters.from, to: filters.to, store: filters.store, country: filters.country, ...extra })) {
+    if (value !== null && value !== undefined) params.set(name, value);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export interface SalesDetailData {
+  area: SalesArea;
+  kind: SalesKind;
+  memberId: number | null;
+  subject: { id: number; name: string };
+  query: SalesQuery;
+  breakdown: SalesBreakdown;
+  lines: { rows: SalesLineRow[]; total: number; pageSize: number };
+  paths: { list: string; self: string; export: string };
+}
+
+/** A detail page: the subject's name, every breakdown and one page of lines (three statements, run together). */
+export async function salesDetailData(area: SalesArea, kind: SalesKind, memberId: number | null, subjectParam: string | undefined, url: URL): Promise<SalesDetailData | null> {
+  const subject = parseSubjectId(subjectParam);
+  if (subject === null) return null;
+  const query = parseSalesQuery(url.searchParams);
+  const scope = salesScopeOf(area, memberId);
+  const [name, breakdown, lines] = await Promise.all([
+    salesSubjectName(scope, kind, subject),
+    salesBreakdown(scope, kind, subject, query),
+    salesLinesPage(scope, kind, subject, query),
+  ]);
+  if (name === null) return null;
+  const paths = salesPaths(area, kind, memberId);
+  return {
+    area,
+    kind,
+    memberId,
+    subject: { id: subject, name },
+    query,
+    breakdown,
+    lines: { ...lines, pageSize: LINES_PAGE_SIZE },
+    paths: { list: paths.list, self: paths.detail(subject), export: paths.detailExport(subject) },
+  };
+}
+
+/* ------------------------------------------------------------------ guarded loaders for the route modules */
+
+/** A member's own figures (another member's id: requireMemberAreaAccess's 404); admins may open any member's. */
+export async function memberSalesListLoader({ request, context, params }: RouteArgs, kind: SalesKind) {
+  const { memberId } = requireMemberAreaAccess(request, context, params.memberId);
+  return salesListData("member", kind, memberId, new URL(request.url));
+}
+
+export async function memberSalesDetailLoader({ request, context, params }: RouteArgs, kind: SalesKind) {
+  const { memberId } = requireMemberAreaAccess(request, context, params.memberId);
+  const data = await salesDetailData("member", kind, memberId, params.id, new URL(request.url));
+  if (!data) throw notFound();
+  return data;
+}
+
+export async function adminSalesListLoader({ request, context }: RouteArgs, kind: SalesKind) {
+  requireAdminUser(request, context);
+  return salesListData("admin", kind, null, new URL(request.url));
+}
+
+export async function adminSalesDetailLoader({ request, context, params }: RouteArgs, kind: SalesKind) {
+  requireAdminUser(request, context);
+  const data = await salesDetailData("admin", kind, null, params.id, new URL(request.url));
+  if (!data) throw notFound();
+  return data;
 }

@@ -1,0 +1,5 @@
+import { memberSalesDetailCsvLoader } from "~/modules/ledger/reports/sales-csv.server";
+import type { Route } from "./+types/member.$memberId.sales.digital.detail.artist.$id.export[.]csv";
+
+/** A detail's grouped table, or (`?table=lines`) the lines behind it, as CSV (streamed). */
+export const loader = (args: Route.LoaderArgs) => memberSalesDetailCsvLoader(args, "digital");

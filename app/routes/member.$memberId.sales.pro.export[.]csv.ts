@@ -1,0 +1,5 @@
+import { memberSalesListCsvLoader } from "~/modules/ledger/reports/sales-csv.server";
+import type { Route } from "./+types/member.$memberId.sales.pro.export[.]csv";
+
+/** The list's totals per artist as CSV (streamed). */
+export const loader = (args: Route.LoaderArgs) => memberSalesListCsvLoader(args, "pro");
