@@ -6,6 +6,8 @@ import { bodyLimitFor } from "~/modules/security/body-limits";
 import { extraConnectSources } from "~/modules/config/public-config.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
+// Registers its job handler, so imports queued before a restart run as soon as the workers start.
+import "~/modules/ledger/imports/sales-import-job.server";
 
 export interface BootResult {
   env: Env;

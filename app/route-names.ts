@@ -44,6 +44,9 @@ const PATHS: Record<string, string> = {
   // Splits (issue 9): the signed link carries the party in its query.
   "share-split-proposals-create-account": "/share-split-proposals/create-account",
   "member-income": "/member/:memberId/member-income",
+  // Royalties (issue 10).
+  "admin-upload-sales": "/admin/upload-sales",
+  "admin-sales-import": "/admin/upload-sales/:id",
   // Sales pages (issue 10).
   "member-sales-digital": "/member/:memberId/sales/digital",
   "member-sales-digital-detail-artist": "/member/:memberId/sales/digital/detail/artist/:id",

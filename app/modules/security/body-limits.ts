@@ -23,11 +23,16 @@ export const UPLOAD_PATHS: RegExp[] = [
 export const AUDIO_BODY_MAX_BYTES = 250 * 1024 * 1024 + 256 * 1024;
 export const AUDIO_PATHS: RegExp[] = [/^\/(?:member\/[^/]+|admin)\/song-profile\/[^/]+(?:\.data)?$/];
 
+/** Sales statements (app/modules/ledger/imports/sales-imports.server.ts: 512 MB). */
+export const STATEMENT_BODY_MAX_BYTES = 512 * 1024 * 1024 + 256 * 1024;
+export const STATEMENT_PATHS: RegExp[] = [/^\/admin\/upload-sales(?:\.data)?$/];
+
 /**
  * The HTTP layer's hard cap per path. An upload route gets twice its own limit, so that a body just
  * over it still reaches the route, which answers with the message beside the file field.
  */
 export function bodyLimitFor(pathname: string): number {
   if (AUDIO_PATHS.some((path) => path.test(pathname))) return AUDIO_BODY_MAX_BYTES;
+  if (STATEMENT_PATHS.some((path) => path.test(pathname))) return STATEMENT_BODY_MAX_BYTES;
   return UPLOAD_PATHS.some((path) => path.test(pathname)) ? 2 * UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
 }

@@ -41,6 +41,8 @@ export type LineMatch =
 export interface MatchIndex {
   match(line: StatementLine): LineMatch | null;
   song(songId: number): SongShares | undefined;
+  /** A release's tracks in order (an album line is spread over them). */
+  releaseSongs(releaseId: number): number[];
   /** The recoup already taken under each version with a recoup (version id -> micro-units). */
   recoupedSoFar: Map<number, bigint>;
 }
@@ -177,7 +179,7 @@ export async function loadMatchIndex(tx: Db, kind: StatementKind): Promise<Match
     return null;
   }
 
-  return { match, song: (songId) => songById.get(songId), recoupedSoFar };
+  return { match, song: (songId) => songById.get(songId), releaseSongs: (releaseId) => tracksOf.get(releaseId) ?? [], recoupedSoFar };
 }
 
 export { titleKey };

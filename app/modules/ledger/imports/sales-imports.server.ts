@@ -75,7 +75,7 @@ export interface NewSalesImport {
  * Checks an uploaded statement and records it as a queued import; refuses it (SalesImportRefusal, naming
  * the field) with nothing stored when it is a duplicate, unreadable, or lacks a rate.
  */
-export async function createSalesImport(upload: NewSalesImport): Promise<SalesImport> {
+export async function createSalesImport(upload: NewSalesImport, options: { onRecorded?: (tx: Db, row: SalesImport) => Promise<unknown> } = {}): Promise<SalesImport> {
   let rate: string | null = null;
   try {
     if (upload.exchangeRate) {
@@ -96,23 +96,28 @@ export async function createSalesImport(upload: NewSalesImport): Promise<SalesIm
     await fs.mkdir(statementsRoot(), { recursive: true });
     const stored = path.join(statementsRoot(), `${upload.file.sha256}.txt`);
     await fs.rename(upload.file.tmpPath, stored);
-    const [row] = await db()
-      .insert(salesImports)
-      .values({
-        kind: upload.kind,
-        status: "queued",
-        layout: summary.layout.id,
-        fileName: upload.file.filename.slice(0, 200),
-        filePath: path.relative(env().STORAGE_DIR, stored),
-        fileSha256: upload.file.sha256,
-        fileBytes: upload.file.bytes,
-        statementId: summary.statementId,
-        exchangeRate: rate,
-        uploadedBy: upload.uploadedBy,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new SalesImportRefusal("This file or statement is being imported right now. Nothing was changed.", "file", 409);
+    const row = await db().transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(salesImports)
+        .values({
+          kind: upload.kind,
+          status: "queued",
+          layout: summary.layout.id,
+          fileName: upload.file.filename.slice(0, 200),
+          filePath: path.relative(env().STORAGE_DIR, stored),
+          fileSha256: upload.file.sha256,
+          fileBytes: upload.file.bytes,
+          statementId: summary.statementId,
+          exchangeRate: rate,
+          uploadedBy: upload.uploadedBy,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) throw new SalesImportRefusal("This file or statement is being imported right now. Nothing was changed.", "file", 409);
+      // The job is recorded with the import, so one never exists without the other.
+      await options.onRecorded?.(tx as unknown as Db, inserted);
+      return inserted;
+    });
     return row;
   } catch (error) {
     await fs.rm(upload.file.tmpPath, { force: true });

@@ -1,0 +1,42 @@
+import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
+import { enqueueJob, openJobQueue, registerJobHandler } from "~/modules/jobs/queue.server";
+import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
+
+/**
+ * Sales imports run as durable jobs (decision 016): an upload enqueues one, a worker posts it. The run is
+ * one transaction, so a retry after a crash starts clean; after the last retry the import is marked
+ * failed with a reason an administrator can act on. Progress reaches the admin pages live.
+ */
+export const SALES_IMPORT_JOB = "sales-import";
+export const SALES_IMPORT_PROGRESS_EVENT = "sales-import.progress";
+const RETRY_LIMIT = 2;
+
+registerJobHandler<{ importId: number }>(
+  SALES_IMPORT_JOB,
+  async ({ importId }, job) => {
+    try {
+      await runSalesImport(importId);
+    } catch (error) {
+      if (job.retryCount >= RETRY_LIMIT) {
+        console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: String(error) }));
+        await failSalesImport(importId, "The import stopped on an unexpected error and posted nothing. Upload the file again, or ask a developer to look at the server log.");
+        return;
+      }
+      throw error;
+    }
+  },
+  { retryLimit: RETRY_LIMIT, retryDelaySeconds: 5, expireInSeconds: 60 * 60 },
+);
+
+onImportProgress((progress) => {
+  void publish([ADMIN_CHANNEL], SALES_IMPORT_PROGRESS_EVENT, { ...progress });
+});
+
+/** Checks and records an uploaded statement with its job (SalesImportRefusal when it is refused). */
+export async function submitSalesImport(upload: NewSalesImport) {
+  // On PGlite the transaction below holds the only connection: the queue must be open before it.
+  await openJobQueue();
+  return createSalesImport(upload, {
+    onRecorded: (tx, row) => enqueueJob(SALES_IMPORT_JOB, { importId: row.id }, { singletonKey: `sales-import:${row.id}`, tx }),
+  });
+}

@@ -1,0 +1,346 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { useState } from "react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator } from "react-router";
+import { DataTable } from "~/components/data-table";
+import { DateTime } from "~/components/formatting";
+import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
+import { Pagination } from "~/components/pagination";
+import { useRealtimeEvent } from "~/components/realtime/realtime";
+import { StatusTag } from "~/components/status-tag";
+import type { SalesImportData, UploadActionData, UploadSalesData } from "./sales-import-routes.server";
+
+/**
+ * The admin's sales upload pages. The upload is a plain multipart form (it works without JavaScript);
+ * an import's progress arrives live over realtime, and without JavaScript the page refreshes itself
+ * while the import runs.
+ */
+
+const KIND_OPTIONS = [
+  { value: "digital", label: "Digital (stores and streaming)" },
+  { value: "pro", label: "PRO (performing rights)" },
+  { value: "license", label: "Licence (sync and other licences)" },
+];
+const KIND_LABELS: Record<string, string> = { digital: "Digital", pro: "PRO", license: "Licence" };
+const STATUS_LABELS: Record<string, string> = { queued: "Queued", processing: "Processing", completed: "Completed", failed: "Failed", refused: "Refused" };
+const STATUS_TAG: Record<string, string> = { queued: "pending", processing: "in_progress", completed: "completed", failed: "rejected", refused: "rejected" };
+
+const dollars = (decimal: string) => {
+  const negative = decimal.startsWith("-");
+  const [units, fraction = ""] = decimal.replace("-", "").split(".");
+  return `${negative ? "−" : ""}$${Number(units).toLocaleString("en-US")}.${fraction.slice(0, 2).padEnd(2, "0")}`;
+};
+/** The six-decimal figure in full, for the reconciliation: nothing rounded away. */
+const exact = (decimal: string) => `${decimal} USD`;
+
+const ADMIN_CHANNEL = "admin-notifications";
+const PROGRESS_EVENT = ".sales-import.progress";
+
+interface ProgressPayload {
+  importId: number;
+  status: string;
+  lines: number;
+}
+
+/** Live line counts of running imports; reloads the page's data when one finishes. */
+function useImportProgress(): Record<number, number> {
+  const [lines, setLines] = useState<Record<number, number>>({});
+  const revalidator = useRevalidator();
+  useRealtimeEvent(ADMIN_CHANNEL, PROGRESS_EVENT, (payload) => {
+    const progress = payload as ProgressPayload;
+    if (progress.status === "processing") setLines((current) => ({ ...current, [progress.importId]: progress.lines }));
+    else void revalidator.revalidate();
+  });
+  return lines;
+}
+
+function ImportStatus({ status, lines }: { status: string; lines?: number | null }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <StatusTag status={STATUS_TAG[status] ?? status} label={STATUS_LABELS[status] ?? status} />
+      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums">{lines.toLocaleString("en-US")} lines posted…</span> : null}
+    </span>
+  );
+}
+
+/** Without JavaScript the page reloads itself while an import is waiting or running. */
+function RefreshWhileRunning({ running }: { running: boolean }) {
+  return running ? (
+    <noscript>
+      <meta httpEquiv="refresh" content="3" />
+    </noscript>
+  ) : null;
+}
+
+export function UploadSalesPage() {
+  const { imports, page, pageSize, total } = useLoaderData() as UploadSalesData;
+  const actionData = useActionData() as UploadActionData | undefined;
+  const [form, fields] = useForm<{ kind: string; exchange_rate: string; file: File }>({ id: "upload-sales", lastResult: actionData?.result, defaultValue: { kind: "digital" } });
+  const live = useImportProgress();
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-8">
+      <RefreshWhileRunning running={imports.some((i) => i.status === "queued" || i.status === "processing")} />
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight">Upload sales</h1>
+        <p className="mt-1 text-sm text-stone-600">
+          Statements from stores, societies and licensees. A file is checked whole before it is accepted; then it is posted to the ledger in one go, and nothing of it is posted if anything fails.
+        </p>
+      </header>
+
+      <section aria-labelledby="upload-heading" className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="upload-heading" className="text-lg font-semibold">
+          Upload a statement
+        </h2>
+        <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+          <div className="sm:col-span-2">
+            <FormAlert id={form.errorId} errors={form.errors} />
+          </div>
+          <SelectField label="Kind" errors={fields.kind.errors} errorId={fields.kind.errorId} selectProps={{ ...getSelectProps(fields.kind), id: "field-kind" }} options={KIND_OPTIONS} />
+          <Field
+            label="Exchange rate (optional)"
+            errors={fields.exchange_rate.errors}
+            errorId={fields.exchange_rate.errorId}
+            help="US dollars per unit of the statement's currency, for lines that carry no rate of their own, such as 1.0832."
+            inputProps={{ ...getInputProps(fields.exchange_rate, { type: "text" }), id: "field-exchange-rate", inputMode: "decimal", autoComplete: "off" }}
+          />
+          <div className="sm:col-span-2">
+            <label htmlFor="field-file" className="block text-sm font-medium text-stone-800">
+              Statement file
+            </label>
+            <input
+              id="field-file"
+              type="file"
+              name="file"
+              accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
+              aria-invalid={fields.file?.errors?.length ? true : undefined}
+              aria-describedby={fields.file?.errors?.length ? `${fields.file.errorId} field-file-help` : "field-file-help"}
+              className="mt-1 block w-full text-sm"
+            />
+            <p id="field-file-help" className="mt-1 text-xs text-stone-500">
+              Backline CSV for any kind; DistroKid TSV, TuneCore CSV or CD Baby for digital; BMI or ASCAP for PRO. Up to 512 MB.
+            </p>
+            <FieldErrors id={fields.file?.errorId} errors={fields.file?.errors} />
+          </div>
+          <div className="sm:col-span-2">
+            <SubmitButton pendingLabel="Checking the file…">Upload and import</SubmitButton>
+          </div>
+        </Form>
+      </section>
+
+      <section aria-labelledby="history-heading" className="space-y-3">
+        <h2 id="history-heading" className="text-lg font-semibold">
+          Import history
+        </h2>
+        <DataTable
+          caption="Sales imports, newest first"
+          rows={imports}
+          rowKey={(row) => row.id}
+          empty={<p className="text-sm text-stone-600">No statement has been imported yet.</p>}
+          columns={[
+            {
+              key: "file",
+              header: "Statement",
+              cell: (row) => (
+                <span className="block min-w-0">
+                  <Link to={`/admin/upload-sales/${row.id}`} className="font-medium break-all text-brand-900 hover:underline">
+                    #{row.id} {row.fileName}
+                  </Link>
+                  <span className="block text-xs text-stone-500">
+                    {KIND_LABELS[row.kind]} · {row.layout} · <DateTime iso={row.createdAt} withTime />
+                    {row.uploader ? ` · ${row.uploader}` : ""}
+                  </span>
+                </span>
+              ),
+            },
+            { key: "status", header: "Status", cell: (row) => <ImportStatus status={row.status} lines={live[row.id] ?? row.lines} /> },
+            { key: "lines", header: "Lines", align: "right", cell: (row) => (row.status === "completed" ? row.lines.toLocaleString("en-US") : "—") },
+            { key: "matched", header: "Matched", align: "right", cell: (row) => (row.status === "completed" ? row.matched.toLocaleString("en-US") : "—") },
+            { key: "unmatched", header: "Unmatched", align: "right", cell: (row) => (row.status === "completed" ? row.unmatched.toLocaleString("en-US") : "—") },
+            { key: "total", header: "Total", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.total) : "—") },
+            { key: "suspense", header: "Suspense", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.suspense) : "—") },
+          ]}
+        />
+        <Pagination page={page} pageCount={Math.max(1, Math.ceil(total / pageSize))} pageSize={pageSize} total={total} noun={["import", "imports"]} label="Import history pages" />
+      </section>
+    </div>
+  );
+}
+
+export function SalesImportPage() {
+  const { salesImport: row, reconciliation, unmatched, options, linesSoFar } = useLoaderData() as SalesImportData;
+  const actionData = useActionData() as { lineId: number; error: string } | undefined;
+  const live = useImportProgress();
+  const running = row.status === "queued" || row.status === "processing";
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      <RefreshWhileRunning running={running} />
+      <header className="space-y-1">
+        <p className="text-sm text-stone-500">
+          <Link to="/admin/upload-sales" className="hover:underline">
+            Upload sales
+          </Link>{" "}
+          / import #{row.id}
+        </p>
+        <h1 className="text-2xl font-semibold tracking-tight break-all">{row.fileName}</h1>
+        <p className="flex flex-wrap items-center gap-2 text-sm text-stone-600">
+          <ImportStatus status={row.status} lines={live[row.id] ?? linesSoFar} />
+          <span>
+            {KIND_LABELS[row.kind]} · {row.layout}
+          </span>
+          {row.statementId ? <span>Statement {row.statementId}</span> : null}
+          {row.exchangeRate ? <span>Rate entered: {row.exchangeRate}</span> : null}
+          <span>
+            Uploaded <DateTime iso={row.createdAt} withTime />
+            {row.uploader ? ` by ${row.uploader}` : ""}
+          </span>
+        </p>
+      </header>
+
+      {row.error ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          {row.error}
+        </p>
+      ) : null}
+      {running ? <p className="text-sm text-stone-700">The statement is being posted. This page updates by itself.</p> : null}
+
+      {row.status === "completed" && reconciliation ? (
+        <section aria-labelledby="figures-heading" className="space-y-3">
+          <h2 id="figures-heading" className="text-lg font-semibold">
+            Figures
+          </h2>
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            {[
+              ["Lines", row.lines.toLocaleString("en-US")],
+              ["Matched", row.matched.toLocaleString("en-US")],
+              ["Unmatched", row.unmatched.toLocaleString("en-US")],
+              ["Total", dollars(row.total)],
+            ].map(([label, value]) => (
+              <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">
+                <dt className="text-xs text-stone-500">{label}</dt>
+                <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+            <table className="w-full min-w-[32rem] text-sm">
+              <caption className="px-4 py-2 text-left font-medium">Reconciliation: where the statement's money went (micro-units in full)</caption>
+              <tbody>
+                {[
+                  ["Members' earnings", reconciliation.earnings],
+                  ["Held for pending split parties", reconciliation.held],
+                  ["Platform commission", reconciliation.commission],
+                  ["Suspense (unmatched)", reconciliation.suspense],
+                ].map(([label, value]) => (
+                  <tr key={label} className="border-t border-stone-100">
+                    <th scope="row" className="px-4 py-2 text-left font-normal text-stone-700">
+                      {label}
+                    </th>
+                    <td className="px-4 py-2 text-right tabular-nums">{exact(value!)}</td>
+                  </tr>
+                ))}
+                <tr className="border-t-2 border-stone-300 font-semibold" data-testid="reconciliation-total">
+                  <th scope="row" className="px-4 py-2 text-left">
+                    Posted
+                  </th>
+                  <td className="px-4 py-2 text-right tabular-nums">{exact(reconciliation.posted)}</td>
+                </tr>
+                <tr className="font-semibold">
+                  <th scope="row" className="px-4 py-2 text-left">
+                    Statement total
+                  </th>
+                  <td className="px-4 py-2 text-right tabular-nums">
+                    {exact(row.total)} {reconciliation.posted === row.total ? <span className="text-green-800">✓ balances</span> : <span className="text-red-700">does not balance</span>}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
+
+      {row.status === "completed" ? (
+        <section aria-labelledby="unmatched-heading" className="space-y-3">
+          <h2 id="unmatched-heading" className="text-lg font-semibold">
+            Unmatched lines
+          </h2>
+          {unmatched.total === 0 ? (
+            <p className="text-sm text-stone-600">Every line is matched: nothing of this statement is in suspense.</p>
+          ) : (
+            <>
+              <p className="text-sm text-stone-600">
+                Their money waits in suspense. Match a line and it moves to its owners; other lines with the same {row.kind === "pro" ? "IPI" : "code"} are matched with it, and later statements match by themselves.
+              </p>
+              <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
+                {unmatched.rows.map((line) => (
+                  <li key={line.id} className="grid gap-3 p-3 text-sm lg:grid-cols-[1fr_auto] lg:items-end">
+                    <div className="min-w-0">
+                      <p className="font-medium break-words">
+                        Line {line.lineNo}: {line.trackTitle ?? line.releaseTitle ?? "untitled"} {line.artist ? <span className="text-stone-500">· {line.artist}</span> : null}
+                      </p>
+                      <p className="text-xs text-stone-600">
+                        {line.source} · {line.period}
+                        {line.isrc ? ` · ISRC ${line.isrc}` : ""}
+                        {line.upc ? ` · UPC ${line.upc}` : ""}
+                        {line.iswc ? ` · ISWC ${line.iswc}` : ""}
+                        {line.ipi ? ` · IPI ${line.ipi}` : ""} · <span className="font-medium tabular-nums">{dollars(line.amount)}</span>
+                      </p>
+                    </div>
+                    <MatchForm line={line.id} kind={row.kind} options={options} error={actionData?.lineId === line.id ? actionData.error : undefined} />
+                  </li>
+                ))}
+              </ul>
+              <Pagination page={unmatched.page} pageCount={Math.max(1, Math.ceil(unmatched.total / unmatched.pageSize))} pageSize={unmatched.pageSize} total={unmatched.total} noun={["line", "lines"]} label="Unmatched line pages" />
+            </>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function MatchForm({ line, kind, options, error }: { line: number; kind: string; options: SalesImportData["options"]; error?: string }) {
+  const id = `match-${line}`;
+  const errorId = `${id}-error`;
+  return (
+    <Form method="post" className="flex flex-wrap items-end gap-2" aria-label={`Match line ${line}`}>
+      <input type="hidden" name="intent" value="match" />
+      <input type="hidden" name="line" value={line} />
+      {kind === "pro" ? (
+        <div>
+          <label htmlFor={id} className="block text-xs font-medium text-stone-700">
+            Member (email or id)
+          </label>
+          <input id={id} name="member" type="text" required aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} className="mt-1 w-64 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm" />
+        </div>
+      ) : (
+        <div className="min-w-0">
+          <label htmlFor={id} className="block text-xs font-medium text-stone-700">
+            Song or release
+          </label>
+          <select id={id} name="target" required aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} className="mt-1 w-72 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm">
+            <option value="">Choose…</option>
+            <optgroup label="Songs">
+              {options.songs.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label="Releases (shared over their tracks)">
+              {options.releases.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        </div>
+      )}
+      <SubmitButton pendingLabel="Matching…">Match</SubmitButton>
+      {error ? (
+        <p id={errorId} role="alert" className="w-full text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
