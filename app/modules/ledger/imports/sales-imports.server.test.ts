@@ -13,6 +13,9 @@ import { createUser } from "../../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSalesImport, runSalesImport, SalesImportRefusal, salesImportJson } from "./sales-imports.server";
 import type { StatementKind } from "./parse-statement";
+import { SALES_IMPORT_JOB, submitSalesImport } from "./sales-import-job.server";
+import { matchSuspenseLine } from "./suspense-matching.server";
+import { runQueuedJobsNow } from "~/modules/jobs/queue.server";
 
 useTestDatabase();
 
@@ -216,5 +219,48 @@ describe("a PRO statement", () => {
       ["ipi-title", mia.id],
       [null, null],
     ]);
+  });
+});
+
+describe("the unmatched queue", () => {
+  it("moves a matched line out of suspense to its owners, remembers its code, and later statements match by it", async () => {
+    const [line] = await db().select().from(statementLines).where(eq(statementLines.isrc, "GBXXX2600001"));
+    expect(line!.matchedBy).toBeNull();
+    const platformNine = await db().query.songs.findFirst({ where: (s, { eq }) => eq(s.isrc, "USBL12600003") });
+    const suspenseBefore = await balance("suspense");
+    const miaBefore = await balance("earnings", { userId: mia.id });
+    const [importBefore] = await db().select().from(salesImports).where(eq(salesImports.id, line!.importId));
+    await expect(matchSuspenseLine(admin.id, line!.id, { memberId: mia.id })).rejects.toThrow(/matched to a song or a release/);
+    expect(await matchSuspenseLine(admin.id, line!.id, { songId: platformNine!.id })).toEqual({ matched: 1 });
+    expect(await balance("suspense")).toBe(suspenseBefore - 3_000_000n);
+    expect(await balance("earnings", { userId: mia.id })).toBe(miaBefore + 2_700_000n);
+    const [importAfter] = await db().select().from(salesImports).where(eq(salesImports.id, line!.importId));
+    expect([importAfter!.matched, importAfter!.unmatched, importAfter!.suspenseMicros]).toEqual([importBefore!.matched + 1, importBefore!.unmatched - 1, importBefore!.suspenseMicros - 3_000_000n]);
+    await expectInvariant(line!.importId);
+    await expect(matchSuspenseLine(admin.id, line!.id, { songId: platformNine!.id })).rejects.toThrow(/matched already/);
+    // The next statement with that code matches by the alias.
+    const next = await importNow("digital", [DIGITAL_HEADER, digital("DK-6", "2026-09", "Deezer", "", "Someone else", "GB-XXX-26-00001", "1.00")]);
+    expect([next.matched, next.unmatched]).toEqual([1, 0]);
+    const [aliased] = await db().select().from(statementLines).where(eq(statementLines.importId, next.id));
+    expect([aliased!.matchedBy, aliased!.songId]).toEqual(["alias", platformNine!.id]);
+  });
+});
+
+describe("the job", () => {
+  it("runs a submitted import from the durable queue", async () => {
+    const text = [DIGITAL_HEADER, digital("DK-7", "2026-10", "Spotify", "", "Northbound", "USBL12600005", "2.00")].join("\n");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "statement-"));
+    await fs.writeFile(path.join(dir, "upload"), text);
+    const created = await submitSalesImport({
+      kind: "digital",
+      file: { tmpPath: path.join(dir, "upload"), filename: "dk7.csv", bytes: text.length, sha256: createHash("sha256").update(text).digest("hex") },
+      exchangeRate: null,
+      uploadedBy: admin.id,
+    });
+    expect(created.status).toBe("queued");
+    await runQueuedJobsNow(SALES_IMPORT_JOB);
+    const [row] = await db().select().from(salesImports).where(eq(salesImports.id, created.id));
+    expect([row!.status, row!.lines, row!.totalMicros]).toEqual(["completed", 1, 2_000_000n]);
+    await expectInvariant(created.id);
   });
 });
