@@ -44,6 +44,7 @@ const PATHS: Record<string, string> = {
   // Splits (issue 9): the signed link carries the party in its query.
   "share-split-proposals-create-account": "/share-split-proposals/create-account",
   "member-income": "/member/:memberId/member-income",
+  "admin-transactions": "/admin/transactions",
   // Royalties (issue 10).
   "admin-upload-sales": "/admin/upload-sales",
   "admin-sales-import": "/admin/upload-sales/:id",
