@@ -47,10 +47,12 @@ describe("statements per page request", () => {
     // session (1), bell, What's new, menu profiles (3), the dashboard's counts (1), split proposals to answer (1)
     ["member dashboard", () => `/member/${member.id}/dashboard`, () => member.cookie, 7],
     ["member dashboard, client navigation (.data)", () => `/member/${member.id}/dashboard.data`, () => member.cookie, 7],
-    // session (1), layout (3), the songs they hold a share in and the songs they own (2)
-    ["income and shares", () => `/member/${member.id}/member-income`, () => member.cookie, 6],
-    // session (1), bell, What's new (2), the system summary (1)
+    // session (1), layout (3), the songs they hold a share in and the songs they own (2), the income report (1)
+    ["income and shares", () => `/member/${member.id}/member-income`, () => member.cookie, 7],
+    // session (1), bell, What's new (2), the system summary (1), the ledger's financial summary (1)
     ["admin dashboard", () => "/admin/dashboard", () => admin.cookie, 5],
+    // session (1), bell, What's new (2), the journal page with its total, its postings, the entry kinds (3)
+    ["admin transactions", () => "/admin/transactions?account=earnings&member=mia", () => admin.cookie, 6],
     // session (1), layout (3), the directory page and its cards (3)
     ["a directory page", () => `/member/${member.id}/musicians`, () => member.cookie, 7],
     ["a directory search", () => `/member/${member.id}/artists?q=midnight&sort=newest`, () => member.cookie, 7],
