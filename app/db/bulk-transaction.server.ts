@@ -16,26 +16,35 @@ export interface BulkWriter {
   write(table: string, columns: readonly string[], rows: readonly BulkRow[]): Promise<void>;
 }
 
-// PGlite and PostgreSQL allow 65,535 parameters per statement.
-const MAX_PARAMETERS = 60_000;
-
 /** COPY's text format: backslash escapes for the characters it gives meaning to; \N is NULL. */
 function copyText(value: string | null): string {
   if (value === null) return "\\N";
+  if (!/[\\\t\n\r]/.test(value)) return value;
   return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** A SQL literal: an escape string (backslashes and quotes doubled), valid whatever standard_conforming_strings says. */
+function sqlLiteral(value: string | null): string {
+  if (value === null) return "NULL";
+  return /[\\']/.test(value) ? `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'` : `'${value}'`;
+}
+
+// Rows per INSERT on PGlite: literals, not parameters (binding tens of thousands of parameters through the
+// query builder cost far more than the database's work).
+const ROWS_PER_INSERT = 1000;
+
 function insertWriter(tx: Db): BulkWriter {
   return {
     async write(table, columns, rows) {
       if (rows.length === 0) return;
-      const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-      const head = sql.raw(`insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) overriding system value values `);
-      for (let i = 0; i < rows.length; i += perStatement) {
-        const batch = rows.slice(i, i + perStatement);
-        await tx.execute(sql.join([head, sql.join(batch.map((row) => sql`(${sql.join(row.map((v) => sql`${v}`), sql`, `)})`), sql`, `)]));
+      const head = `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) overriding system value values `;
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        let statement = head;
+        const end = Math.min(rows.length, i + ROWS_PER_INSERT);
+        for (let r = i; r < end; r++) statement += `${r === i ? "" : ","}(${rows[r]!.map(sqlLiteral).join(",")})`;
+        await tx.execute(sql.raw(statement));
       }
     },
   };
