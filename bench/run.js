@@ -56,3 +56,12 @@ if (sizes.length && process.env.BENCH_REALTIME !== "false") {
   const result = spawnSync(process.execPath, ["--import", "tsx", "realtime/bench/realtime-bench.ts", ...sizes], { stdio: "inherit" });
   if (result.status !== 0) process.exitCode = result.status ?? 1;
 }
+
+// Sales import throughput (issue 10): a 200,000-line digital statement on PGlite and on PostgreSQL
+// (BENCH_DATABASE_URL), beside a raw COPY of the same file and the parse alone, in the same run (see
+// bench/import-bench.ts; BENCH_IMPORT_LINES overrides the size). Writes bench/results/import-*.json.
+if (process.env.BENCH_IMPORT !== "false") {
+  console.log("\nSales import throughput");
+  const result = spawnSync(process.execPath, ["--import", "tsx", "bench/import-bench.ts"], { stdio: "inherit" });
+  if (result.status !== 0) process.exitCode = result.status ?? 1;
+}
