@@ -308,12 +308,14 @@ function ratioOf(measured, baseline) {
  */
 function goalResult(goal, measured, ratioToLogin, statements) {
   const ratioMet = ratioToLogin.requestsPerSecond >= goal.minLoginRatio;
-  const p99Met = goal.maxP99Ms === undefined || (measured.latencyP99Ms < goal.maxP99Ms && !measured.timeouts);
+  // No request completed within the run (autocannon then reports a p99 of 0): a miss, not a pass.
+  const p99Met = goal.maxP99Ms === undefined || (measured.requests > 0 && measured.latencyP99Ms < goal.maxP99Ms && !measured.timeouts);
   // An unknown count (no X-Statement-Count header) cannot meet a budget.
   const statementsMet = goal.maxStatements === undefined || (statements !== null && statements <= goal.maxStatements);
   const figures = [`x${ratioToLogin.requestsPerSecond.toFixed(2)} of /login`];
   if (goal.maxP99Ms !== undefined) figures.push(`p99 ${measured.latencyP99Ms} ms (x${ratioToLogin.latencyP99.toFixed(1)} of /login's)`);
   if (measured.timeouts) figures.push(`${measured.timeouts} requests timed out after ${TIMEOUT_SECONDS} s`);
+  if (measured.requests === 0) figures.push(`no request completed in ${DURATION} s`);
   if (goal.maxStatements !== undefined) figures.push(`${statements ?? "unknown"} statements (budget ${goal.maxStatements})`);
   // The goal holds at its own load and size; another run's verdict is only indicative.
   const unlike = [];
