@@ -1,0 +1,300 @@
+/**
+ * Sales import throughput (issue 10 "Bench"): a generated 200,000-line canonical digital statement posted by
+ * the real engine (createSalesImport, then runSalesImport: one transaction, COPY on PostgreSQL, multi-row
+ * INSERTs on PGlite), on PGlite (on disk) and on PostgreSQL (a fresh database beside BENCH_DATABASE_URL),
+ * each beside baselines measured in the same run on the same database:
+ *   - raw COPY: the same file's bytes copied into a bare 21-column text table (PostgreSQL: `COPY ... FROM
+ *     STDIN` through pg-copy-streams; PGlite: `COPY ... FROM '/dev/blob'` with the file as the blob);
+ *   - parse alone: readStatementFile with a no-op callback (CSV parsing, validation, currency conversion).
+ * Goals: >= 150,000 lines/s on PostgreSQL and >= 0.3x the raw COPY.
+ *
+ *   node --import tsx bench/import-bench.ts            (BENCH_DATABASE_URL for PostgreSQL too)
+ *   BENCH_IMPORT_LINES=50000 ...                        (a smaller file)
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
+import { eq, sql } from "drizzle-orm";
+import { boot, shutdown } from "../app/boot.server";
+import { currentDatabase, db } from "../app/db/client.server";
+import { profiles, users } from "../app/db/schema";
+import { seedDemoData } from "../app/db/seed.server";
+import { loadEnv, resetEnvForTests } from "../app/env.server";
+import { DEMO_ARTIST_USERNAME } from "../app/modules/catalog/catalog-seed.server";
+import { createSalesImport, runSalesImport } from "../app/modules/ledger/imports/sales-imports.server";
+import { readStatementFile } from "../app/modules/ledger/imports/statement-reader.server";
+
+const LINES = Number(process.env.BENCH_IMPORT_LINES ?? 200_000);
+const GOAL_PG_LINES_PER_S = 150_000;
+const GOAL_RATIO = 0.3;
+const BENCH_RELEASES = 16; // x 3 tracks = 48 songs, plus the demo catalogue's
+const HEADER =
+  "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
+const COLUMNS = HEADER.split(",");
+
+const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "import-bench-"));
+
+/* ------------------------------------------------------------- the statement */
+
+/**
+ * 200,000 lines, deterministic: ~79% matched by ISRC over ~50 songs (some written with hyphens and in lower
+ * case), ~6% album lines by UPC (spread over their tracks), ~12% unknown ISRCs (suspense), ~3% in EUR or GBP
+ * with their rate on the line; one line in 150 a refund. Amounts have up to 8 decimals.
+ */
+function writeStatement(file: string, songs: Array<{ isrc: string; title: string }>, upcs: string[]) {
+  let seed = 20260815;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const stores = ["Spotify", "Apple Music", "Amazon Music", "YouTube Music", "Deezer", "Tidal"];
+  const territories = ["US", "GB", "DE", "FR", "BR", "JP", "MX", "CA"];
+  const out = fs.openSync(file, "w");
+  let chunk = HEADER + "\n";
+  for (let i = 0; i < LINES; i++) {
+    const bucket = i % 100;
+    const period = i % 3 === 0 ? "2026-06" : "2026-07";
+    const store = stores[i % stores.length]!;
+    const territory = territories[(i >> 3) % territories.length]!;
+    let amount = (random() * 0.05).toFixed(8);
+    if (i % 150 === 7) amount = `-${amount}`;
+    let upc = "";
+    let title = "";
+    let isrc = "";
+    let currency = "USD";
+    let rate = "";
+    let sale = "stream";
+    let product = "track";
+    if (bucket < 79 || bucket >= 97) {
+      const song = songs[(i * 7) % songs.length]!;
+      title = song.title;
+      isrc = i % 10 === 3 ? `${song.isrc.slice(0, 2)}-${song.isrc.slice(2, 5)}-${song.isrc.slice(5, 7)}-${song.isrc.slice(7)}`.toLowerCase() : song.isrc;
+      if (bucket >= 97) {
+        currency = bucket === 99 ? "GBP" : "EUR";
+        rate = bucket === 99 ? "1.2712" : "1.0832";
+      }
+    } else if (bucket < 85) {
+      upc = `0${upcs[i % upcs.length]!}`;
+      sale = "download";
+      product = "album";
+      amount = (random() * 8).toFixed(2);
+    } else {
+      title = `Somebody Else ${i % 997}`;
+      isrc = `GBXXX26${String(i % 99_991).padStart(5, "0")}`;
+    }
+    chunk += `BENCH-${LINES},2026-08-15,${period},${period},${store},,${sale},${product},${territory},Midnight Owls,,${upc},${title},${isrc},1,${amount},${currency},${amount},${amount},${currency},${rate}\n`;
+    if (chunk.length > 1 << 20) {
+      fs.writeSync(out, chunk);
+      chunk = "";
+    }
+  }
+  fs.writeSync(out, chunk);
+  fs.closeSync(out);
+}
+
+/** The demo data, plus 16 releases of 3 songs on the demo artist page (no split: the owner takes 100%). */
+async function seedCatalogue() {
+  await seedDemoData();
+  const [artist] = await db()
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(sql`${profiles.type} = 'artist' and lower(${profiles.username}) = ${DEMO_ARTIST_USERNAME}`);
+  if (!artist) throw new Error("the demo artist page is missing");
+  await db().execute(sql`
+    insert into releases (artist_id, title, slug, type, upc, label, release_date, status)
+    select ${artist.id}, 'Import Bench ' || r, 'import-bench-' || r, 'album', '8' || lpad(r::text, 11, '0'), 'Bench Records', date '2026-01-01', 'in_distribution'
+    from generate_series(1, ${BENCH_RELEASES}) r`);
+  await db().execute(sql`
+    insert into songs (artist_id, title, isrc, duration_seconds, audio_format, audio_bit_depth, audio_sample_rate, audio_channels)
+    select ${artist.id}, 'Bench Song ' || r || '-' || t, 'QZBI' || chr(64 + t) || lpad(r::text, 7, '0'), 200, 'wav', 24, 48000, 2
+    from generate_series(1, ${BENCH_RELEASES}) r cross join generate_series(1, 3) t`);
+  await db().execute(sql`
+    insert into release_tracks (release_id, song_id, position)
+    select rel.id, s.id, t
+    from generate_series(1, ${BENCH_RELEASES}) r cross join generate_series(1, 3) t
+    join releases rel on rel.slug = 'import-bench-' || r
+    join songs s on s.isrc = 'QZBI' || chr(64 + t) || lpad(r::text, 7, '0')`);
+  const songs = (await db().execute(sql`select isrc, title from songs where isrc is not null order by id`)) as unknown as { rows: Array<{ isrc: string; title: string }> };
+  const upcs = (await db().execute(sql`select upc from releases r where upc is not null and exists (select 1 from release_tracks t where t.release_id = r.id) order by id`)) as unknown as {
+    rows: Array<{ upc: string }>;
+  };
+  return { songs: songs.rows, upcs: upcs.rows.map((r) => r.upc) };
+}
+
+/* ---------------------------------------------------------------- baselines */
+
+async function rawCopy(file: string): Promise<number> {
+  const database = currentDatabase()!;
+  const columns = COLUMNS.map((c) => `${c} text`).join(", ");
+  await db().execute(sql`drop table if exists bench_bare_lines`);
+  await db().execute(sql.raw(`create table bench_bare_lines (${columns})`));
+  const started = performance.now();
+  if (database.pool) {
+    const { from: copyFrom } = await import("pg-copy-streams");
+    const client = await database.pool.connect();
+    try {
+      await pipeline(fs.createReadStream(file, { highWaterMark: 1 << 16 }), client.query(copyFrom("copy bench_bare_lines from stdin with (format csv, header true)")));
+    } finally {
+      client.release();
+    }
+  } else {
+    const client = (db() as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+    await client.query("copy bench_bare_lines from '/dev/blob' with (format csv, header true)", [], { blob: new Blob([fs.readFileSync(file)]) });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const counted = (await db().execute(sql`select count(*)::int as n from bench_bare_lines`)) as unknown as { rows: Array<{ n: number }> };
+  if (counted.rows[0]!.n !== LINES) throw new Error(`raw COPY loaded ${counted.rows[0]!.n} rows, not ${LINES}`);
+  await db().execute(sql`drop table bench_bare_lines`);
+  return seconds;
+}
+
+async function parseOnly(file: string): Promise<number> {
+  const started = performance.now();
+  const summary = await readStatementFile("digital", file, null, () => {});
+  if (summary.lines !== LINES) throw new Error(`parsed ${summary.lines} lines, not ${LINES}`);
+  return (performance.now() - started) / 1000;
+}
+
+/* -------------------------------------------------------------------- a run */
+
+interface Timing {
+  seconds: number;
+  linesPerSecond: number;
+}
+interface ImportRun {
+  database: string;
+  lines: number;
+  fileBytes: number;
+  matched: number;
+  unmatched: number;
+  postings: number;
+  parseOnly: Timing;
+  checkAtUpload: Timing;
+  rawCopy: Timing;
+  import: Timing;
+  importVsRawCopy: number;
+  goals: Array<{ goal: string; value: string; pass: boolean }>;
+}
+const timing = (seconds: number): Timing => ({ seconds: Number(seconds.toFixed(3)), linesPerSecond: Math.round(LINES / seconds) });
+
+async function runOn(name: "PGlite" | "PostgreSQL", databaseUrl: string | undefined): Promise<ImportRun> {
+  const dataDir = fs.mkdtempSync(path.join(work, `${name.toLowerCase()}-`));
+  resetEnvForTests(
+    loadEnv({ ...process.env, APP_ENV: "local", SEED_DEMO_DATA: "false", DATA_DIR: dataDir, STORAGE_DIR: path.join(dataDir, "storage"), DATABASE_URL: databaseUrl ?? "" }),
+  );
+  await boot();
+  try {
+    const catalogue = await seedCatalogue();
+    const file = path.join(work, "statement.csv");
+    if (!fs.existsSync(file)) {
+      const started = performance.now();
+      writeStatement(file, catalogue.songs, catalogue.upcs);
+      console.error(`[bench] ${LINES} lines written (${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MB, ${catalogue.songs.length} songs, ${catalogue.upcs.length} UPCs) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    const [admin] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
+    const copySeconds = await rawCopy(file);
+    const parseSeconds = await parseOnly(file);
+
+    const upload = path.join(dataDir, "upload.csv");
+    fs.copyFileSync(file, upload);
+    const bytes = fs.readFileSync(upload);
+    let started = performance.now();
+    const created = await createSalesImport({
+      kind: "digital",
+      file: { tmpPath: upload, filename: "bench.csv", bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") },
+      exchangeRate: null,
+      uploadedBy: admin!.id,
+    });
+    const checkSeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    const done = await runSalesImport(created.id);
+    const importSeconds = (performance.now() - started) / 1000;
+    if (done?.status !== "completed" || done.lines !== LINES) throw new Error(`the import ended ${done?.status} with ${done?.lines} lines: ${done?.error}`);
+    const counted = (await db().execute(sql`select count(*)::int as n from postings p join journal_entries e on e.id = p.entry_id where e.import_id = ${created.id}`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+
+    const ratio = copySeconds / importSeconds;
+    const run: ImportRun = {
+      database: name,
+      lines: LINES,
+      fileBytes: bytes.length,
+      matched: done.matched,
+      unmatched: done.unmatched,
+      postings: counted.rows[0]!.n,
+      parseOnly: timing(parseSeconds),
+      checkAtUpload: timing(checkSeconds),
+      rawCopy: timing(copySeconds),
+      import: timing(importSeconds),
+      importVsRawCopy: Number(ratio.toFixed(3)),
+      goals: [{ goal: `>= ${GOAL_RATIO}x the raw COPY`, value: `${ratio.toFixed(3)}x`, pass: ratio >= GOAL_RATIO }],
+    };
+    if (name === "PostgreSQL") {
+      run.goals.unshift({ goal: `>= ${GOAL_PG_LINES_PER_S.toLocaleString("en")} lines/s`, value: `${run.import.linesPerSecond.toLocaleString("en")} lines/s`, pass: run.import.linesPerSecond >= GOAL_PG_LINES_PER_S });
+    }
+    return run;
+  } finally {
+    await shutdown();
+    resetEnvForTests(undefined);
+  }
+}
+
+function format(run: ImportRun): string {
+  const row = (label: string, t: Timing, note = "") => `  ${label.padEnd(34)} ${t.seconds.toFixed(2).padStart(7)} s  ${t.linesPerSecond.toLocaleString("en").padStart(10)} lines/s${note}`;
+  return [
+    `Sales import on ${run.database}: ${run.lines.toLocaleString("en")} lines (${(run.fileBytes / 2 ** 20).toFixed(1)} MB), ${run.matched.toLocaleString("en")} matched, ${run.unmatched.toLocaleString("en")} to suspense, ${run.postings.toLocaleString("en")} postings`,
+    row("parse alone (readStatementFile)", run.parseOnly),
+    row("check at upload (createSalesImport)", run.checkAtUpload),
+    row("raw COPY into a bare table", run.rawCopy),
+    row("import (runSalesImport)", run.import, `  = ${run.importVsRawCopy.toFixed(3)}x the raw COPY`),
+    ...run.goals.map((g) => `  ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.value}`),
+  ].join("\n");
+}
+
+/* --------------------------------------------------------------------- main */
+
+const runs: Array<ImportRun | { database: string; error: string }> = [];
+const targets: Array<{ name: "PGlite" | "PostgreSQL"; url?: string }> = [{ name: "PGlite" }];
+if (process.env.BENCH_DATABASE_URL) targets.push({ name: "PostgreSQL", url: process.env.BENCH_DATABASE_URL });
+for (const target of targets) {
+  let url: string | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  try {
+    if (target.url) {
+      const { default: pg } = await import("pg");
+      const name = `backline_import_bench_${process.pid}`;
+      const admin = new pg.Client({ connectionString: target.url });
+      await admin.connect();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const parsed = new URL(target.url);
+      parsed.pathname = `/${name}`;
+      url = parsed.toString();
+      drop = async () => {
+        const client = new pg.Client({ connectionString: target.url });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      };
+    }
+    const run = await runOn(target.name, url);
+    runs.push(run);
+    console.log(`\n${format(run)}`);
+  } catch (error) {
+    console.error(`\nSales import on ${target.name} failed: ${error instanceof Error ? error.stack : error}`);
+    runs.push({ database: target.name, error: String(error) });
+    process.exitCode = 1;
+  } finally {
+    await drop?.().catch(() => {});
+  }
+}
+if (!process.env.BENCH_DATABASE_URL) console.log("\nPostgreSQL skipped: set BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres).");
+fs.rmSync(work, { recursive: true, force: true });
+fs.mkdirSync(resultsDir, { recursive: true });
+const out = path.join(resultsDir, `import-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+fs.writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), lines: LINES, runs }, null, 2));
+console.log(`Written: ${path.relative(process.cwd(), out)}`);
+process.exit();
