@@ -208,6 +208,10 @@ test("guards: another member gets 404 for the page, its lines and the API; a vis
     uniqueMonth(2040),
     "guards",
   );
+  // Even an admin finds no member that does not exist.
+  const nobody = 2_147_483_647;
+  expect((await page.request.get(`/api/members/${nobody}/royalties-report/income`)).status()).toBe(404);
+  expect((await page.goto(`/member/${nobody}/member-income`))?.status()).toBe(404);
 
   // A visitor.
   for (const path of [
