@@ -66,6 +66,13 @@ test("an administrator uploads a statement, sees it posted and balanced, and mat
     data: { id: importId, kind: "digital", status: "completed", lines: 2, matched: 1, unmatched: 1, total: "14.750000", suspense: "2.250000", error: null },
   });
 
+  // Every line is listed as read, with what it matched.
+  const lines = page.getByRole("region", { name: "Lines" });
+  await expect(lines.getByRole("row")).toHaveCount(3);
+  await expect(lines.locator("#line-2")).toContainText("USBL12600005");
+  await expect(lines.locator("#line-2")).toContainText("ISRC");
+  await expect(lines.locator("#line-3")).toContainText("suspense");
+
   // The stray line is matched to a song: its money leaves suspense.
   const queue = page.getByRole("region", { name: "Unmatched lines" });
   await expect(queue).toContainText("Stray Line");

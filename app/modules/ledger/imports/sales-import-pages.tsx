@@ -166,7 +166,7 @@ export function UploadSalesPage() {
 }
 
 export function SalesImportPage() {
-  const { salesImport: row, reconciliation, unmatched, options, linesSoFar } = useLoaderData() as SalesImportData;
+  const { salesImport: row, reconciliation, unmatched, options, lines, linesSoFar } = useLoaderData() as SalesImportData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const live = useImportProgress();
   const running = row.status === "queued" || row.status === "processing";
@@ -293,7 +293,65 @@ export function SalesImportPage() {
           )}
         </section>
       ) : null}
+
+      {row.status === "completed" ? <ImportLines lines={lines} /> : null}
     </div>
+  );
+}
+
+const MATCHED_BY: Record<string, string> = { isrc: "ISRC", upc: "UPC", "ipi-iswc": "IPI and ISWC", "ipi-title": "IPI and title", ipi: "IPI", alias: "remembered code", admin: "by hand" };
+
+/** Every line of the statement as read, with what it matched; paged by line number. */
+function ImportLines({ lines }: { lines: SalesImportData["lines"] }) {
+  return (
+    <section aria-labelledby="lines-heading" id="lines" className="scroll-mt-20 space-y-3">
+      <h2 id="lines-heading" className="text-lg font-semibold">
+        Lines
+      </h2>
+      <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+        <table className="w-full min-w-[48rem] text-left text-sm">
+          <caption className="sr-only">The statement's lines from line {lines.fromLine || 1}</caption>
+          <thead className="bg-stone-50 text-xs text-stone-600 uppercase">
+            <tr>
+              {["Line", "Period", "Store / source", "Country", "Title", "Code", "Amount", "Matched by"].map((h) => (
+                <th key={h} scope="col" className={`px-3 py-2 font-semibold ${h === "Amount" ? "text-right" : ""}`}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {lines.rows.map((line) => (
+              <tr key={line.lineNo} id={`line-${line.lineNo}`} className="border-t border-stone-100 target:bg-amber-50">
+                <td className="px-3 py-1.5 tabular-nums">{line.lineNo}</td>
+                <td className="px-3 py-1.5">{line.period}</td>
+                <td className="px-3 py-1.5">{line.source}</td>
+                <td className="px-3 py-1.5">{line.territory ?? "—"}</td>
+                <td className="px-3 py-1.5 break-words">{line.title ?? "—"}</td>
+                <td className="px-3 py-1.5 font-mono text-xs">{line.code ?? "—"}</td>
+                <td className="px-3 py-1.5 text-right tabular-nums" title={line.currency !== "USD" ? `${line.original} ${line.currency}` : undefined}>
+                  {line.amount}
+                  {line.currency !== "USD" ? <span className="block text-xs text-stone-500">{line.original} {line.currency}</span> : null}
+                </td>
+                <td className="px-3 py-1.5">{line.matchedBy ? MATCHED_BY[line.matchedBy] ?? line.matchedBy : <span className="text-amber-800">suspense</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav aria-label="Line pages" className="flex gap-4 text-sm">
+        {lines.fromLine > 0 ? (
+          <Link to="?#lines" className="text-brand-800 underline">
+            First lines
+          </Link>
+        ) : null}
+        {lines.next !== null ? (
+          <Link to={`?lines_from=${lines.next}#lines`} className="text-brand-800 underline">
+            Next lines (from line {lines.next})
+          </Link>
+        ) : null}
+      </nav>
+    </section>
   );
 }
 

@@ -178,15 +178,43 @@ async function matchOptions() {
   };
 }
 
+/** The import's lines from a line number on (keyset paging: deep pages cost the same as the first). */
+async function importLines(importId: number, fromLine: number) {
+  const rows = await db()
+    .select({
+      lineNo: statementLines.lineNo,
+      period: statementLines.salePeriodStart,
+      source: statementLines.source,
+      territory: statementLines.territory,
+      title: sql<string | null>`coalesce(${statementLines.trackTitle}, ${statementLines.releaseTitle})`,
+      code: sql<string | null>`coalesce(${statementLines.isrc}, ${statementLines.upc}, ${statementLines.iswc}, ${statementLines.ipi})`,
+      original: statementLines.originalAmountMicros,
+      currency: statementLines.originalCurrency,
+      amount: statementLines.amountMicros,
+      matchedBy: statementLines.matchedBy,
+    })
+    .from(statementLines)
+    .where(and(eq(statementLines.importId, importId), sql`${statementLines.lineNo} >= ${fromLine}`))
+    .orderBy(asc(statementLines.lineNo))
+    .limit(LINES_PAGE + 1);
+  return {
+    fromLine,
+    next: rows.length > LINES_PAGE ? rows[LINES_PAGE]!.lineNo : null,
+    rows: rows.slice(0, LINES_PAGE).map((l) => ({ ...l, original: formatMicros(l.original), amount: formatMicros(l.amount) })),
+  };
+}
+
 export async function salesImportLoader({ request, context, params }: RouteArgs) {
   requireAdminUser(request, context);
   const { row, uploader } = await requireImport(params.id);
   const url = new URL(request.url);
   const page = pageOf(url);
-  const [unmatched, money, options] = await Promise.all([
+  const fromLine = Math.max(0, Math.min(2_000_000_000, Number.parseInt(url.searchParams.get("lines_from") ?? "0", 10) || 0));
+  const [unmatched, money, options, lines] = await Promise.all([
     row.status === "completed" ? unmatchedLines(row.id, page, LINES_PAGE) : Promise.resolve({ rows: [], total: 0 }),
     row.status === "completed" ? reconciliation(row.id) : Promise.resolve(null),
     row.status === "completed" && row.unmatched > 0 && row.kind !== "pro" ? matchOptions() : Promise.resolve({ songs: [], releases: [] }),
+    row.status === "completed" ? importLines(row.id, fromLine) : Promise.resolve({ fromLine, next: null, rows: [] }),
   ]);
   return {
     salesImport: {
@@ -209,6 +237,7 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
       rows: unmatched.rows.map((l) => ({ ...l, amount: formatMicros(l.amountMicros), amountMicros: undefined })),
     },
     options,
+    lines,
     linesSoFar: row.status === "processing" ? linesPostedSoFar(row.id) : null,
   };
 }

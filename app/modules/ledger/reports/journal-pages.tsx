@@ -110,7 +110,7 @@ function EntryPostings({ entry }: { entry: JournalEntryView }) {
             <td className="py-1 pr-3">{p.source ?? "—"}</td>
             <td className="py-1 pr-3">
               {p.line ? (
-                <Link to={`/admin/upload-sales/${p.line.importId}#line-${p.line.lineNo}`} className="text-brand-800 underline">
+                <Link to={`/admin/upload-sales/${p.line.importId}?lines_from=${p.line.lineNo}#line-${p.line.lineNo}`} className="text-brand-800 underline">
                   #{p.line.importId} line {p.line.lineNo}
                 </Link>
               ) : (
