@@ -50,28 +50,27 @@ export interface MatchIndex {
 const titleKey = (title: string) => title.trim().toLowerCase().replace(/\s+/g, " ");
 
 export async function loadMatchIndex(tx: Db, kind: StatementKind): Promise<MatchIndex> {
-  const [songRows, releaseRows, trackRows, identityRows, aliasRows, versionRows] = await Promise.all([
-    tx.select({ id: songs.id, isrc: songs.isrc, iswc: songs.iswc, title: songs.title, ownerId: profiles.ownerId }).from(songs).innerJoin(profiles, eq(profiles.id, songs.artistId)),
-    tx.select({ id: releases.id, upc: releases.upc }).from(releases).where(isNotNull(releases.upc)),
-    tx.select({ releaseId: releaseTracks.releaseId, songId: releaseTracks.songId }).from(releaseTracks).orderBy(asc(releaseTracks.releaseId), asc(releaseTracks.position)),
-    kind === "pro" ? tx.select({ userId: memberProIdentities.userId, ipi: memberProIdentities.ipiCae }).from(memberProIdentities) : Promise.resolve([]),
-    tx.select().from(matchAliases).where(eq(matchAliases.kind, kind)),
-    tx
-      .select({
-        versionId: splitVersions.id,
-        songId: splitVersions.songId,
-        effectiveFrom: splitVersions.effectiveFrom,
-        partyId: splitParties.id,
-        userId: splitParties.userId,
-        status: splitParties.status,
-        shareBps: splitParties.shareBps,
-        recoupMicros: splitParties.recoupMicros,
-      })
-      .from(splitVersions)
-      .innerJoin(splitParties, eq(splitParties.versionId, splitVersions.id))
-      .where(eq(splitVersions.status, "confirmed"))
-      .orderBy(asc(splitVersions.songId), asc(splitVersions.effectiveFrom), asc(splitParties.position)),
-  ]);
+  // One after another: inside the import's transaction these share one connection.
+  const songRows = await tx.select({ id: songs.id, isrc: songs.isrc, iswc: songs.iswc, title: songs.title, ownerId: profiles.ownerId }).from(songs).innerJoin(profiles, eq(profiles.id, songs.artistId));
+  const releaseRows = await tx.select({ id: releases.id, upc: releases.upc }).from(releases).where(isNotNull(releases.upc));
+  const trackRows = await tx.select({ releaseId: releaseTracks.releaseId, songId: releaseTracks.songId }).from(releaseTracks).orderBy(asc(releaseTracks.releaseId), asc(releaseTracks.position));
+  const identityRows = kind === "pro" ? await tx.select({ userId: memberProIdentities.userId, ipi: memberProIdentities.ipiCae }).from(memberProIdentities) : [];
+  const aliasRows = await tx.select().from(matchAliases).where(eq(matchAliases.kind, kind));
+  const versionRows = await tx
+    .select({
+      versionId: splitVersions.id,
+      songId: splitVersions.songId,
+      effectiveFrom: splitVersions.effectiveFrom,
+      partyId: splitParties.id,
+      userId: splitParties.userId,
+      status: splitParties.status,
+      shareBps: splitParties.shareBps,
+      recoupMicros: splitParties.recoupMicros,
+    })
+    .from(splitVersions)
+    .innerJoin(splitParties, eq(splitParties.versionId, splitVersions.id))
+    .where(eq(splitVersions.status, "confirmed"))
+    .orderBy(asc(splitVersions.songId), asc(splitVersions.effectiveFrom), asc(splitParties.position));
 
   const recoupVersionIds = [...new Set(versionRows.filter((r) => r.recoupMicros > 0n).map((r) => r.versionId))];
   const recoupRows = recoupVersionIds.length
