@@ -106,6 +106,12 @@ describe("sales pages: statements per request", () => {
     ["admin PRO detail", () => `/admin/sales/pro/details/member/${member.id}`, () => admin.cookie, 5],
     ["admin licence detail", () => `/admin/sales/license/details/artist/${owlsId}`, () => admin.cookie, 5],
     ["admin unmatched digital lines", () => "/admin/sales/digital/details/artist/0", () => admin.cookie, 5],
+    // session (1), bell and What's new (1), the import history with its count (1)
+    ["upload sales, the import history", () => "/admin/upload-sales", () => admin.cookie, 3],
+    // session and layout (2); the import (1); its unmatched lines, reconciliation and lines (3); the songs and
+    // releases to match to (2, only while lines are unmatched)
+    ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 8],
+    ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 8],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBe(200);
