@@ -210,8 +210,14 @@ test("guards: another member gets 404 for the page, its lines and the API; a vis
   );
   // Even an admin finds no member that does not exist.
   const nobody = 2_147_483_647;
-  expect((await page.request.get(`/api/members/${nobody}/royalties-report/income`)).status()).toBe(404);
-  expect((await page.goto(`/member/${nobody}/member-income`))?.status()).toBe(404);
+  expect(
+    (
+      await page.request.get(`/api/members/${nobody}/royalties-report/income`)
+    ).status(),
+  ).toBe(404);
+  expect((await page.goto(`/member/${nobody}/member-income`))?.status()).toBe(
+    404,
+  );
 
   // A visitor.
   for (const path of [
@@ -277,14 +283,12 @@ test("guards: another member gets 404 for the page, its lines and the API; a vis
 
 test.describe("/admin/transactions", () => {
   const entryOf = (page: Page, upload: Uploaded) =>
-    page
-      .getByRole("listitem")
-      .filter({
-        has: page.getByRole("link", {
-          name: `Import #${upload.importId} (${upload.fileName})`,
-          exact: true,
-        }),
-      });
+    page.getByRole("listitem").filter({
+      has: page.getByRole("link", {
+        name: `Import #${upload.importId} (${upload.fileName})`,
+        exact: true,
+      }),
+    });
 
   async function readPostings(page: Page, upload: Uploaded) {
     return entryOf(page, upload)
@@ -377,10 +381,16 @@ test.describe("/admin/transactions", () => {
     expect(
       all.filter((p) => p.account === "Held").map((p) => [p.member, p.micros]),
     ).toEqual([["nina@example.com (pending party)", EXPECTED.held]]);
-    for (const posting of all)
+    // Each posting names its line and links to it on the import's page.
+    for (const posting of all) {
+      const lineNo = /^#(\d+) line ([234])$/.exec(posting.line ?? "");
+      expect(lineNo?.[1], posting.line).toBe(String(upload.importId));
       expect(posting.lineHref).toMatch(
-        new RegExp(`^/admin/upload-sales/${upload.importId}#line-[234]$`),
+        new RegExp(
+          `^/admin/upload-sales/${upload.importId}(\\?lines_from=${lineNo![2]})?#line-${lineNo![2]}$`,
+        ),
       );
+    }
 
     // By member (a name or email search) and kind: only Paul's posting of the entry.
     await form.getByLabel("Member", { exact: true }).fill(DEMO.producer);
@@ -396,7 +406,11 @@ test.describe("/admin/transactions", () => {
         account: "Earnings",
         member: "Paul Producer",
         line: `#${upload.importId} line 3`,
-        lineHref: `/admin/upload-sales/${upload.importId}#line-3`,
+        lineHref: expect.stringMatching(
+          new RegExp(
+            `^/admin/upload-sales/${upload.importId}(\\?lines_from=3)?#line-3$`,
+          ),
+        ),
         micros: EXPECTED.paul,
       },
     ]);
@@ -445,6 +459,20 @@ test.describe("/admin/transactions", () => {
     await expect(page.getByTestId("reconciliation-total")).toContainText(
       `${EXPECTED.total} USD`,
     );
+
+    // A posting's line link opens the import's page at that line.
+    await app.goto(
+      `/admin/transactions?kind=statement_import&member=${encodeURIComponent(DEMO.producer)}`,
+    );
+    await entry
+      .getByRole("link", { name: `#${upload.importId} line 3`, exact: true })
+      .click();
+    await expect(page).toHaveURL(
+      new RegExp(
+        `/admin/upload-sales/${upload.importId}(\\?lines_from=3)?#line-3$`,
+      ),
+    );
+    await expect(page.locator("#line-3")).toContainText("Late Trains");
   });
 });
 
@@ -509,14 +537,12 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(
       /\/admin\/transactions\?account=earnings&member=Paul\+Producer&kind=statement_import/,
     );
-    const entry = page
-      .getByRole("listitem")
-      .filter({
-        has: page.getByRole("link", {
-          name: `Import #${upload.importId} (${upload.fileName})`,
-          exact: true,
-        }),
-      });
+    const entry = page.getByRole("listitem").filter({
+      has: page.getByRole("link", {
+        name: `Import #${upload.importId} (${upload.fileName})`,
+        exact: true,
+      }),
+    });
     await expect(entry.getByRole("table").locator("tbody tr")).toHaveCount(1);
     await expect(entry.getByRole("table").locator("tbody tr")).toContainText(
       "Paul Producer",
