@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { expect, test } from "../support/test";
+import { expect as baseExpect, test } from "../support/test";
 
 /**
  * Sales uploads (issue 10): an administrator uploads a statement, watches it post, reads the
@@ -9,6 +9,8 @@ import { expect, test } from "../support/test";
  * platform refuses a file or statement id it has seen), and lines match the demo catalogue.
  */
 test.describe.configure({ timeout: 90_000 });
+// Uploads are checked whole before the answer: on a loaded machine that takes longer than the default wait.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const HEADER =
   "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
@@ -54,7 +56,7 @@ test("an administrator uploads a statement, sees it posted and balanced, and mat
       { isrc: `GBZZZ${String(Date.now()).slice(-7)}`, title: "Stray Line", net: "2.25" },
     ]),
   });
-  await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/);
+  await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/, { timeout: 30_000 });
   await expect(flash(page)).toContainText("is checked and queued");
   const importId = Number(page.url().split("/").pop());
   // The worker posts it; the page hears the progress live and shows the figures.
@@ -107,7 +109,7 @@ test("bad files are refused beside the field, with the values kept and nothing s
   await expect(page.getByLabel("Exchange rate (optional)")).toHaveAttribute("aria-invalid", "true");
   // With the rate it goes in; the same file again is refused, naming the earlier import.
   await upload(page, { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) }, { rate: "1.1" });
-  await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/);
+  await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/, { timeout: 30_000 });
   const importId = Number(page.url().split("/").pop());
   await app.goto("/admin/upload-sales");
   await app.hydrated();
@@ -127,7 +129,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("Choose the statement file.")).toBeVisible();
     const id = unique("nojs");
     await upload(page, { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600002", title: "Early Mornings", net: "4.00" }]) });
-    await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/);
+    await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/, { timeout: 30_000 });
     await expect(page.getByText("Completed").first()).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText("Every line is matched")).toBeVisible();
     await expect(page.getByTestId("reconciliation-total")).toContainText("4.000000 USD");
