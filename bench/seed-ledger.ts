@@ -28,6 +28,7 @@ import { boot, shutdown } from "../app/boot.server";
 import { db } from "../app/db/client.server";
 import { profiles, salesImports, users } from "../app/db/schema";
 import { DEMO_ARTIST_USERNAME } from "../app/modules/catalog/catalog-seed.server";
+import { addToSummaries } from "../app/modules/ledger/summaries.server";
 import { createSalesImport, runSalesImport } from "../app/modules/ledger/imports/sales-imports.server";
 import type { StatementKind } from "../app/modules/ledger/imports/parse-statement";
 
@@ -220,6 +221,8 @@ async function multiply(importId: number, target: number, kind: StatementKind) {
       from generate_series(1, ${copies}) c cross join bench_template t
       join postings p on p.statement_line_id = t.id
       where (c - 1) * ${template} + t.idx < ${extra}`);
+    // The pages' summaries of the copied postings, in the same transaction (as the engine keeps them).
+    await addToSummaries(tx, sql`p.statement_line_id >= ${first.toString()}::bigint and p.statement_line_id < ${(first + BigInt(extra)).toString()}::bigint`, 1, true);
     // The import's figures, from its lines (the file on disk stays the template).
     await run(sql`
       update sales_imports si set lines = x.lines, matched = x.matched, unmatched = x.lines - x.matched, total_micros = x.total, suspense_micros = x.suspense

@@ -1017,6 +1017,38 @@ export const postings = pgTable(
   ],
 );
 
+/**
+ * A cached running total of the postings (MONEY.md "Balances are derived": written in the same transaction as
+ * the postings it sums, by the import and by postEntry; tests prove it equals the sums over postings). One row
+ * per account and everything the sales and income pages group on; none is stored as '' (text) or 0 (ids).
+ * - month: the first day of the month of the line's sale period, else of the entry (UTC);
+ * - release_title / track_title: the line's own titles, kept only when the line has no release / the posting no song;
+ * - lines: postings that are the account's first on their statement line (so a sum counts distinct lines);
+ *   track_lines: the account's first on their line and song; postings: every posting.
+ */
+export const postingSummaries = pgTable(
+  "posting_summaries",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: "restrict" }),
+    source: text("source").notNull().default(""),
+    importId: integer("import_id").notNull().default(0),
+    month: date("month", { mode: "string" }).notNull(),
+    store: text("store").notNull().default(""),
+    territory: text("territory").notNull().default(""),
+    songId: integer("song_id").notNull().default(0),
+    releaseId: integer("release_id").notNull().default(0),
+    releaseTitle: text("release_title").notNull().default(""),
+    trackTitle: text("track_title").notNull().default(""),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    postings: integer("postings").notNull(),
+    lines: integer("lines").notNull(),
+    trackLines: integer("track_lines").notNull(),
+  },
+  (t) => [primaryKey({ name: "posting_summaries_pk", columns: [t.accountId, t.source, t.importId, t.month, t.store, t.territory, t.songId, t.releaseId, t.releaseTitle, t.trackTitle] })],
+);
+
 export type SalesImport = typeof salesImports.$inferSelect;
 export type StatementLineRow = typeof statementLines.$inferSelect;
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

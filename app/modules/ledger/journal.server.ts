@@ -1,6 +1,8 @@
 import type { Db } from "~/db/client.server";
 import { journalEntries, postings, type IncomeSource } from "~/db/schema";
+import { sql } from "drizzle-orm";
 import { accountKeyString, resolveAccounts, type AccountKey } from "./accounts.server";
+import { addToSummaries } from "./summaries.server";
 
 /**
  * Writing to the ledger (MONEY.md "Double entry"): an entry of two or more postings that sum to zero,
@@ -66,5 +68,7 @@ export async function postEntry(tx: Db, entry: EntryInput): Promise<number | nul
       recoupMicros: p.recoupMicros ?? 0n,
     })),
   );
+  // The pages' running totals, in the same transaction (summaries.server.ts).
+  await addToSummaries(tx, sql`p.entry_id = ${row!.id}`);
   return row!.id;
 }

@@ -8,6 +8,7 @@ import { env } from "~/env.server";
 import { readConfigValue } from "~/modules/config/config.server";
 import { accountKeyString, Accounts, resolveAccounts, type AccountKey } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
+import { monthOf, SummaryAccumulator } from "../summaries.server";
 import { assertBalanced } from "../journal.server";
 import { formatMicros, MoneyParseError, parseExchangeRate } from "../money";
 import { linePostings, type LinePosting } from "./line-postings";
@@ -232,6 +233,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   const entryId = entry!.id;
 
   let pending: Array<{ line: HomeLine; match: LineMatch | null; postings: LinePosting[] }> = [];
+  const summary = new SummaryAccumulator();
   let lines = 0;
   let matched = 0;
   let suspenseMicros = 0n;
@@ -255,9 +257,29 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     batch.forEach((item, i) => {
       const lineId = firstId + i;
       lineRows.push(lineRow(lineId, salesImport.id, item.line, item.match));
-      if (item.line.amountMicros !== 0n) postingRows.push([text(entryId), text(receiptsId), text(-item.line.amountMicros), "USD", text(lineId), kind, null, null, "0"]);
+      // Summary keys of this line's postings (the line is new: an account's first posting on it counts it).
+      const line = item.line;
+      const base = {
+        importId: salesImport.id, month: monthOf(line.salePeriodStart), store: line.source, territory: line.territory,
+        releaseId: item.match?.type === "release" ? item.match.releaseId : null, releaseTitle: line.releaseTitle, trackTitle: line.trackTitle,
+      };
+      const seenLine = new Set<number>();
+      const seenSong = new Set<string>();
+      const summarise = (accountId: number, source: string | null, songId: number | null, amount: bigint) => {
+        const firstOnLine = !seenLine.has(accountId);
+        seenLine.add(accountId);
+        const songKey = `${accountId}:${songId ?? ""}`;
+        const firstOnSong = !seenSong.has(songKey);
+        seenSong.add(songKey);
+        summary.add({ ...base, accountId, source, songId }, amount, firstOnLine, firstOnSong);
+      };
+      if (item.line.amountMicros !== 0n) {
+        postingRows.push([text(entryId), text(receiptsId), text(-item.line.amountMicros), "USD", text(lineId), kind, null, null, "0"]);
+        summarise(receiptsId, kind, null, -item.line.amountMicros);
+      }
       for (const p of item.postings) {
         if (p.amountMicros === 0n) continue;
+        summarise(accounts.get(accountKeyString(p.account))!, p.source, p.songId ?? null, p.amountMicros);
         postingRows.push([
           text(entryId), text(accounts.get(accountKeyString(p.account))), text(p.amountMicros), "USD", text(lineId), p.source, text(p.splitVersionId), text(p.songId), text(p.recoupMicros),
         ]);
@@ -298,6 +320,9 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   if (BigInt(check!.all) !== 0n || BigInt(check!.shared) !== totalMicros) {
     throw new Error(`Import #${salesImport.id} does not balance: postings sum to ${check!.all}, shared ${check!.shared}, statement total ${totalMicros}.`);
   }
+
+  // The pages' running totals, added once, in this transaction (summaries.server.ts).
+  await summary.write(tx);
 
   const [done] = await tx
     .update(salesImports)

@@ -4,6 +4,7 @@ import { matchAliases, salesImports, statementLines, type MatchKeyType, type Sta
 import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry } from "../journal.server";
+import { rekeyLine } from "../summaries.server";
 import { normaliseIpi } from "./fields";
 import { linePostings } from "./line-postings";
 import { loadMatchIndex, titleKey, type LineMatch, type MatchIndex } from "./match-index.server";
@@ -57,6 +58,18 @@ function matchFor(line: StatementLineRow, target: MatchTarget, index: MatchIndex
 
 async function moveOutOfSuspense(tx: Db, line: StatementLineRow, match: LineMatch, index: MatchIndex, bps: number, actorId: number, matchedBy: string) {
   const shares = linePostings({ kind: line.kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+  // The line's match changes its release (and title) keys in posting_summaries: moved with it.
+  await rekeyLine(tx, line.id, () =>
+    tx
+      .update(statementLines)
+      .set({
+        matchedBy,
+        songId: match.type === "song" ? match.songId : match.type === "member" ? match.songId : null,
+        releaseId: match.type === "release" ? match.releaseId : null,
+        memberId: match.type === "member" ? match.memberId : null,
+      })
+      .where(eq(statementLines.id, line.id)),
+  );
   await postEntry(tx, {
     kind: "suspense_match",
     memo: `Line ${line.lineNo} of import #${line.importId} matched`,
@@ -67,15 +80,6 @@ async function moveOutOfSuspense(tx: Db, line: StatementLineRow, match: LineMatc
       ...shares.map((p) => ({ account: p.account, amountMicros: p.amountMicros, statementLineId: line.id, source: p.source, splitVersionId: p.splitVersionId, songId: p.songId, recoupMicros: p.recoupMicros })),
     ],
   });
-  await tx
-    .update(statementLines)
-    .set({
-      matchedBy,
-      songId: match.type === "song" ? match.songId : match.type === "member" ? match.songId : null,
-      releaseId: match.type === "release" ? match.releaseId : null,
-      memberId: match.type === "member" ? match.memberId : null,
-    })
-    .where(eq(statementLines.id, line.id));
   await tx
     .update(salesImports)
     .set({ matched: sql`${salesImports.matched} + 1`, unmatched: sql`${salesImports.unmatched} - 1`, suspenseMicros: sql`${salesImports.suspenseMicros} - ${line.amountMicros}` })

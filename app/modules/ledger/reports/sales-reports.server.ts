@@ -123,6 +123,30 @@ function baseRows(scope: SalesScope, kind: SalesKind, subject: SalesSubject, fil
     ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
+/**
+ * Member scope from posting_summaries (the cached totals of the postings, written with them): one row per
+ * summary key with the same columns the reports group on (subject_id, period, store, country, release, track)
+ * and amount, lines (distinct statement lines: the account's first posting on each) and track_lines
+ * (distinct line and song). The same figures as baseRows's postings, without reading them.
+ */
+function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
+  const where: SQL[] = [];
+  if (filters.from) where.push(sql`ps.month >= ${`${filters.from}-01`}::date`);
+  if (filters.to) where.push(sql`ps.month < ${nextMonthStart(filters.to)}::date`);
+  if (filters.store) where.push(sql`ps.store = ${filters.store}`);
+  if (filters.country) where.push(sql`ps.territory = ${filters.country}`);
+  if (subject !== null) where.push(sql`coalesce(s.artist_id, 0) = ${subject}`);
+  return sql`select coalesce(s.artist_id, 0) as subject_id, to_char(ps.month, 'YYYY-MM') as period, ps.store, ps.territory as country,
+      coalesce(r.title, ps.release_title) as release, coalesce(s.title, ps.track_title) as track,
+      ps.amount_micros as amount, ps.lines, ps.track_lines
+    from ledger_accounts a
+    join posting_summaries ps on ps.account_id = a.id and ps.source = ${kind} and ps.import_id <> 0
+    left join songs s on s.id = ps.song_id
+    left join releases r on r.id = ps.release_id
+    where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD'
+    ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
+}
+
 async function rowsOf<T>(query: SQL): Promise<T[]> {
   const result = (await db().execute(query)) as unknown as { rows: T[] };
   return result.rows;
@@ -147,13 +171,17 @@ export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: S
       ? sql`left join users u on u.id = t.subject_id`
       : sql`left join profiles pr on pr.id = t.subject_id`;
   const name = scope.type === "admin" && kind === "pro" ? sql`trim(u.name || ' ' || u.last_name)` : sql`pr.name`;
+  const grouped =
+    scope.type === "member"
+      ? sql`select subject_id, sum(lines)::int as lines, sum(amount)::text as amount, '0' as commission
+          from (${memberSummaryRows(scope.memberId, kind, null, filters)}) b
+          group by subject_id`
+      : sql`select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+          from (${baseRows(scope, kind, null, filters)}) b
+          group by subject_id`;
   const rows = await rowsOf<{ id: number; name: string | null; lines: number; amount: string; commission: string }>(sql`
     select t.subject_id::int as id, ${name} as name, t.lines, t.amount, t.commission
-    from (
-      select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
-      from (${baseRows(scope, kind, null, filters)}) b
-      group by subject_id
-    ) t ${names}
+    from (${grouped}) t ${names}
     order by t.amount::numeric desc, t.subject_id`);
   return rows.map((row) => ({ ...row, name: row.name ?? "" }));
 }
@@ -176,13 +204,22 @@ const GROUP_ORDER: Record<SalesGroup, "key" | "amount"> = { period: "key", store
 
 /** The total and every breakdown (period, store, country, release, track) of one subject, in one statement (grouping sets). */
 export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject: number, filters: SalesFilters): Promise<SalesBreakdown> {
-  const rows = await rowsOf<{ dim: SalesGroup | "total"; key: string | null; lines: number; amount: string; commission: string }>(sql`
-    select case when grouping(period) = 0 then 'period' when grouping(store) = 0 then 'store' when grouping(country) = 0 then 'country'
+  const dim = sql`case when grouping(period) = 0 then 'period' when grouping(store) = 0 then 'store' when grouping(country) = 0 then 'country'
              when grouping(release) = 0 then 'release' when grouping(track) = 0 then 'track' else 'total' end as dim,
-           coalesce(period, store, country, release, track) as key,
-           count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+           coalesce(period, store, country, release, track) as key`;
+  const rows = await rowsOf<{ dim: SalesGroup | "total"; key: string | null; lines: number; amount: string; commission: string }>(
+    scope.type === "member"
+      ? // From the summaries: a line counts once per track in the track breakdown, once elsewhere.
+        sql`
+    select ${dim}, coalesce(case when grouping(track) = 0 then sum(track_lines) else sum(lines) end, 0)::int as lines,
+           sum(amount)::text as amount, '0' as commission
+    from (${memberSummaryRows(scope.memberId, kind, subject, filters)}) b
+    group by grouping sets ((period), (store), (country), (release), (track), ())`
+      : sql`
+    select ${dim}, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
     from (${baseRows(scope, kind, subject, filters)}) b
-    group by grouping sets ((period), (store), (country), (release), (track), ())`);
+    group by grouping sets ((period), (store), (country), (release), (track), ())`,
+  );
   const groups = Object.fromEntries(SALES_GROUPS.map((g) => [g, [] as SalesGroupRow[]])) as Record<SalesGroup, SalesGroupRow[]>;
   let total = { lines: 0, amount: "0", commission: "0" };
   for (const row of rows) {
@@ -248,6 +285,17 @@ const toLine = ({ lineId, ...row }: RawLine & { sort_start?: unknown; total?: un
 
 /** One page of the lines behind the subject's figures (or one group's), with the count, in one statement. */
 export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject: number, query: SalesQuery): Promise<{ rows: SalesLineRow[]; total: number }> {
+  if (scope.type === "member") {
+    // The count from the summaries (one row per line and track), beside the page read from the postings.
+    const keyColumn: Record<SalesGroup, string> = { period: "period", store: "store", country: "country", release: "release", track: "track" };
+    const rows = await rowsOf<RawLine & { total: number }>(sql`
+      select l.*, (select coalesce(sum(b.track_lines), 0)::int from (${memberSummaryRows(scope.memberId, kind, subject, query)}) b
+          ${query.key !== null ? sql`where ${sql.raw(`b.${keyColumn[query.group]}`)} = ${query.key}` : sql``}) as total
+      from (${linesSelect(scope, kind, subject, query)}) l
+      order by l.sort_start, l."importId", l."lineNo", l.track
+      limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}`);
+    return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
+  }
   const rows = await rowsOf<RawLine & { total: number }>(sql`
     select l.*, count(*) over ()::int as total from (${linesSelect(scope, kind, subject, query)}) l
     order by l.sort_start, l."importId", l."lineNo", l.track
