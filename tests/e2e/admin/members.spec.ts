@@ -330,6 +330,8 @@ test.describe("a member's page", () => {
     browser,
     browserErrors,
   }) => {
+    // Two browsers, two logins and a dozen page loads: more than the default 30 s on a loaded 2-core machine.
+    test.slow();
     browserErrors.allowStatus(403);
     const user = READY.adminSuspend;
     const { fullname } = readyName("adminSuspend");
