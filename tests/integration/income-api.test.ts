@@ -1,25 +1,16 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { memberDashboardStats } from "~/modules/dashboard/member-dashboard.server";
 import { systemFinancialSummary } from "~/modules/dashboard/admin-dashboard.server";
-import { createSalesImport, runSalesImport } from "~/modules/ledger/imports/sales-imports.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
+import { DIGITAL_HEADER, PRO_HEADER, importStatement } from "../helpers/statements";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
 import { sessionCookieFor } from "../helpers/requests";
 
 useTestDatabase();
-
-const DIGITAL_HEADER =
-  "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
-const PRO_HEADER =
-  "statement_id,distribution_date,party_name,ipi_cae,role_type,work_title,iswc,performance_source,territory,performance_start_date,performance_end_date,number_of_plays,participant_share_pct,amount,currency,exchange_rate,adjustment_indicator";
 const digital = (period: string, isrc: string, net: string) => `API-1,2026-08-15,${period},${period},Spotify,,stream,track,US,Midnight Owls,,,Song,${isrc},10,0.1,USD,${net},${net},USD,`;
 
 /**
@@ -36,19 +27,7 @@ describe("royalties report API and pages", () => {
   let digitalImport: number;
 
   async function importNow(kind: "digital" | "pro", lines: string[]) {
-    const text = lines.join("\n") + "\n";
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "income-api-"));
-    const tmpPath = path.join(dir, "upload");
-    await fs.writeFile(tmpPath, text);
-    const created = await createSalesImport({
-      kind,
-      file: { tmpPath, filename: `${kind}.csv`, bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") },
-      exchangeRate: null,
-      uploadedBy: admin.id,
-    });
-    const done = await runSalesImport(created.id);
-    expect(done?.status, done?.error ?? "").toBe("completed");
-    return done!.id;
+    return (await importStatement(kind, lines, admin.id)).id;
   }
 
   beforeAll(async () => {

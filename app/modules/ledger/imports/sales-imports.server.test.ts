@@ -1,7 +1,3 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
@@ -10,6 +6,7 @@ import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { answerSplit } from "~/modules/splits/splits.server";
 import { createUser } from "../../../../tests/helpers/factories";
+import { DIGITAL_HEADER, PRO_HEADER, statementUpload } from "../../../../tests/helpers/statements";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSalesImport, runSalesImport, SalesImportRefusal, salesImportJson } from "./sales-imports.server";
 import type { StatementKind } from "./parse-statement";
@@ -31,10 +28,6 @@ beforeAll(async () => {
   paul = (await findUserByEmail("producer@example.com"))!;
 });
 
-const DIGITAL_HEADER =
-  "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
-const PRO_HEADER =
-  "statement_id,distribution_date,party_name,ipi_cae,role_type,work_title,iswc,performance_source,territory,performance_start_date,performance_end_date,number_of_plays,participant_share_pct,amount,currency,exchange_rate,adjustment_indicator";
 
 /** A digital line: [statement, period start, store, upc, title, isrc, net, currency, rate]. */
 function digital(statementId: string, period: string, store: string, upc: string, title: string, isrc: string, net: string, currency = "USD", rate = "") {
@@ -42,16 +35,7 @@ function digital(statementId: string, period: string, store: string, upc: string
 }
 
 async function upload(kind: StatementKind, lines: string[], exchangeRate: string | null = null) {
-  const text = lines.join("\n") + "\n";
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "statement-"));
-  const tmpPath = path.join(dir, "upload");
-  await fs.writeFile(tmpPath, text);
-  return createSalesImport({
-    kind,
-    file: { tmpPath, filename: `${kind}.csv`, bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") },
-    exchangeRate,
-    uploadedBy: admin.id,
-  });
+  return createSalesImport(await statementUpload(kind, lines, admin.id, exchangeRate));
 }
 
 async function importNow(kind: StatementKind, lines: string[], exchangeRate: string | null = null) {
@@ -249,15 +233,7 @@ describe("the unmatched queue", () => {
 
 describe("the job", () => {
   it("runs a submitted import from the durable queue", async () => {
-    const text = [DIGITAL_HEADER, digital("DK-7", "2026-10", "Spotify", "", "Northbound", "USBL12600005", "2.00")].join("\n");
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "statement-"));
-    await fs.writeFile(path.join(dir, "upload"), text);
-    const created = await submitSalesImport({
-      kind: "digital",
-      file: { tmpPath: path.join(dir, "upload"), filename: "dk7.csv", bytes: text.length, sha256: createHash("sha256").update(text).digest("hex") },
-      exchangeRate: null,
-      uploadedBy: admin.id,
-    });
+    const created = await submitSalesImport(await statementUpload("digital", [DIGITAL_HEADER, digital("DK-7", "2026-10", "Spotify", "", "Northbound", "USBL12600005", "2.00")], admin.id));
     expect(created.status).toBe("queued");
     await runQueuedJobsNow(SALES_IMPORT_JOB);
     const [row] = await db().select().from(salesImports).where(eq(salesImports.id, created.id));

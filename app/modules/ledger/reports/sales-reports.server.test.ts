@@ -1,7 +1,3 @@
-import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
@@ -9,8 +5,8 @@ import { ledgerAccounts, postings, profiles, statementLines, type User } from "~
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../../../tests/helpers/factories";
+import { DIGITAL_HEADER, PRO_HEADER, LICENSE_HEADER, importStatement } from "../../../../tests/helpers/statements";
 import { useTestDatabase } from "../../../../tests/helpers/database";
-import { createSalesImport, runSalesImport } from "../imports/sales-imports.server";
 import type { StatementKind } from "../imports/parse-statement";
 import {
   iterateSalesLines,
@@ -33,30 +29,12 @@ let mia: User;
 let paul: User;
 let owlsId: number;
 
-const DIGITAL_HEADER =
-  "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
-const PRO_HEADER =
-  "statement_id,distribution_date,party_name,ipi_cae,role_type,work_title,iswc,performance_source,territory,performance_start_date,performance_end_date,number_of_plays,participant_share_pct,amount,currency,exchange_rate,adjustment_indicator";
-const LICENSE_HEADER = "statement_id,license_id,licensee,usage,territory,term_start,term_end,song_title,isrc,amount,currency,exchange_rate";
-
 function digital(statementId: string, period: string, store: string, country: string, upc: string, title: string, isrc: string, net: string) {
   return `${statementId},2026-08-15,${period},${period},${store},,stream,track,${country},Midnight Owls,,${upc},${title},${isrc},10,0.1,USD,${net},${net},USD,`;
 }
 
 async function importNow(kind: StatementKind, lines: string[]) {
-  const text = lines.join("\n") + "\n";
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "statement-"));
-  const tmpPath = path.join(dir, "upload");
-  await fs.writeFile(tmpPath, text);
-  const created = await createSalesImport({
-    kind,
-    file: { tmpPath, filename: `${kind}.csv`, bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") },
-    exchangeRate: null,
-    uploadedBy: admin.id,
-  });
-  const done = await runSalesImport(created.id);
-  expect(done?.status, done?.error ?? "").toBe("completed");
-  return done!;
+  return importStatement(kind, lines, admin.id);
 }
 
 /** The member's earnings postings of one source, straight from the ledger. */
