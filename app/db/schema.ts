@@ -942,6 +942,7 @@ export const ledgerAccountKinds = [
   "withholding",
   "escrow",
   "affiliate_commission",
+  "payout_fees",
 ] as const;
 export type LedgerAccountKind = (typeof ledgerAccountKinds)[number];
 
@@ -1099,3 +1100,119 @@ export const matchAliases = pgTable(
   ],
 );
 export type MatchAlias = typeof matchAliases.$inferSelect;
+
+/* ------------------------------------------------------------------ payouts (issue 11, decision 018) */
+
+export const payoutMethods = ["manual", "stripe"] as const;
+export type PayoutMethod = (typeof payoutMethods)[number];
+export const stripeOnboardingStatuses = ["none", "pending", "complete", "restricted"] as const;
+export type StripeOnboardingStatus = (typeof stripeOnboardingStatuses)[number];
+
+/**
+ * How a member is paid: one row per member. Bank details (manual transfers) are stored encrypted with
+ * AES-256-GCM (app/modules/payouts/bank-details.server.ts); only the last 4 digits are kept in clear.
+ * `country` (ISO 3166-1 alpha-2) is the member's tax residence: it decides which tax form applies.
+ */
+export const payoutAccounts = pgTable(
+  "payout_accounts",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    method: text("method", { enum: payoutMethods }).notNull(),
+    country: text("country").notNull(),
+    /** "v1:" + base64(iv | tag | ciphertext) of the bank details' JSON; null when none are stored. */
+    bankDetailsEncrypted: text("bank_details_encrypted"),
+    bankLast4: text("bank_last4"),
+    stripeAccountId: text("stripe_account_id"),
+    stripeOnboardingStatus: text("stripe_onboarding_status", { enum: stripeOnboardingStatuses }).notNull().default("none"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("payout_accounts_user_unique").on(t.userId),
+    uniqueIndex("payout_accounts_stripe_unique").on(t.stripeAccountId),
+    check("payout_accounts_method_valid", sql`${t.method} in (${sqlList(payoutMethods)})`),
+    check("payout_accounts_country_format", sql`${t.country} ~ '^[A-Z]{2}$'`),
+    check("payout_accounts_last4_format", sql`${t.bankLast4} is null or ${t.bankLast4} ~ '^[0-9A-Z]{4}$'`),
+    check("payout_accounts_stripe_status_valid", sql`${t.stripeOnboardingStatus} in (${sqlList(stripeOnboardingStatuses)})`),
+  ],
+);
+
+export const taxForms = ["w9", "w8"] as const;
+export type TaxForm = (typeof taxForms)[number];
+
+/** A member's tax declarations (W-9 for US persons, W-8 otherwise); the newest unsuperseded one is in force. */
+export const taxDeclarations = pgTable(
+  "tax_declarations",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    form: text("form", { enum: taxForms }).notNull(),
+    legalName: text("legal_name").notNull(),
+    /** The country the declaration certifies residence in (ISO 3166-1 alpha-2). */
+    country: text("country").notNull(),
+    tinLast4: text("tin_last4").notNull(),
+    signedIp: text("signed_ip"),
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
+    supersededAt: timestamp("superseded_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("tax_declarations_current_unique").on(t.userId).where(sql`${t.supersededAt} is null`),
+    check("tax_declarations_form_valid", sql`${t.form} in (${sqlList(taxForms)})`),
+    check("tax_declarations_tin_last4_format", sql`${t.tinLast4} ~ '^[0-9]{4}$'`),
+    check("tax_declarations_country_format", sql`${t.country} ~ '^[A-Z]{2}$'`),
+  ],
+);
+
+export const payoutStatuses = ["pending", "approved", "paid", "rejected", "canceled"] as const;
+export type PayoutStatus = (typeof payoutStatuses)[number];
+
+/**
+ * A member's payout request (MONEY.md "Money out"). The amount is reserved by a ledger entry when the
+ * request is made (reserve_entry_id); a rejection or cancellation releases it (release_entry_id); a payment
+ * moves it to paid, withholding and the method fee (payment_entry_id). Whole cents, in micro-units.
+ */
+export const payoutRequests = pgTable(
+  "payout_requests",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    status: text("status", { enum: payoutStatuses }).notNull().default("pending"),
+    method: text("method", { enum: payoutMethods }).notNull(),
+    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    withholdingBps: integer("withholding_bps").notNull().default(0),
+    withholdingMicros: bigint("withholding_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    netMicros: bigint("net_micros", { mode: "bigint" }).notNull(),
+    /** The transfer's reference (manual) or the Stripe transfer id. */
+    reference: text("reference"),
+    rejectionReason: text("rejection_reason"),
+    reserveEntryId: bigint("reserve_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    releaseEntryId: bigint("release_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    paymentEntryId: bigint("payment_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    rejectedAt: timestamp("rejected_at", { withTimezone: true }),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index("payout_requests_user_idx").on(t.userId, t.createdAt),
+    index("payout_requests_status_idx").on(t.status, t.createdAt),
+    check("payout_requests_status_valid", sql`${t.status} in (${sqlList(payoutStatuses)})`),
+    check("payout_requests_method_valid", sql`${t.method} in (${sqlList(payoutMethods)})`),
+    check("payout_requests_whole_cents", sql`${t.amountMicros} > 0 and ${t.amountMicros} % 10000 = 0`),
+    check("payout_requests_net", sql`${t.netMicros} = ${t.amountMicros} - ${t.feeMicros} - ${t.withholdingMicros} and ${t.netMicros} > 0`),
+    check("payout_requests_parts", sql`${t.feeMicros} >= 0 and ${t.withholdingMicros} >= 0 and ${t.withholdingBps} between 0 and 10000`),
+  ],
+);
+export type PayoutAccount = typeof payoutAccounts.$inferSelect;
+export type TaxDeclaration = typeof taxDeclarations.$inferSelect;
+export type PayoutRequest = typeof payoutRequests.$inferSelect;
