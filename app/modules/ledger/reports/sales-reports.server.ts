@@ -278,22 +278,71 @@ function linesSelect(scope: SalesScope, kind: SalesKind, subject: number, query:
 }
 
 type RawLine = Omit<SalesLineRow, "lineId"> & { lineId: string };
-const toLine = ({ lineId, ...row }: RawLine & { sort_start?: unknown; total?: unknown }): SalesLineRow => {
-  const { sort_start: _s, total: _t, ...rest } = row;
+const toLine = ({ lineId, ...row }: RawLine & { sort_start?: unknown; total?: unknown; song_id?: unknown }): SalesLineRow => {
+  const { sort_start: _s, total: _t, song_id: _song, ...rest } = row;
   return { lineId: Number(lineId), ...rest };
 };
+
+/**
+ * A member's lines in line order, one row per line and song, read from the postings by the index on
+ * (account, source, line, song) so that a page reads about as many postings as it shows, not the member's
+ * whole history: the grouping streams in index order and the filters apply as the rows go by.
+ */
+function memberLinesSelect(
+  memberId: number,
+  kind: SalesKind,
+  subject: number,
+  query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">,
+  after?: { lineId: string; songId: number },
+): SQL {
+  const track = sql`coalesce(s.title, sl.track_title, '')`;
+  const release = sql`coalesce(r.title, sl.release_title, '')`;
+  const keyExpr: Record<SalesGroup, SQL> = {
+    period: sql`to_char(sl.sale_period_start, 'YYYY-MM')`,
+    store: sql`sl.source`,
+    country: sql`coalesce(sl.territory, '')`,
+    release,
+    track,
+  };
+  const where: SQL[] = [sql`coalesce(s.artist_id, 0) = ${subject}`];
+  if (query.from) where.push(sql`sl.sale_period_start >= ${`${query.from}-01`}::date`);
+  if (query.to) where.push(sql`sl.sale_period_start < ${nextMonthStart(query.to)}::date`);
+  if (query.store) where.push(sql`sl.source = ${query.store}`);
+  if (query.country) where.push(sql`sl.territory = ${query.country}`);
+  if (query.key !== null) where.push(sql`${keyExpr[query.group]} = ${query.key}`);
+  if (after) {
+    where.push(sql`g.statement_line_id >= ${after.lineId}::bigint`);
+    where.push(sql`(g.statement_line_id, coalesce(g.song_id, 0)) > (${after.lineId}::bigint, ${after.songId})`);
+  }
+  return sql`
+    select g.statement_line_id::text as "lineId", sl.import_id as "importId", sl.line_no as "lineNo",
+           to_char(sl.sale_period_start, 'YYYY-MM') as period, sl.source as store, coalesce(sl.territory, '') as country,
+           ${release} as release, ${track} as track, sl.quantity, sl.amount_micros::text as "lineAmount",
+           g.amount::text as amount, '0' as commission, coalesce(g.song_id, 0)::int as song_id
+    from (
+      select p.statement_line_id, p.song_id, sum(p.amount_micros) as amount
+      from postings p
+      where p.account_id = (select a.id from ledger_accounts a where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD')
+        and p.source = ${kind} and p.statement_line_id is not null
+      group by p.statement_line_id, p.song_id
+    ) g
+    join statement_lines sl on sl.id = g.statement_line_id
+    left join songs s on s.id = g.song_id
+    left join releases r on r.id = sl.release_id
+    where ${sql.join(where, sql` and `)}
+    order by g.statement_line_id, coalesce(g.song_id, 0)`;
+}
 
 /** One page of the lines behind the subject's figures (or one group's), with the count, in one statement. */
 export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject: number, query: SalesQuery): Promise<{ rows: SalesLineRow[]; total: number }> {
   if (scope.type === "member") {
-    // The count from the summaries (one row per line and track), beside the page read from the postings.
+    // The count from the summaries (one row per line and song), beside the page read in line order.
     const keyColumn: Record<SalesGroup, string> = { period: "period", store: "store", country: "country", release: "release", track: "track" };
-    const rows = await rowsOf<RawLine & { total: number }>(sql`
+    const rows = await rowsOf<RawLine & { total: number; song_id?: unknown }>(sql`
       select l.*, (select coalesce(sum(b.track_lines), 0)::int from (${memberSummaryRows(scope.memberId, kind, subject, query)}) b
           ${query.key !== null ? sql`where ${sql.raw(`b.${keyColumn[query.group]}`)} = ${query.key}` : sql``}) as total
-      from (${linesSelect(scope, kind, subject, query)}) l
-      order by l.sort_start, l."importId", l."lineNo", l.track
-      limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}`);
+      from (${memberLinesSelect(scope.memberId, kind, subject, query)}
+        limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}) l`);
     return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
   }
   const rows = await rowsOf<RawLine & { total: number }>(sql`
@@ -314,6 +363,16 @@ export async function* iterateSalesLines(
   query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">,
   batch = 2000,
 ): AsyncGenerator<SalesLineRow> {
+  if (scope.type === "member") {
+    let after: { lineId: string; songId: number } | undefined;
+    for (;;) {
+      const rows: Array<RawLine & { song_id: number }> = await rowsOf(sql`${memberLinesSelect(scope.memberId, kind, subject, query, after)} limit ${batch}`);
+      for (const row of rows) yield toLine(row);
+      if (rows.length < batch) return;
+      const last = rows[rows.length - 1]!;
+      after = { lineId: last.lineId, songId: last.song_id };
+    }
+  }
   let after: { id: string; track: string } | null = null;
   for (;;) {
     const cursor: SQL | undefined = after ? sql`(b.line_id, b.track) > (${after.id}::bigint, ${after.track})` : undefined;
