@@ -1009,7 +1009,8 @@ export const postings = pgTable(
     recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
   },
   (t) => [
-    index("postings_account_idx").on(t.accountId, t.source),
+    // Balances sum by (account, source); a member's lines page reads in (line, song) order from it.
+    index("postings_account_idx").on(t.accountId, t.source, t.statementLineId, t.songId),
     index("postings_entry_idx").on(t.entryId),
     index("postings_line_idx").on(t.statementLineId),
     index("postings_split_version_idx").on(t.splitVersionId).where(sql`${t.splitVersionId} is not null`),
