@@ -94,8 +94,9 @@ export interface SystemFinancialSummary {
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
   const result = await db().execute(sql`
     with bal as (
-      select a.kind, a.user_id, sum(p.amount_micros) as amount
-      from postings p join ledger_accounts a on a.id = p.account_id
+      -- posting_summaries: the postings' totals, written with them (app/modules/ledger/summaries.server.ts).
+      select a.kind, a.user_id, sum(ps.amount_micros) as amount
+      from posting_summaries ps join ledger_accounts a on a.id = ps.account_id
       where a.currency = 'USD'
       group by a.id, a.kind, a.user_id
     )

@@ -32,19 +32,17 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
       agreed: sql<number>`(select count(*)::int from ${legalDocuments} d where d.published and d.required and exists (
         select 1 from ${signatures} s where s.user_id = ${memberId} and s.document_id = d.id and s.document_version = d.version))`,
       // The same figures as the income report (app/modules/ledger/reports/income.server.ts), in this one statement.
-      balanceMicros: sql<string>`(select (coalesce(sum(p.amount_micros) filter (where a.kind = 'earnings'), 0)
-          - coalesce(sum(p.amount_micros) filter (where a.kind = 'payouts_reserved'), 0))::text
-        from ledger_accounts a join postings p on p.account_id = a.id
+      balanceMicros: sql<string>`(select (coalesce(sum(ps.amount_micros) filter (where a.kind = 'earnings'), 0)
+          - coalesce(sum(ps.amount_micros) filter (where a.kind = 'payouts_reserved'), 0))::text
+        from ledger_accounts a join posting_summaries ps on ps.account_id = a.id
         where a.user_id = ${memberId} and a.currency = 'USD' and a.kind in ('earnings', 'payouts_reserved'))`,
+      // posting_summaries.month is the sale month, else the entry's month, as on the income page.
       incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
-        from (select month, sum(amount_micros) as amount from (
-            select p.amount_micros, coalesce(to_char(sl.sale_period_start, 'YYYY-MM'),
-              (select to_char(je.created_at at time zone 'UTC', 'YYYY-MM') from journal_entries je where je.id = p.entry_id)) as month
+        from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
             from ledger_accounts a
-            join postings p on p.account_id = a.id and p.source is not null
-            left join statement_lines sl on sl.id = p.statement_line_id
-            where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD') i
-          group by month order by month desc limit 12) x)`,
+            join posting_summaries ps on ps.account_id = a.id and ps.source <> ''
+            where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD'
+            group by ps.month order by ps.month desc limit 12) x)`,
     })
     .from(users)
     .where(eq(users.id, memberId));
