@@ -50,6 +50,8 @@ const schema = z.object({
   /** Failures for one account from every address together: far above the per-address limit. */
   LOGIN_LIMIT_PER_ACCOUNT_GLOBAL: positiveInt(50),
   LOGIN_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
+  /** AES-256-GCM key for payout bank details (decision 018); generated in DATA_DIR outside production. */
+  PAYOUT_ENCRYPTION_KEY: blankAsUnset(z.string().trim().regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, "must be 64 hex characters (32 bytes)")),
 });
 
 export type Env = z.infer<typeof schema> & {
