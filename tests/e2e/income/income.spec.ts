@@ -77,7 +77,7 @@ test("Income & Shares agrees with the income API to the cent; the statement's ro
   await expect(statementRow(page, upload)).toHaveCount(1);
 
   // Mia herself.
-  await page.context().clearCookies();
+  await app.dropSession();
   expect(memberIdOf(await app.logInQuickly(DEMO.member, DEMO_PASSWORD))).toBe(
     miaId,
   );
@@ -167,7 +167,7 @@ test("the member dashboard's balance is the API's available balance", async ({
 }) => {
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
   await uploadIncomeStatement(page.request, uniqueMonth(2070), "dashboard");
-  await page.context().clearCookies();
+  await app.dropSession();
   const miaId = memberIdOf(await app.logInQuickly(DEMO.member, DEMO_PASSWORD));
   const { api, seen } = await stableRead(page.request, miaId, async () => {
     await app.goto(`/member/${miaId}/dashboard`);
@@ -235,7 +235,7 @@ test("guards: another member gets 404 for the page, its lines and the API; a vis
   expect(visitor.headers()["location"]).toMatch(/^\/login/);
 
   // Paul: his own page and API are his; Mia's are not found.
-  await page.context().clearCookies();
+  await app.dropSession();
   const paulId = memberIdOf(
     await app.logInQuickly(DEMO.producer, DEMO_PASSWORD),
   );
@@ -489,7 +489,7 @@ test.describe("without JavaScript", () => {
       uniqueMonth(2070),
       "nojs",
     );
-    await page.context().clearCookies();
+    await app.dropSession();
     const miaId = memberIdOf(
       await app.logInQuickly(DEMO.member, DEMO_PASSWORD),
     );

@@ -57,7 +57,7 @@ test("a member's sales pages agree with the statement to the cent, drill down to
   await expect(adminRow).toContainText("$11.25");
 
   // Mia's own list and detail.
-  await page.context().clearCookies();
+  await app.dropSession();
   const miaId = await memberIdOf(await app.logInQuickly(DEMO.member, DEMO_PASSWORD));
   await app.goto(`/member/${miaId}/sales/digital${filter}`);
   await expect(page.getByRole("heading", { level: 1, name: "Digital Sales" })).toBeVisible();
@@ -92,7 +92,7 @@ test("a member's sales pages agree with the statement to the cent, drill down to
   expect(csvRows[1]).toMatch(/,2030-01,E2E Store \d+,GB,,Platform Nine,25,2\.500000,2\.250000$/);
 
   // Paul earns nothing on these songs: his page for the same artist and store is empty; Mia's area is 404 to him.
-  await page.context().clearCookies();
+  await app.dropSession();
   const paulId = await memberIdOf(await app.logInQuickly(DEMO.producer, DEMO_PASSWORD));
   const detailPath = new URL(page.url()).pathname.replace(`/member/${miaId}/`, `/member/${paulId}/`);
   await app.goto(`${detailPath}${filter}`);

@@ -117,6 +117,15 @@ export class App {
     return response.headers()["location"]!;
   }
 
+  /**
+   * Drops the session to sign in as someone else: first leaves the app's page, whose live-updates client
+   * would otherwise go on asking /broadcasting/auth with no session (a 401 in the console), then clears the cookies.
+   */
+  async dropSession(page: Page = this.page) {
+    await page.goto("about:blank");
+    await page.context().clearCookies();
+  }
+
   async sessionCookie(context: BrowserContext = this.page.context()) {
     return (await context.cookies()).find((c) => c.name === "backline_session");
   }
