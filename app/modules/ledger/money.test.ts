@@ -1,3 +1,4 @@
+import BigJs from "big.js";
 import { describe, expect, it } from "vitest";
 import {
   MICROS_PER_UNIT,
@@ -58,6 +59,41 @@ describe("parseDecimalToMicros", () => {
       }
     },
   );
+});
+
+describe("the exact parser against big.js", () => {
+  // The reference: big.js rounds the magnitude half-to-even (rounding mode 2) and keeps the sign.
+  const Reference = BigJs();
+  Reference.strict = true;
+  const reference = (text: string) => BigInt(new Reference(text.replace(/^\+/, "")).round(6, 2).times("1000000").toFixed(0));
+  const referenceConvert = (micros: bigint, rate: string) => BigInt(new Reference(micros.toString()).times(rate).round(0, 2).toFixed(0));
+
+  it("agrees on 5,000 random decimals (up to 12 decimals, ties included)", () => {
+    let seed = 12345;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let i = 0; i < 5_000; i++) {
+      const whole = random(4) === 0 ? "" : String(random(10 ** random(10)));
+      const digits = random(13);
+      let fraction = "";
+      for (let d = 0; d < digits; d++) fraction += String(random(10));
+      if (digits > 6 && random(3) === 0) fraction = fraction.slice(0, 6) + "5" + "0".repeat(random(4)); // a tie
+      const sign = ["", "-", "+"][random(3)]!;
+      const text = whole === "" && fraction === "" ? "0" : `${sign}${whole}${fraction || random(2) ? "." : ""}${fraction}`;
+      if (text.endsWith(".") && whole === "") continue;
+      expect(parseDecimalToMicros(text), text).toBe(reference(text));
+    }
+  });
+
+  it("converts like big.js on random amounts and rates", () => {
+    let seed = 777;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let i = 0; i < 2_000; i++) {
+      const micros = BigInt(random(2_000_000_000)) - 1_000_000_000n;
+      const rate = `${random(3)}.${String(random(100_000_000)).padStart(random(9) + 1, "0")}`;
+      if (Number(rate) === 0) continue;
+      expect(convertToHomeMicros(micros, rate), `${micros} x ${rate}`).toBe(referenceConvert(micros, rate));
+    }
+  });
 });
 
 describe("exchange rates", () => {

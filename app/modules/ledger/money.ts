@@ -2,15 +2,16 @@
  * Money primitives for the royalty ledger (see /work/shared/MONEY.md).
  *
  * The ledger counts micro-units (1/1,000,000 of a currency unit) in bigint. Decimal text is turned into
- * micro-units with big.js, never through a JavaScript number, so no binary-float error can creep in, and
- * any 7th+ decimal is rounded half-to-even exactly once, here. Pages show cents; payouts move whole cents.
+ * micro-units by exact string-to-integer parsing (the digits go straight into a BigInt, never through a
+ * JavaScript number), so no binary-float error can creep in, and any 7th+ decimal is rounded half-to-even
+ * exactly once, here. big.js checks rates; money.test.ts checks the parser against it on random input.
+ * Pages show cents; payouts move whole cents.
  */
 import BigJs from "big.js";
 
 /** A private big.js constructor: its settings cannot be changed by other code, and strict mode refuses numbers. */
 const Decimal = BigJs();
 Decimal.strict = true;
-const HALF_EVEN = 2 as const; // Big.roundHalfEven
 
 export const MICROS_PER_UNIT = 1_000_000n;
 const MICROS_PER_CENT = 10_000n;
@@ -36,15 +37,70 @@ function plainDecimal(input: string): string | null {
   return trimmed.startsWith("+") ? trimmed.slice(1) : trimmed;
 }
 
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+
 /**
- * "12.345678" -> 12345678n. Rounds a 7th+ decimal half-to-even on the magnitude (big.js rounds the
- * absolute value and keeps the sign), so "0.0000015" -> 2n, "0.0000025" -> 2n and "-1.2345675" -> -1234568n.
+ * The plain-decimal grammar above, read character by character (no regex, no big.js: this runs once per
+ * statement line): the sign, the whole digits and the fraction digits, or null when the text is not one.
+ */
+function splitDecimal(text: string): { negative: boolean; whole: string; fraction: string } | null {
+  const length = text.length;
+  let i = 0;
+  let negative = false;
+  const first = text.charCodeAt(0);
+  if (first === 45 /* - */ || first === 43 /* + */) {
+    negative = first === 45;
+    i = 1;
+  }
+  const wholeStart = i;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+    i++;
+  }
+  const wholeEnd = i;
+  let fractionStart = i;
+  if (i < length) {
+    if (text.charCodeAt(i) !== 46 /* . */) return null;
+    i++;
+    fractionStart = i;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c < DIGIT_0 || c > DIGIT_9) return null;
+      i++;
+    }
+  }
+  if (wholeEnd === wholeStart && i === fractionStart) return null; // no digit at all ("", "-", ".")
+  return { negative, whole: text.slice(wholeStart, wholeEnd), fraction: text.slice(fractionStart, i) };
+}
+
+/**
+ * "12.345678" -> 12345678n. Rounds a 7th+ decimal half-to-even on the magnitude (the sign is kept), so
+ * "0.0000015" -> 2n, "0.0000025" -> 2n and "-1.2345675" -> -1234568n. Exact: the digits themselves are
+ * read into a BigInt.
  */
 export function parseDecimalToMicros(input: string): bigint {
-  const text = plainDecimal(input);
-  if (text === null) throw new MoneyParseError(`“${input.trim()}” is not a decimal such as 12.50.`, input);
-  const micros = new Decimal(text).round(6, HALF_EVEN).times("1000000").toFixed(0);
-  return BigInt(micros); // BigInt("-0") is 0n, so a tiny negative rounds to a plain zero
+  const parts = splitDecimal(input.trim());
+  if (parts === null) throw new MoneyParseError(`“${input.trim()}” is not a decimal such as 12.50.`, input);
+  const { negative, whole, fraction } = parts;
+  let magnitude: bigint;
+  if (fraction.length <= 6) {
+    magnitude = BigInt(whole + fraction + "000000".slice(fraction.length));
+  } else {
+    magnitude = BigInt(whole + fraction.slice(0, 6));
+    // Half-to-even on what follows the 6th decimal: above half rounds up, a tie rounds to the even neighbour.
+    const next = fraction.charCodeAt(6) - DIGIT_0;
+    let beyondTie = false;
+    for (let i = 7; i < fraction.length; i++) {
+      if (fraction.charCodeAt(i) !== DIGIT_0) {
+        beyondTie = true;
+        break;
+      }
+    }
+    if (next > 5 || (next === 5 && (beyondTie || magnitude % 2n === 1n))) magnitude += 1n;
+  }
+  return negative ? -magnitude : magnitude; // -0n is 0n, so a tiny negative rounds to a plain zero
 }
 
 /**
@@ -59,10 +115,30 @@ export function parseExchangeRate(input: string): string {
   return text;
 }
 
+/** A checked rate as an exact fraction: numerator / 10^scale. Statements repeat a few rates, so they are kept. */
+const rateFractions = new Map<string, { numerator: bigint; divisor: bigint }>();
+
+function rateFraction(rate: string): { numerator: bigint; divisor: bigint } {
+  let found = rateFractions.get(rate);
+  if (!found) {
+    const checked = parseExchangeRate(rate);
+    const { whole, fraction } = splitDecimal(checked)!;
+    found = { numerator: BigInt(whole + fraction), divisor: 10n ** BigInt(fraction.length) };
+    if (rateFractions.size >= 1000) rateFractions.clear();
+    rateFractions.set(rate, found);
+  }
+  return found;
+}
+
 /** An amount in another currency times its rate, rounded half-to-even to a whole home micro-unit. */
 export function convertToHomeMicros(originalMicros: bigint, rate: string): bigint {
-  const checked = parseExchangeRate(rate);
-  return BigInt(new Decimal(originalMicros.toString()).times(checked).round(0, HALF_EVEN).toFixed(0));
+  const { numerator, divisor } = rateFraction(rate);
+  const negative = originalMicros < 0n;
+  const product = (negative ? -originalMicros : originalMicros) * numerator;
+  let quotient = product / divisor;
+  const twiceRemainder = (product % divisor) * 2n;
+  if (twiceRemainder > divisor || (twiceRemainder === divisor && quotient % 2n === 1n)) quotient += 1n;
+  return negative ? -quotient : quotient;
 }
 
 /** 12345678n -> "12.345678": always six decimals, the JSON contract's format. */

@@ -62,6 +62,7 @@ export function amountMicros(row: SourceRow, header: string, lineNo: number): bi
 /** A 3-letter code, uppercased. An empty cell means the fallback (our own CSV defaults to USD). */
 export function currencyCode(row: SourceRow, header: string, lineNo: number, fallback: string | null = "USD"): string {
   const value = row.get(header);
+  if (value === "USD") return value;
   if (value === "" && fallback) return fallback;
   if (!/^[A-Za-z]{3}$/.test(value)) fail(lineNo, header, `${row.label(header)} “${value}” is not a three-letter currency code such as USD.`);
   return value.toUpperCase();
@@ -78,10 +79,38 @@ export function exchangeRate(row: SourceRow, header: string, lineNo: number): st
   }
 }
 
+/** Only ASCII digits (and at least one). */
+function isDigits(value: string): boolean {
+  if (value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * A small memo for cell readers: statements repeat the same few codes and periods on thousands of lines.
+ * Only successful readings are kept; it forgets everything when it grows past its size.
+ */
+class Memo<T> {
+  private readonly values = new Map<string, T>();
+  constructor(private readonly size: number) {}
+  get(key: string): T | undefined {
+    return this.values.get(key);
+  }
+  set(key: string, value: T): T {
+    if (this.values.size >= this.size) this.values.clear();
+    this.values.set(key, value);
+    return value;
+  }
+}
+
 /** A whole number of plays or units ("1200", "1,200", "12.0", "-1" for a return); empty is null. */
 export function quantity(row: SourceRow, header: string, lineNo: number): number | null {
   const value = row.get(header);
   if (value === "") return null;
+  if (value.length <= 9 && isDigits(value)) return Number.parseInt(value, 10);
   // Thousands separators are unambiguous in a whole count, unlike in an amount.
   const match = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.0+)?$/.exec(value);
   const count = match ? Number(`${match[1]}${match[2].replaceAll(",", "")}`) : Number.NaN;
@@ -91,10 +120,14 @@ export function quantity(row: SourceRow, header: string, lineNo: number): number
 
 const ISRC = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
 
+const isrcMemo = new Memo<string | null>(10_000);
+
 /** "us-bl1-26-00001" -> "USBL12600001". Hyphens, spaces and case are ignored; the result must be an ISRC. */
 export function normaliseIsrc(value: string): string | null {
+  const known = isrcMemo.get(value);
+  if (known !== undefined) return known;
   const compact = value.replace(/[\s-]/g, "").toUpperCase();
-  return ISRC.test(compact) ? compact : null;
+  return isrcMemo.set(value, ISRC.test(compact) ? compact : null);
 }
 
 export function isrcCell(row: SourceRow, header: string, lineNo: number): string | null {
@@ -220,6 +253,8 @@ const DAY_OR_MONTH_HINT = "a date such as 2026-03-31 or a month such as 2026-03"
  * A sale period from a start cell and an optional end cell, each a day or a month: a month start means its
  * first day, a month end its last day; an empty end means the start's own day or month.
  */
+const periodMemo = new Memo<Period>(1_000);
+
 export function periodFromCells(
   row: SourceRow,
   startHeader: string,
@@ -228,6 +263,14 @@ export function periodFromCells(
   options: { us?: boolean } = {},
 ): Period {
   const startValue = requiredText(row, startHeader, lineNo);
+  const endCell = endHeader ? row.get(endHeader) : "";
+  const memoKey = `${options.us ? "us" : ""}|${startValue}|${endCell}`;
+  const known = periodMemo.get(memoKey);
+  if (known) return known;
+  return periodMemo.set(memoKey, readPeriod(row, startHeader, endHeader, lineNo, options, startValue));
+}
+
+function readPeriod(row: SourceRow, startHeader: string, endHeader: string | null, lineNo: number, options: { us?: boolean }, startValue: string): Period {
   const startMonth = parseMonth(startValue);
   const start = startMonth?.start ?? parseDay(startValue, options);
   if (!start) fail(lineNo, startHeader, `${row.label(startHeader)} “${startValue}” is not ${DAY_OR_MONTH_HINT}.`);

@@ -96,7 +96,12 @@ const HOME_CURRENCY = "USD";
 type LineFields = Omit<StatementLine, "lineNo" | "kind" | "raw">;
 
 function line(kind: StatementKind, row: SourceRow, lineNo: number, fields: LineFields): StatementLine {
-  return { lineNo, kind, ...fields, raw: row.raw };
+  // The fields' own object becomes the line (no copy: this runs once per statement line).
+  const made = fields as StatementLine;
+  made.lineNo = lineNo;
+  made.kind = kind;
+  made.raw = row.raw;
+  return made;
 }
 
 function requireDigitalIds(row: SourceRow, lineNo: number, isrc: string | null, upc: string | null, columns: string): void {

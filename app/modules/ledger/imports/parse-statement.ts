@@ -3,13 +3,14 @@
  *
  * The first non-blank line is looked at on its own to choose the delimiter (tab-separated DistroKid and
  * CD Baby files, comma-separated CSV otherwise), then the bytes flow through csv-parse with back-pressure,
- * one row at a time. The header row picks the layout (layouts.ts); each data row is validated and mapped,
+ * one chunk of the file at a time (the rows of a chunk are handed on together: `batches`, or one by one:
+ * `lines`). The header row picks the layout (layouts.ts); each data row is validated and mapped,
  * and the first bad row stops the import with a message naming its line and column, so an import is all
  * or nothing. Line numbers are the file's own (the header row is line 1 when it is the first line), as an
  * administrator sees them in a text editor or a spreadsheet.
  */
-import { Readable, pipeline } from "node:stream";
-import { CsvError, parse } from "csv-parse";
+import type { Readable } from "node:stream";
+import { CsvError, parse, type Options } from "csv-parse";
 import { normaliseHeader, type SourceRow } from "./fields";
 import { detectLayout, type Layout } from "./layouts";
 import { StatementFormatError, type StatementKind, type StatementLine } from "./statement-line";
@@ -33,6 +34,11 @@ export interface OpenedStatement {
    * line) releases the input. Throws StatementFormatError at the first bad line.
    */
   lines: AsyncGenerator<StatementLine, void, undefined>;
+  /**
+   * The same lines, a chunk of the file at a time (each array is the rows of one chunk read; never empty).
+   * Read either `lines` or `batches`, once. The same early-stop and error behaviour as `lines`.
+   */
+  batches: AsyncGenerator<StatementLine[], void, undefined>;
   /** Releases the input without reading further (when the lines will not be read to the end). */
   close(): void;
 }
@@ -113,9 +119,45 @@ function readError(error: unknown, fallbackLineNo: number, delimiter: "," | "\t"
   return error;
 }
 
-interface ParsedRecord {
-  record: string[];
+/**
+ * csv-parse's parser core, which its stream wraps (`parser.api`): fed a chunk, it calls `push` for each
+ * record and leaves in `info.lines` the line that record ends on. Fed directly, the rows of a chunk come
+ * out in one synchronous call, without one stream read and one info object per row.
+ */
+interface CsvParserCore {
+  parse(chunk: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
   info: { lines: number };
+}
+
+function parserCore(options: Options): CsvParserCore {
+  const core = (parse(options) as unknown as { api?: CsvParserCore }).api;
+  if (!core || typeof core.parse !== "function") throw new Error("csv-parse no longer exposes its parser core (parser.api); see parse-statement.ts.");
+  return core;
+}
+
+/** One data row, read by normalised header name (a class, so that a row costs no closures). */
+class CellRow implements SourceRow {
+  constructor(
+    private readonly cells: readonly string[],
+    private readonly index: ReadonlyMap<string, number>,
+    private readonly labels: ReadonlyMap<string, string>,
+    readonly raw: Record<string, string>,
+  ) {}
+
+  get(name: string): string {
+    const i = this.index.get(name);
+    if (i === undefined) return "";
+    const cell = this.cells[i];
+    return cell === undefined ? "" : cell.trim();
+  }
+
+  has(name: string): boolean {
+    return this.index.has(name);
+  }
+
+  label(name: string): string {
+    return this.labels.get(name) ?? name;
+  }
 }
 
 /**
@@ -142,8 +184,8 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
     }
   }
 
-  const feeder = Readable.from(bytes(), { objectMode: false });
-  const parser = parse({
+  const chunks = bytes();
+  const core = parserCore({
     delimiter,
     bom: true,
     // Distributors' titles contain stray quotes ("Song (12" Mix)") and rows may drop trailing empties.
@@ -151,36 +193,68 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
     relax_column_count: true,
     // Blank lines are kept so that line numbers match the file; they are skipped below.
     skip_empty_lines: false,
-    // Each record comes with the line it ends on, so that messages name the file's own line numbers.
-    info: true,
     max_record_size: MAX_RECORD_BYTES,
   });
-  pipeline(feeder, parser, () => {
-    // Errors surface through the parser's iterator below.
-  });
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<ParsedRecord>;
-  // Every line belongs to a record (blank lines included), so a record starts on the line after the last one ended.
-  let lastLine = 0;
+  let closed = false;
   const close = () => {
-    feeder.destroy();
-    parser.destroy();
+    if (closed) return;
+    closed = true;
+    // Stopping early destroys a Node readable through its iterator.
+    chunks.return(undefined).catch(() => {});
+    const destroyable = input as { destroy?: () => void; destroyed?: boolean };
+    if (typeof destroyable.destroy === "function" && !destroyable.destroyed) destroyable.destroy();
   };
 
-  let headers: string[];
-  let layout: Layout;
-  try {
-    for (;;) {
-      let next: IteratorResult<ParsedRecord>;
-      try {
-        next = await records.next();
-      } catch (error) {
-        throw readError(error, lastLine + 1, delimiter);
+  // The records of the chunks read so far and not yet handed on, with the line each ends on.
+  let records: string[][] = [];
+  let ends: number[] = [];
+  let finished = false;
+  let deferred: unknown = null;
+  // Every line belongs to a record (blank lines included), so a record starts on the line after the last one ended.
+  let lastLine = 0;
+  const push = (record: string[]) => {
+    records.push(record);
+    ends.push(core.info.lines);
+  };
+  const noop = () => {};
+
+  /** Parses chunks until some records come out; false at the end of the file. A read error comes after the rows before it. */
+  async function fill(): Promise<boolean> {
+    records = [];
+    ends = [];
+    while (records.length === 0) {
+      if (deferred !== null) throw deferred;
+      if (finished) return false;
+      const next = await chunks.next();
+      let error: Error | undefined;
+      if (next.done) {
+        finished = true;
+        error = core.parse(undefined, true, push, noop);
+      } else {
+        error = core.parse(next.value, false, push, noop);
       }
-      if (next.done) throw new StatementFormatError("The file is empty: it has no header row.");
-      lastLine = next.value.info.lines;
-      if (!isBlank(next.value.record)) {
-        headers = next.value.record.map((cell) => cell.replace(/^\uFEFF/, "").trim());
-        break;
+      if (error !== undefined) {
+        finished = true;
+        deferred = readError(error, (ends.at(-1) ?? lastLine) + 1, delimiter);
+      }
+    }
+    return true;
+  }
+
+  let headers: string[] = [];
+  let layout: Layout;
+  let at = 0;
+  try {
+    find: for (;;) {
+      if (!(await fill())) throw new StatementFormatError("The file is empty: it has no header row.");
+      for (at = 0; at < records.length; ) {
+        const record = records[at]!;
+        lastLine = ends[at]!;
+        at++;
+        if (!isBlank(record)) {
+          headers = record.map((cell) => cell.replace(/^\uFEFF/, "").trim());
+          break find;
+        }
       }
     }
     layout = detectLayout(kind, headers);
@@ -203,61 +277,65 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
     for (let n = 2; rawKeys.includes(key); n++) key = `${header} (${n})`;
     rawKeys.push(key);
   });
+  const columns = headers.length;
+  const mapRow = layout.mapRow.bind(layout);
 
-  async function* readLines(): AsyncGenerator<StatementLine, void, undefined> {
+  async function* readBatches(): AsyncGenerator<StatementLine[], void, undefined> {
     let dataLines = 0;
     try {
       for (;;) {
-        let next: IteratorResult<ParsedRecord>;
-        try {
-          next = await records.next();
-        } catch (error) {
-          throw readError(error, lastLine + 1, delimiter);
+        if (at >= records.length) {
+          if (!(await fill())) return;
+          at = 0;
         }
-        if (next.done) return;
-        const lineNo = lastLine + 1;
-        lastLine = next.value.info.lines;
-        const cells = next.value.record;
-        if (isBlank(cells)) continue;
-        dataLines++;
-        if (options.maxLines !== undefined && dataLines > options.maxLines) {
-          throw new StatementFormatError(`This file has more than ${options.maxLines} lines; split it into smaller files.`, { lineNo });
+        const batch: StatementLine[] = [];
+        for (; at < records.length; at++) {
+          const cells = records[at]!;
+          const lineNo = lastLine + 1;
+          lastLine = ends[at]!;
+          if (isBlank(cells)) continue;
+          dataLines++;
+          if (options.maxLines !== undefined && dataLines > options.maxLines) {
+            throw new StatementFormatError(`This file has more than ${options.maxLines} lines; split it into smaller files.`, { lineNo });
+          }
+          if (cells.length > columns && !isBlank(cells.slice(columns))) {
+            throw new StatementFormatError(
+              `Line ${lineNo}: it has ${cells.length} cells but the header row has ${columns} columns (a stray ${delimiter === "\t" ? "tab" : "comma"}, or a cell that should be quoted?).`,
+              { lineNo },
+            );
+          }
+          const raw: Record<string, string> = {};
+          for (let i = 0; i < rawKeys.length; i++) raw[rawKeys[i]!] = cells[i] ?? "";
+          batch.push(mapRow(new CellRow(cells, index, labels, raw), lineNo));
         }
-        if (cells.length > headers.length && !isBlank(cells.slice(headers.length))) {
-          throw new StatementFormatError(
-            `Line ${lineNo}: it has ${cells.length} cells but the header row has ${headers.length} columns (a stray ${delimiter === "\t" ? "tab" : "comma"}, or a cell that should be quoted?).`,
-            { lineNo },
-          );
-        }
-        const raw: Record<string, string> = {};
-        rawKeys.forEach((key, i) => {
-          raw[key] = cells[i] ?? "";
-        });
-        const row: SourceRow = {
-          get: (name) => {
-            const i = index.get(name);
-            return i === undefined ? "" : (cells[i] ?? "").trim();
-          },
-          has: (name) => index.has(name),
-          label: (name) => labels.get(name) ?? name,
-          raw,
-        };
-        yield layout.mapRow(row, lineNo);
+        if (batch.length > 0) yield batch;
       }
     } finally {
       close();
     }
   }
 
-  const lines = readLines();
-  // return() on a generator that has not started skips its finally; release the input all the same.
-  const returnLines = lines.return.bind(lines);
-  lines.return = (value) => {
-    close();
-    return returnLines(value);
-  };
+  async function* readLines(source: AsyncGenerator<StatementLine[], void, undefined>): AsyncGenerator<StatementLine, void, undefined> {
+    try {
+      for await (const batch of source) yield* batch;
+    } finally {
+      close();
+    }
+  }
 
-  return { layout, headers, delimiter, lines, close };
+  // return() on a generator that has not started skips its finally; release the input all the same.
+  function releasing<T>(generator: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+    const returnGenerator = generator.return.bind(generator);
+    generator.return = (value) => {
+      close();
+      return returnGenerator(value);
+    };
+    return generator;
+  }
+  const batches = releasing(readBatches());
+  const lines = releasing(readLines(batches));
+
+  return { layout, headers, delimiter, lines, batches, close };
 }
 
 /** The lines of a statement, streamed (openStatement without the layout). */

@@ -295,15 +295,17 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     }
   }
 
-  await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (line) => {
-    const match = index.match(line);
-    const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
-    assertBalanced([-line.amountMicros, ...made.map((p) => p.amountMicros)]);
-    lines += 1;
-    totalMicros += line.amountMicros;
-    if (match) matched += 1;
-    else suspenseMicros += line.amountMicros;
-    pending.push({ line, match, postings: made });
+  await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
+    for (const line of batch) {
+      const match = index.match(line);
+      const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+      assertBalanced([-line.amountMicros, ...made.map((p) => p.amountMicros)]);
+      lines += 1;
+      totalMicros += line.amountMicros;
+      if (match) matched += 1;
+      else suspenseMicros += line.amountMicros;
+      pending.push({ line, match, postings: made });
+    }
     if (pending.length >= BATCH_LINES) await flush();
   });
   await flush();

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { convertToHomeMicros, formatMicros, MoneyParseError, parseExchangeRate } from "../money";
+import { convertToHomeMicros, formatMicros, MoneyParseError } from "../money";
 import { openStatement, StatementFormatError, type Layout, type StatementKind, type StatementLine } from "./parse-statement";
 
 /**
@@ -27,49 +27,60 @@ export interface StatementSummary {
   statementId: string | null;
 }
 
+/**
+ * Reads the file through, converting each line to home currency, and hands the lines on a chunk of the file
+ * at a time (`onLines` is awaited before more is read). Throws StatementFormatError at the first bad line.
+ */
 export async function readStatementFile(
   kind: StatementKind,
   filePath: string,
   uploadRate: string | null,
-  onLine: (line: HomeLine, layout: Layout) => void | Promise<void>,
+  onLines: (lines: HomeLine[], layout: Layout) => void | Promise<void>,
 ): Promise<StatementSummary> {
-  const opened = await openStatement(kind, createReadStream(filePath), { maxLines: MAX_STATEMENT_LINES });
+  const opened = await openStatement(kind, createReadStream(filePath, { highWaterMark: 1 << 16 }), { maxLines: MAX_STATEMENT_LINES });
   let lines = 0;
   let totalMicros = 0n;
   let statementId: string | null = null;
   let currencyOnUploadRate: string | null = null;
   try {
-    for await (const line of opened.lines) {
-      let appliedRate: string | null = null;
-      let amountMicros = line.originalAmountMicros;
-      if (line.originalCurrency !== HOME_CURRENCY) {
-        appliedRate = line.exchangeRate ?? uploadRate;
-        if (!appliedRate) {
-          throw new StatementFormatError(
-            `Line ${line.lineNo} is in ${line.originalCurrency} and carries no exchange rate: enter the rate from ${line.originalCurrency} to ${HOME_CURRENCY} for this statement.`,
-            { lineNo: line.lineNo, column: "exchange_rate" },
-          );
-        }
-        if (!line.exchangeRate) {
-          if (currencyOnUploadRate && currencyOnUploadRate !== line.originalCurrency) {
+    for await (const batch of opened.batches) {
+      for (const statementLine of batch) {
+        // The line itself becomes the home line (no copy: this runs once per statement line).
+        const line = statementLine as HomeLine;
+        let appliedRate: string | null = null;
+        let amountMicros = line.originalAmountMicros;
+        if (line.originalCurrency !== HOME_CURRENCY) {
+          appliedRate = line.exchangeRate ?? uploadRate;
+          if (!appliedRate) {
             throw new StatementFormatError(
-              `Lines in ${currencyOnUploadRate} and in ${line.originalCurrency} carry no exchange rate, and one rate converts only one currency. Ask the sender for a statement with rates on its lines.`,
+              `Line ${line.lineNo} is in ${line.originalCurrency} and carries no exchange rate: enter the rate from ${line.originalCurrency} to ${HOME_CURRENCY} for this statement.`,
               { lineNo: line.lineNo, column: "exchange_rate" },
             );
           }
-          currencyOnUploadRate = line.originalCurrency;
+          if (!line.exchangeRate) {
+            if (currencyOnUploadRate && currencyOnUploadRate !== line.originalCurrency) {
+              throw new StatementFormatError(
+                `Lines in ${currencyOnUploadRate} and in ${line.originalCurrency} carry no exchange rate, and one rate converts only one currency. Ask the sender for a statement with rates on its lines.`,
+                { lineNo: line.lineNo, column: "exchange_rate" },
+              );
+            }
+            currencyOnUploadRate = line.originalCurrency;
+          }
+          try {
+            amountMicros = convertToHomeMicros(line.originalAmountMicros, appliedRate);
+          } catch (error) {
+            if (error instanceof MoneyParseError) throw new StatementFormatError(`Line ${line.lineNo}: the exchange rate “${appliedRate}” is not a positive number.`, { lineNo: line.lineNo });
+            throw error;
+          }
         }
-        try {
-          amountMicros = convertToHomeMicros(line.originalAmountMicros, parseExchangeRate(appliedRate));
-        } catch (error) {
-          if (error instanceof MoneyParseError) throw new StatementFormatError(`Line ${line.lineNo}: the exchange rate “${appliedRate}” is not a positive number.`, { lineNo: line.lineNo });
-          throw error;
-        }
+        line.amountMicros = amountMicros;
+        line.appliedRate = appliedRate;
+        lines += 1;
+        totalMicros += amountMicros;
+        statementId ??= line.statementId;
       }
-      lines += 1;
-      totalMicros += amountMicros;
-      statementId ??= line.statementId;
-      await onLine({ ...line, amountMicros, appliedRate }, opened.layout);
+      const handled = onLines(batch as HomeLine[], opened.layout);
+      if (handled) await handled;
     }
   } finally {
     opened.close();
