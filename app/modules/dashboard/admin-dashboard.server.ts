@@ -87,7 +87,7 @@ export interface SystemFinancialSummary {
   owed_to_members_cents: number;
   paid_out_cents: number;
   pending_payouts_cents: number;
-  /** Members whose available balance (earnings less reserved) is at least one cent. */
+  /** Members whose available balance (the earnings balance: payout requests move out of it, decision 018) is at least one cent. */
   members_with_balance: number;
 }
 
@@ -109,8 +109,8 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
       coalesce(sum(amount) filter (where kind = 'payouts_reserved'), 0)::text as reserved,
       coalesce(sum(amount) filter (where kind = 'payouts_paid'), 0)::text as paid,
       (select count(*)::int from (
-        select user_id from bal where kind in ('earnings', 'payouts_reserved') and user_id is not null
-        group by user_id having sum(case when kind = 'earnings' then amount else -amount end) >= 10000) m) as members_with_balance
+        select user_id from bal where kind = 'earnings' and user_id is not null
+        group by user_id having sum(amount) >= 10000) m) as members_with_balance
     from bal
   `);
   const row = (result as unknown as { rows: Array<Record<string, string> & { members_with_balance: number }> }).rows[0]!;

@@ -32,10 +32,11 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
       agreed: sql<number>`(select count(*)::int from ${legalDocuments} d where d.published and d.required and exists (
         select 1 from ${signatures} s where s.user_id = ${memberId} and s.document_id = d.id and s.document_version = d.version))`,
       // The same figures as the income report (app/modules/ledger/reports/income.server.ts), in this one statement.
-      balanceMicros: sql<string>`(select (coalesce(sum(ps.amount_micros) filter (where a.kind = 'earnings'), 0)
-          - coalesce(sum(ps.amount_micros) filter (where a.kind = 'payouts_reserved'), 0))::text
+      // A payout request moves its amount out of earnings into payouts_reserved (decision 018), so the earnings
+      // balance is already "earnings less reserved" (and less paid).
+      balanceMicros: sql<string>`(select coalesce(sum(ps.amount_micros), 0)::text
         from ledger_accounts a join posting_summaries ps on ps.account_id = a.id
-        where a.user_id = ${memberId} and a.currency = 'USD' and a.kind in ('earnings', 'payouts_reserved'))`,
+        where a.user_id = ${memberId} and a.currency = 'USD' and a.kind = 'earnings')`,
       // posting_summaries.month is the sale month, else the entry's month, as on the income page.
       incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
         from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
