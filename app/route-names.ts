@@ -61,6 +61,8 @@ const PATHS: Record<string, string> = {
   "admin-sales-pro-details-member": "/admin/sales/pro/details/member/:id",
   "admin-sales-license": "/admin/sales/license",
   "admin-sales-license-details-artist": "/admin/sales/license/details/artist/:id",
+  // Payouts (issue 11).
+  "member-royalty-payment-requests": "/member/:memberId/royalty-payment-requests",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

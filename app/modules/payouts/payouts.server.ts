@@ -4,7 +4,7 @@ import { appConfig, payoutRequests, type PayoutMethod, type PayoutRequest, type 
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { Accounts, type AccountKey } from "~/modules/ledger/accounts.server";
 import { postEntry } from "~/modules/ledger/journal.server";
-import { centsToMicros, formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { centsToMicros, formatCents, formatMicros, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
 import { taxStatusOf } from "./payout-accounts.server";
 import { PayoutError } from "./payout-errors";
 import { parseMethodFees, parseMinPayoutCents, parsePaySchedule, simulatePayout, type PayoutConfig, type PayoutSimulation, type TaxStatus } from "./payout-math";
@@ -339,6 +339,54 @@ export async function findPayoutRequest(actor: Pick<User, "id" | "acctType">, re
     .from(payoutRequests)
     .where(and(eq(payoutRequests.id, requestId), isAdminAccount(actor) ? undefined : eq(payoutRequests.userId, actor.id)));
   return row ? view(row) : null;
+}
+
+/** One request as GET /api/members/{id}/royalties-report/payments answers it (MONEY.md amounts: six-decimal strings). */
+export interface PaymentRequestJson {
+  id: number;
+  memberId: number;
+  status: PayoutStatus;
+  method: PayoutMethod;
+  currency: string;
+  amount: string;
+  fee: string;
+  withholding: string;
+  withholding_rate_bps: number;
+  net: string;
+  reference: string | null;
+  rejection_reason: string | null;
+  requested_at: string;
+  approved_at: string | null;
+  paid_at: string | null;
+  rejected_at: string | null;
+  canceled_at: string | null;
+  /** The journal entries behind it: the reservation, its release (canceled or rejected) and the payment. */
+  entries: { reserve: number | null; release: number | null; payment: number | null };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function paymentRequestJson(r: PayoutRequestView): PaymentRequestJson {
+  return {
+    id: r.id,
+    memberId: r.userId,
+    status: r.status,
+    method: r.method,
+    currency: r.currency,
+    amount: formatMicros(r.amountMicros),
+    fee: formatMicros(r.feeMicros),
+    withholding: formatMicros(r.withholdingMicros),
+    withholding_rate_bps: r.withholdingBps,
+    net: formatMicros(r.netMicros),
+    reference: r.reference,
+    rejection_reason: r.rejectionReason,
+    requested_at: r.createdAt.toISOString(),
+    approved_at: iso(r.approvedAt),
+    paid_at: iso(r.paidAt),
+    rejected_at: iso(r.rejectedAt),
+    canceled_at: iso(r.canceledAt),
+    entries: { reserve: r.reserveEntryId, release: r.releaseEntryId, payment: r.paymentEntryId },
+  };
 }
 
 export type { TaxStatus };

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import type { User } from "~/db/schema";
+import { Accounts } from "~/modules/ledger/accounts.server";
+import { postEntry } from "~/modules/ledger/journal.server";
+import { declareTaxStatus, saveManualPayoutAccount } from "~/modules/payouts/payout-accounts.server";
+import { availableCents } from "~/modules/payouts/payouts.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { createSignedMember } from "../helpers/factories";
+import { sessionCookieFor } from "../helpers/requests";
+
+useTestDatabase();
+
+/**
+ * The member's Royalty Payment Requests page through the real request handler, as a browser without
+ * JavaScript posts it (MONEY.md contract): 400 with the message beside the field and nothing reserved for bad
+ * input, a preview that reserves nothing, a request, a cancellation, another member's 404, and the payments API.
+ */
+describe("royalty payment requests (no JavaScript)", () => {
+  let server: AppServer;
+  let mia: User;
+  let cookies: { mia: string; other: string };
+
+  beforeAll(async () => {
+    mia = await createSignedMember("Mia");
+    const other = await createSignedMember("Other");
+    await db().transaction((tx) =>
+      postEntry(tx, {
+        kind: "test_income",
+        memo: "test income",
+        postings: [
+          { account: Accounts.receipts("digital"), amountMicros: -40_000_000n, source: "digital" },
+          { account: Accounts.earnings(mia.id), amountMicros: 40_000_000n, source: "digital" },
+        ],
+      }),
+    );
+    await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Tester", bankName: "Bank", accountNumber: "000123456789", routingCode: "021000021" });
+    await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "123456789" });
+    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  const page = () => `/member/${mia.id}/royalty-payment-requests`;
+  const post = (fields: Record<string, string>, cookie = cookies.mia) =>
+    fetch(`${server.url}${page()}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams(fields),
+    });
+
+  it("answers 400 beside the field and reserves nothing: over the balance, below the minimum, malformed", async () => {
+    for (const [amount, message] of [
+      ["40.01", "You can request at most $40.00, your available balance."],
+      ["9.99", "The minimum payout is $10.00."],
+      ["12,34", "Enter an amount such as 12.34."],
+    ]) {
+      const response = await post({ intent: "request", amount: amount! });
+      expect(response.status, amount).toBe(400);
+      const html = await response.text();
+      expect(html).toContain(message!.replace(/\$/g, "$"));
+      expect(html).toMatch(/aria-invalid="true"/);
+    }
+    expect(await availableCents(mia.id)).toBe(4_000n);
+  });
+
+  it("previews without reserving, then requests, lists and cancels", async () => {
+    const preview = await post({ intent: "preview", amount: "25.00" });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain("You receive");
+    expect(await availableCents(mia.id)).toBe(4_000n);
+
+    const made = await post({ intent: "request", amount: "25.00" });
+    expect(made.status).toBe(302);
+    expect(await availableCents(mia.id)).toBe(1_500n);
+
+    const api = (await (await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.mia, Accept: "application/json" } })).json()) as {
+      data: Array<{ id: number; status: string; amount: string; net: string }>;
+    };
+    expect(api.data).toMatchObject([{ status: "pending", amount: "25.000000", net: "25.000000" }]);
+
+    // Someone else cannot see the page, post to it, or cancel the request.
+    expect((await fetch(`${server.url}${page()}`, { headers: { Cookie: cookies.other }, redirect: "manual" })).status).toBe(404);
+    expect((await post({ intent: "cancel", requestId: String(api.data[0]!.id) }, cookies.other)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.other, Accept: "application/json" } })).status).toBe(404);
+
+    const canceled = await post({ intent: "cancel", requestId: String(api.data[0]!.id) });
+    expect(canceled.status).toBe(302);
+    expect(await availableCents(mia.id)).toBe(4_000n);
+    const html = await (await fetch(`${server.url}${page()}`, { headers: { Cookie: cookies.mia } })).text();
+    expect(html).toContain("Canceled");
+  });
+});
