@@ -133,7 +133,9 @@ export async function memberIncome(memberId: number): Promise<MemberIncome | nul
     reservedMicros,
     paidOutMicros: BigInt(row.paid),
     balanceMicros,
-    availableCents: microsToCentsFloor(balanceMicros - reservedMicros),
+    // A payout request moves its amount out of earnings into payouts_reserved (decision 018): the earnings
+    // balance is already earned less reserved and paid.
+    availableCents: microsToCentsFloor(balanceMicros),
     bySource,
     byMonth: [...months.entries()].map(([month, sources]) => ({ month, bySource: sources, totalMicros: incomeSources.reduce((sum, s) => sum + sources[s], 0n) })),
     statements: (row.statements ?? []).map((s) => ({

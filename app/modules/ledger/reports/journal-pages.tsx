@@ -16,6 +16,7 @@ const ACCOUNT_LABELS: Record<string, string> = {
   payouts_reserved: "Payouts reserved",
   payouts_paid: "Payouts paid",
   withholding: "Withholding",
+  payout_fees: "Payout fees",
   escrow: "Escrow",
   affiliate_commission: "Affiliate commission",
 };
