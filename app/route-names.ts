@@ -63,6 +63,9 @@ const PATHS: Record<string, string> = {
   "admin-sales-license-details-artist": "/admin/sales/license/details/artist/:id",
   // Payouts (issue 11).
   "member-royalty-payment-requests": "/member/:memberId/royalty-payment-requests",
+  "member-payouts-provider": "/member/:memberId/payouts-provider",
+  "admin-royalty-payment-requests": "/admin/royalty-payment-requests",
+  "admin-payment-accounts": "/admin/payment-accounts",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

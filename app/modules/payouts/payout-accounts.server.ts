@@ -124,3 +124,13 @@ export async function taxStatusOf(memberId: number, executor: Db = db()): Promis
     declaration: row?.form && row.declared ? { form: row.form, country: row.declared } : null,
   };
 }
+
+/** The declaration in force as the payouts page shows it (TIN: last 4 only), or null. */
+export async function currentTaxDeclaration(memberId: number, executor: Db = db()) {
+  const [row] = await executor
+    .select({ form: taxDeclarations.form, legalName: taxDeclarations.legalName, country: taxDeclarations.country, tinLast4: taxDeclarations.tinLast4, signedAt: taxDeclarations.signedAt })
+    .from(taxDeclarations)
+    .where(and(eq(taxDeclarations.userId, memberId), isNull(taxDeclarations.supersededAt)))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,162 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { notifications, payoutAccounts, users, type User } from "~/db/schema";
+import { Accounts } from "~/modules/ledger/accounts.server";
+import { postEntry } from "~/modules/ledger/journal.server";
+import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { createSignedMember } from "../helpers/factories";
+import { sessionCookieFor } from "../helpers/requests";
+
+useTestDatabase();
+
+/**
+ * The payouts pages through the real request handler, as a browser without JavaScript posts them: the
+ * member's payouts-provider (bank details, tax form), the admin queue (pay, reject) and payment accounts.
+ */
+describe("payout pages (no JavaScript)", () => {
+  let server: AppServer;
+  let mia: User;
+  let other: User;
+  let admin: User;
+  let cookies: { mia: string; other: string; admin: string };
+
+  beforeAll(async () => {
+    mia = await createSignedMember("Mia");
+    other = await createSignedMember("Other");
+    admin = await createSignedMember("Ada");
+    await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
+    await db().transaction((tx) =>
+      postEntry(tx, {
+        kind: "test_income",
+        memo: "test income",
+        postings: [
+          { account: Accounts.receipts("digital"), amountMicros: -100_000_000n, source: "digital" },
+          { account: Accounts.earnings(mia.id), amountMicros: 100_000_000n, source: "digital" },
+        ],
+      }),
+    );
+    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  const post = (path: string, fields: Record<string, string>, cookie: string) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams(fields),
+    });
+  const get = (path: string, cookie: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const provider = () => `/member/${mia.id}/payouts-provider`;
+
+  it("payouts-provider: 400 beside the field with the values kept, then bank details saved (last 4 only) and a W-9", async () => {
+    const bad = await post(provider(), { intent: "bank", country: "U1", accountHolder: "Mia Tester", accountNumber: "12-34-5678-9999" }, cookies.mia);
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain("Choose your country of tax residence.");
+    expect(badHtml).toMatch(/aria-invalid="true"/);
+    expect(badHtml).toContain('value="Mia Tester"');
+
+    const missing = await post(provider(), { intent: "bank", country: "US" }, cookies.mia);
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Enter the account holder&#x27;s name.");
+
+    const saved = await post(provider(), { intent: "bank", country: "us", accountHolder: "Mia Tester", bankName: "First Bank", accountNumber: "0001-2345-6789", routingCode: "021000021" }, cookies.mia);
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe(`${provider()}?done=bank`);
+    const [account] = await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, mia.id));
+    expect(account).toMatchObject({ method: "manual", country: "US", bankLast4: "6789" });
+    expect(account!.bankDetailsEncrypted).not.toContain("000123456789");
+
+    let html = await (await get(provider(), cookies.mia)).text();
+    expect(html).toContain("6789");
+    expect(html).not.toContain("000123456789");
+    expect(html).toContain("24% US backup withholding");
+
+    const wrongForm = await post(provider(), { intent: "tax", form: "w8", legalName: "Mia Tester", country: "US", tin: "123-45-6789" }, cookies.mia);
+    expect(wrongForm.status).toBe(400);
+    expect(await wrongForm.text()).toContain("A W-8 is for non-US persons; choose a W-9 for the US.");
+
+    const w9 = await post(provider(), { intent: "tax", form: "w9", legalName: "Mia Tester", country: "US", tin: "123-45-6789" }, cookies.mia);
+    expect(w9.status).toBe(302);
+    html = await (await get(provider(), cookies.mia)).text();
+    expect(html).toContain("W-9 (US person)");
+    expect(html).toContain("No tax is withheld");
+    expect(html).not.toContain("123456789");
+  });
+
+  it("payouts-provider: another member gets 404 and changes nothing; an admin sees the page without the forms", async () => {
+    expect((await get(provider(), cookies.other)).status).toBe(404);
+    const response = await post(provider(), { intent: "bank", country: "GB", accountHolder: "Thief", accountNumber: "GB29NWBK60161331926819" }, cookies.other);
+    expect(response.status).toBe(404);
+    const [account] = await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, mia.id));
+    expect(account!.bankLast4).toBe("6789");
+    const asAdmin = await get(provider(), cookies.admin);
+    expect(asAdmin.status).toBe(200);
+    expect(await asAdmin.text()).toContain("Only the member can change how they are paid");
+    expect((await post(provider(), { intent: "bank", country: "GB", accountHolder: "Ada", accountNumber: "12345678" }, cookies.admin)).status).toBe(404);
+  });
+
+  it("the admin queue: members are sent away; bad input answers 400 beside the field; pay and reject notify the member", async () => {
+    const first = await requestPayout(mia, mia.id, "30.00");
+    const second = await requestPayout(mia, mia.id, "20.00");
+    expect(await availableCents(mia.id)).toBe(5_000n);
+    const queue = "/admin/royalty-payment-requests";
+
+    // Deny by default: a member is sent to login (which sends them on to their own area) and changes nothing.
+    expect((await get(queue, cookies.mia)).status).toBe(302);
+    expect((await post(queue, { intent: "pay", requestId: String(first.id), reference: "TRF-1" }, cookies.mia)).status).toBe(302);
+
+    const page = await (await get(queue, cookies.admin)).text();
+    expect(page).toMatch(new RegExp(`Request #(<!-- -->)?${first.id}\\b`));
+    expect(page).toContain("Mia Tester");
+
+    const short = await post(queue, { intent: "pay", requestId: String(first.id), reference: "x" }, cookies.admin);
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("Enter the transfer&#x27;s reference (3 to 120 characters).");
+    expect((await post(queue, { intent: "pay", requestId: "999999", reference: "TRF-1" }, cookies.admin)).status).toBe(404);
+    expect((await post(queue, { intent: "pay", requestId: "abc", reference: "TRF-1" }, cookies.admin)).status).toBe(404);
+
+    const paid = await post(queue, { intent: "pay", requestId: String(first.id), reference: "TRF-2026-0001" }, cookies.admin);
+    expect(paid.status).toBe(302);
+    const again = await post(queue, { intent: "reject", requestId: String(first.id), reason: "Too late" }, cookies.admin);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("This request is paid already.");
+
+    const noReason = await post(queue, { intent: "reject", requestId: String(second.id), reason: "" }, cookies.admin);
+    expect(noReason.status).toBe(400);
+    expect(await noReason.text()).toContain("Give the member a reason (3 to 500 characters).");
+    const rejected = await post(queue, { intent: "reject", requestId: String(second.id), reason: "Bank details do not match" }, cookies.admin);
+    expect(rejected.status).toBe(302);
+    expect(await availableCents(mia.id)).toBe(7_000n);
+
+    const told = await db()
+      .select({ type: notifications.type, data: notifications.data })
+      .from(notifications)
+      .where(and(eq(notifications.userId, mia.id), eq(notifications.audience, "member")));
+    expect(told.map((n) => n.type).sort()).toEqual(["PayoutPaid", "PayoutRejected"]);
+    expect(told.find((n) => n.type === "PayoutRejected")!.data.message).toContain("Bank details do not match");
+    expect(told.every((n) => n.data.route_name === "member-royalty-payment-requests")).toBe(true);
+
+    const paidList = await (await get(`${queue}?status=paid&q=mia`, cookies.admin)).text();
+    expect(paidList).toContain("TRF-2026-0001");
+    const none = await (await get(`${queue}?status=paid&q=nobody-here`, cookies.admin)).text();
+    expect(none).toContain("No payout requests match these filters.");
+  });
+
+  it("payment accounts: admins only, last 4 only, searchable", async () => {
+    expect((await get("/admin/payment-accounts", cookies.mia)).status).toBe(302);
+    const html = await (await get("/admin/payment-accounts?q=mia", cookies.admin)).text();
+    expect(html).toContain("Mia Tester");
+    expect(html).toContain("6789");
+    expect(html).toContain("W-9");
+    expect(html).not.toContain("000123456789");
+    const none = await (await get("/admin/payment-accounts?q=nobody-here", cookies.admin)).text();
+    expect(none).toContain("No payment accounts match this search.");
+  });
+});
