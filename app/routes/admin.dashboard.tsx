@@ -50,7 +50,15 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <StatCard label="In suspense" value={<Money cents={financial.suspense_cents} currency={financial.currency} />} hint="Unmatched lines waiting for a match" />
           <StatCard label="Held for pending parties" value={<Money cents={financial.held_cents} currency={financial.currency} />} />
           <StatCard label="Owed to members" value={<Money cents={financial.owed_to_members_cents} currency={financial.currency} />} hint={<><Count value={financial.members_with_balance} /> with a balance</>} />
-          <StatCard label="Pending payouts" value={<Money cents={financial.pending_payouts_cents} currency={financial.currency} />} />
+          <StatCard
+            label="Pending payouts"
+            value={<Money cents={financial.pending_payouts_cents} currency={financial.currency} />}
+            hint={
+              <Link to="/admin/royalty-payment-requests" className="text-brand-800 underline">
+                <Count value={financial.pending_payout_requests} /> {financial.pending_payout_requests === 1 ? "request" : "requests"} waiting
+              </Link>
+            }
+          />
           <StatCard label="Paid out" value={<Money cents={financial.paid_out_cents} currency={financial.currency} />} />
           <StatCard
             label="Journal"

@@ -107,6 +107,10 @@ describe("payout pages (no JavaScript)", () => {
     const second = await requestPayout(mia, mia.id, "20.00");
     expect(await availableCents(mia.id)).toBe(5_000n);
     const queue = "/admin/royalty-payment-requests";
+    const pending = await (await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })).json();
+    expect(pending.data).toMatchObject({ pending_payouts: "50.000000", pending_payouts_cents: 5000, pending_payout_requests: 2, paid_out: "0.000000" });
+    const dashboard = await (await get("/admin/dashboard", cookies.admin)).text();
+    expect(dashboard).toContain('href="/admin/royalty-payment-requests"');
 
     // Deny by default: a member is sent to login (which sends them on to their own area) and changes nothing.
     expect((await get(queue, cookies.mia)).status).toBe(302);
@@ -142,6 +146,10 @@ describe("payout pages (no JavaScript)", () => {
     expect(told.map((n) => n.type).sort()).toEqual(["PayoutPaid", "PayoutRejected"]);
     expect(told.find((n) => n.type === "PayoutRejected")!.data.message).toContain("Bank details do not match");
     expect(told.every((n) => n.data.route_name === "member-royalty-payment-requests")).toBe(true);
+
+    // The admin dashboard's system-financial-summary: paid out (the net) and nothing pending any more.
+    const summary = await (await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })).json();
+    expect(summary.data).toMatchObject({ paid_out: "30.000000", paid_out_cents: 3000, pending_payouts: "0.000000", pending_payouts_cents: 0, pending_payout_requests: 0 });
 
     const paidList = await (await get(`${queue}?status=paid&q=mia`, cookies.admin)).text();
     expect(paidList).toContain("TRF-2026-0001");

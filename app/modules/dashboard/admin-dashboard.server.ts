@@ -87,6 +87,8 @@ export interface SystemFinancialSummary {
   owed_to_members_cents: number;
   paid_out_cents: number;
   pending_payouts_cents: number;
+  /** Payout requests waiting for an administrator (pending), for the queue's link. */
+  pending_payout_requests: number;
   /** Members whose available balance (the earnings balance: payout requests move out of it, decision 018) is at least one cent. */
   members_with_balance: number;
 }
@@ -94,10 +96,10 @@ export interface SystemFinancialSummary {
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
   const result = await db().execute(sql`
     with bal as (
-      -- posting_summaries: the postings' totals, written with them (app/modules/ledger/summaries.server.ts).
+      -- posting_rollups: the postings' totals, written with them (schema.ts, app/modules/ledger/summaries.server.ts).
       select a.kind, a.user_id, sum(ps.amount_micros) as amount
-      from posting_summaries ps join ledger_accounts a on a.id = ps.account_id
-      where a.currency = 'USD'
+      from posting_rollups ps join ledger_accounts a on a.id = ps.account_id
+      where a.currency = 'USD' and ps.dim = ''
       group by a.id, a.kind, a.user_id
     )
     select
@@ -110,10 +112,11 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
       coalesce(sum(amount) filter (where kind = 'payouts_paid'), 0)::text as paid,
       (select count(*)::int from (
         select user_id from bal where kind = 'earnings' and user_id is not null
-        group by user_id having sum(amount) >= 10000) m) as members_with_balance
+        group by user_id having sum(amount) >= 10000) m) as members_with_balance,
+      (select count(*)::int from payout_requests where status = 'pending') as pending_payout_requests
     from bal
   `);
-  const row = (result as unknown as { rows: Array<Record<string, string> & { members_with_balance: number }> }).rows[0]!;
+  const row = (result as unknown as { rows: Array<Record<string, string> & { members_with_balance: number; pending_payout_requests: number }> }).rows[0]!;
   const micros = (key: string) => BigInt(row[key] ?? "0");
   const cents = (key: string) => Number(microsToCentsFloor(micros(key)));
   return {
@@ -132,6 +135,7 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
     owed_to_members_cents: cents("owed"),
     paid_out_cents: cents("paid"),
     pending_payouts_cents: cents("reserved"),
+    pending_payout_requests: Number(row.pending_payout_requests ?? 0),
     members_with_balance: row.members_with_balance ?? 0,
   };
 }
