@@ -1051,6 +1051,41 @@ export const postingSummaries = pgTable(
   (t) => [primaryKey({ name: "posting_summaries_pk", columns: [t.accountId, t.source, t.importId, t.month, t.store, t.territory, t.songId, t.releaseId, t.releaseTitle, t.trackTitle] })],
 );
 
+/**
+ * posting_summaries rolled up for the pages that read a member's whole history (dashboard, income, the sales
+ * pages without a store or country filter), kept by triggers on posting_summaries (migration 0015) in the
+ * same statement as its changes, so the two always agree. Three kinds of row (`dim`):
+ * - '': per account, source, import, month, song, release and titles (store and territory summed away);
+ * - 'store' / 'territory': per account, source, month, artist page and that value (dim_value).
+ * artist_id is the song's artist page (0 without a song). Read by app/modules/ledger/summaries.server.ts's users.
+ */
+export const postingRollups = pgTable(
+  "posting_rollups",
+  {
+    accountId: integer("account_id").notNull(),
+    source: text("source").notNull(),
+    dim: text("dim").notNull(),
+    dimValue: text("dim_value").notNull(),
+    importId: integer("import_id").notNull(),
+    month: date("month", { mode: "string" }).notNull(),
+    songId: integer("song_id").notNull(),
+    artistId: integer("artist_id").notNull(),
+    releaseId: integer("release_id").notNull(),
+    releaseTitle: text("release_title").notNull(),
+    trackTitle: text("track_title").notNull(),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    postings: integer("postings").notNull(),
+    lines: integer("lines").notNull(),
+    trackLines: integer("track_lines").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "posting_rollups_pk",
+      columns: [t.accountId, t.source, t.dim, t.dimValue, t.importId, t.month, t.songId, t.artistId, t.releaseId, t.releaseTitle, t.trackTitle],
+    }),
+  ],
+);
+
 export type SalesImport = typeof salesImports.$inferSelect;
 export type StatementLineRow = typeof statementLines.$inferSelect;
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

@@ -35,13 +35,13 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
       // A payout request moves its amount out of earnings into payouts_reserved (decision 018), so the earnings
       // balance is already "earnings less reserved" (and less paid).
       balanceMicros: sql<string>`(select coalesce(sum(ps.amount_micros), 0)::text
-        from ledger_accounts a join posting_summaries ps on ps.account_id = a.id
+        from ledger_accounts a join posting_rollups ps on ps.account_id = a.id and ps.dim = ''
         where a.user_id = ${memberId} and a.currency = 'USD' and a.kind = 'earnings')`,
-      // posting_summaries.month is the sale month, else the entry's month, as on the income page.
+      // posting_rollups.month is the sale month, else the entry's month, as on the income page.
       incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
         from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
             from ledger_accounts a
-            join posting_summaries ps on ps.account_id = a.id and ps.source <> ''
+            join posting_rollups ps on ps.account_id = a.id and ps.dim = '' and ps.source <> ''
             where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD'
             group by ps.month order by ps.month desc limit 12) x)`,
     })

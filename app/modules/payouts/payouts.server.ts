@@ -50,11 +50,11 @@ export async function payoutConfig(executor: Db = db()): Promise<PayoutConfig> {
 
 /* ------------------------------------------------------------------ balances */
 
-/** The member's earnings balance in micro-units (income less what is reserved or paid), from posting_summaries. */
+/** The member's earnings balance in micro-units (income less what is reserved or paid), from posting_rollups. */
 export async function earningsBalanceMicros(memberId: number, executor: Db = db()): Promise<bigint> {
   const result = await executor.execute(sql`
     select coalesce(sum(ps.amount_micros), 0)::text as balance
-    from ledger_accounts a join posting_summaries ps on ps.account_id = a.id
+    from ledger_accounts a join posting_rollups ps on ps.account_id = a.id and ps.dim = ''
     where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD'
   `);
   return BigInt((result as unknown as { rows: Array<{ balance: string }> }).rows[0]!.balance);

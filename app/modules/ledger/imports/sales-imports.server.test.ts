@@ -261,5 +261,26 @@ describe("posting_summaries", () => {
     expect(n).toBe(0);
     const moved = rows(await db().execute(sql`select distinct je.kind from postings p join journal_entries je on je.id = p.entry_id`)).map((r) => r.kind);
     expect(moved).toEqual(expect.arrayContaining(["statement_import", "held_release", "suspense_match"]));
+
+    // posting_rollups (kept by triggers) equal posting_summaries summed three ways: without store and territory,
+    // and per store / territory of statement lines, per month and artist page.
+    const measures = sql.raw("sum(ps.amount_micros)::text as amount, sum(ps.postings)::int as postings, sum(ps.lines)::int as lines, sum(ps.track_lines)::int as track_lines");
+    const artist = sql.raw("coalesce((select s.artist_id from songs s where s.id = ps.song_id), 0)");
+    const expected = [
+      ...rows(await db().execute(sql`select ps.account_id, ps.source, '' as dim, '' as dim_value, ps.import_id, ps.month::text as month, ps.song_id, ${artist} as artist_id,
+          ps.release_id, ps.release_title, ps.track_title, ${measures}
+        from posting_summaries ps group by 1, 2, 5, 6, 7, 8, 9, 10, 11 having sum(ps.postings) <> 0`)),
+      ...rows(await db().execute(sql`select ps.account_id, ps.source, 'store' as dim, ps.store as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
+          0 as release_id, '' as release_title, '' as track_title, ${measures}
+        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`)),
+      ...rows(await db().execute(sql`select ps.account_id, ps.source, 'territory' as dim, ps.territory as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
+          0 as release_id, '' as release_title, '' as track_title, ${measures}
+        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`)),
+    ];
+    const rollups = rows(await db().execute(sql`select account_id, source, dim, dim_value, import_id, month::text as month, song_id, artist_id, release_id, release_title, track_title,
+        amount_micros::text as amount, postings, lines, track_lines from posting_rollups`));
+    const order = (list: Array<Record<string, unknown>>) => list.map((r) => JSON.stringify(r)).sort();
+    expect(rollups.length).toBeGreaterThan(0);
+    expect(order(rollups)).toEqual(order(expected));
   });
 });

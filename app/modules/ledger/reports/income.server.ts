@@ -15,7 +15,8 @@ import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
  *
  * Income by month uses the first day of the statement line's sale period for postings that come from a
  * statement line, and the entry's month (UTC) otherwise. Everything is read in one aggregate statement, from
- * posting_summaries (the postings' totals, written in the same transactions as they are: summaries.server.ts).
+ * posting_rollups (posting_summaries rolled up by triggers; both written in the transactions that write the postings:
+ * summaries.server.ts, schema.ts).
  */
 
 export type SourceAmounts = Record<IncomeSource, bigint>;
@@ -87,19 +88,19 @@ export async function memberIncome(memberId: number): Promise<MemberIncome | nul
     ),
     income as (
       select ps.amount_micros, ps.source, nullif(ps.import_id, 0) as import_id, ps.postings, to_char(ps.month, 'YYYY-MM') as month
-      from posting_summaries ps
+      from posting_rollups ps
       join own on own.id = ps.account_id and own.kind = 'earnings'
-      where ps.source <> ''
+      where ps.dim = '' and ps.source <> ''
     ),
     per_import as (
       select i.import_id, sum(i.postings)::int as n, sum(i.amount_micros) as amount from income i group by i.import_id
     )
     select
       exists (select 1 from member) as found,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'earnings'), 0)::text from posting_summaries ps join own on own.id = ps.account_id) as balance,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_reserved'), 0)::text from posting_summaries ps join own on own.id = ps.account_id) as reserved,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_paid'), 0)::text from posting_summaries ps join own on own.id = ps.account_id) as paid,
-      (select coalesce(sum(ps.amount_micros), 0)::text from posting_summaries ps join held on held.id = ps.account_id) as held,
+      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'earnings'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as balance,
+      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_reserved'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as reserved,
+      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_paid'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as paid,
+      (select coalesce(sum(ps.amount_micros), 0)::text from posting_rollups ps join held on held.id = ps.account_id and ps.dim = '') as held,
       (select json_agg(json_build_object('month', x.month, 'source', x.source, 'amount', x.amount::text) order by x.month, x.source)
         from (select month, source, sum(amount_micros) as amount from income group by month, source) x) as by_month,
       (select json_agg(json_build_object(
@@ -194,7 +195,7 @@ export interface IncomeLine {
 export const LINES_PAGE_SIZE = 50;
 
 /**
- * The member's postings on one import's lines, a page at a time, with the total count (from posting_summaries:
+ * The member's postings on one import's lines, a page at a time, with the total count (from posting_rollups:
  * the account's first posting on each line counts it). One statement.
  */
 export async function memberIncomeLines(memberId: number, importId: number, page = 1): Promise<{ lines: IncomeLine[]; total: number }> {
@@ -210,9 +211,9 @@ export async function memberIncomeLines(memberId: number, importId: number, page
     )
     select sl.id, sl.line_no, to_char(sl.sale_period_start, 'YYYY-MM-DD') as period, sl.source, sl.territory, sl.release_title, sl.track_title, sl.isrc,
       sl.amount_micros::text as line_amount, mine.amount::text as amount,
-      (select coalesce(sum(ps.lines), 0)::int from posting_summaries ps
+      (select coalesce(sum(ps.lines), 0)::int from posting_rollups ps
         join ledger_accounts a on a.id = ps.account_id and a.kind = 'earnings' and a.user_id = ${memberId}
-        where ps.import_id = ${importId} and ps.source <> '') as total
+        where ps.dim = '' and ps.import_id = ${importId} and ps.source <> '') as total
     from mine join statement_lines sl on sl.id = mine.line_id
     order by sl.line_no
     limit ${LINES_PAGE_SIZE} offset ${offset}

@@ -147,6 +147,35 @@ function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubj
     ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
+/** Which rows of posting_rollups (schema.ts) a member figure reads: store and territory rows, or the rest. */
+type RollupDim = "" | "store" | "territory";
+
+/**
+ * The same columns as memberSummaryRows, from posting_rollups: a member's whole history in a few rows per month
+ * and artist page (dim '': per import, song and release; 'store' / 'territory': per that value). Used when no
+ * store or country filter is set (the rollups have summed them away); with one, memberSummaryRows.
+ */
+function memberRows(memberId: number, kind: SalesKind, subject: SalesSubject, filters: SalesFilters, dim: RollupDim): SQL {
+  if (filters.store || filters.country) return memberSummaryRows(memberId, kind, subject, filters);
+  const where: SQL[] = [sql`pr.dim = ${dim}`];
+  if (dim === "") where.push(sql`pr.import_id <> 0`);
+  if (filters.from) where.push(sql`pr.month >= ${`${filters.from}-01`}::date`);
+  if (filters.to) where.push(sql`pr.month < ${nextMonthStart(filters.to)}::date`);
+  if (subject !== null) where.push(sql`pr.artist_id = ${subject}`);
+  return sql`select pr.artist_id as subject_id, to_char(pr.month, 'YYYY-MM') as period,
+      ${dim === "store" ? sql`pr.dim_value` : sql`null::text`} as store, ${dim === "territory" ? sql`pr.dim_value` : sql`null::text`} as country,
+      coalesce(r.title, pr.release_title) as release, coalesce(s.title, pr.track_title) as track,
+      pr.amount_micros as amount, pr.lines, pr.track_lines
+    from posting_rollups pr
+    left join songs s on s.id = pr.song_id and pr.song_id <> 0
+    left join releases r on r.id = pr.release_id and pr.release_id <> 0
+    where pr.account_id = (select a.id from ledger_accounts a where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD')
+      and pr.source = ${kind} and ${sql.join(where, sql` and `)}`;
+}
+
+/** The rows a figure grouped by `group` reads (store and country breakdowns: their own rollup rows). */
+const dimOf = (group: SalesGroup | null): RollupDim => (group === "store" ? "store" : group === "country" ? "territory" : "");
+
 async function rowsOf<T>(query: SQL): Promise<T[]> {
   const result = (await db().execute(query)) as unknown as { rows: T[] };
   return result.rows;
@@ -174,7 +203,7 @@ export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: S
   const grouped =
     scope.type === "member"
       ? sql`select subject_id, sum(lines)::int as lines, sum(amount)::text as amount, '0' as commission
-          from (${memberSummaryRows(scope.memberId, kind, null, filters)}) b
+          from (${memberRows(scope.memberId, kind, null, filters, "")}) b
           group by subject_id`
       : sql`select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
           from (${baseRows(scope, kind, null, filters)}) b
@@ -209,12 +238,18 @@ export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject
            coalesce(period, store, country, release, track) as key`;
   const rows = await rowsOf<{ dim: SalesGroup | "total"; key: string | null; lines: number; amount: string; commission: string }>(
     scope.type === "member"
-      ? // From the summaries: a line counts once per track in the track breakdown, once elsewhere.
+      ? // From the rollups (or summaries): a line counts once per track in the track breakdown, once elsewhere.
         sql`
-    select ${dim}, coalesce(case when grouping(track) = 0 then sum(track_lines) else sum(lines) end, 0)::int as lines,
+    select case when grouping(period) = 0 then 'period' when grouping(release) = 0 then 'release' when grouping(track) = 0 then 'track' else 'total' end as dim,
+           coalesce(period, release, track) as key,
+           coalesce(case when grouping(track) = 0 then sum(track_lines) else sum(lines) end, 0)::int as lines,
            sum(amount)::text as amount, '0' as commission
-    from (${memberSummaryRows(scope.memberId, kind, subject, filters)}) b
-    group by grouping sets ((period), (store), (country), (release), (track), ())`
+    from (${memberRows(scope.memberId, kind, subject, filters, "")}) b
+    group by grouping sets ((period), (release), (track), ())
+    union all
+    select 'store', store, sum(lines)::int, sum(amount)::text, '0' from (${memberRows(scope.memberId, kind, subject, filters, "store")}) b group by store
+    union all
+    select 'country', country, sum(lines)::int, sum(amount)::text, '0' from (${memberRows(scope.memberId, kind, subject, filters, "territory")}) b group by country`
       : sql`
     select ${dim}, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
     from (${baseRows(scope, kind, subject, filters)}) b
@@ -339,7 +374,7 @@ export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject
     // The count from the summaries (one row per line and song), beside the page read in line order.
     const keyColumn: Record<SalesGroup, string> = { period: "period", store: "store", country: "country", release: "release", track: "track" };
     const rows = await rowsOf<RawLine & { total: number; song_id?: unknown }>(sql`
-      select l.*, (select coalesce(sum(b.track_lines), 0)::int from (${memberSummaryRows(scope.memberId, kind, subject, query)}) b
+      select l.*, (select coalesce(sum(b.track_lines), 0)::int from (${memberRows(scope.memberId, kind, subject, query, dimOf(query.key !== null ? query.group : null))}) b
           ${query.key !== null ? sql`where ${sql.raw(`b.${keyColumn[query.group]}`)} = ${query.key}` : sql``}) as total
       from (${memberLinesSelect(scope.memberId, kind, subject, query)}
         limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}) l`);
