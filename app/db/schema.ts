@@ -1252,3 +1252,62 @@ export const payoutRequests = pgTable(
 export type PayoutAccount = typeof payoutAccounts.$inferSelect;
 export type TaxDeclaration = typeof taxDeclarations.$inferSelect;
 export type PayoutRequest = typeof payoutRequests.$inferSelect;
+
+/**
+ * TOTP two-factor authentication (issue 11 step-up security, decision 019). One row per user; the secret is
+ * AES-256-GCM ciphertext (app/modules/security/sealed.server.ts). `enabled_at` is null while the user is
+ * enrolling (the secret shown, no code confirmed yet). `last_used_step` is the last accepted time step, so
+ * a code is accepted once.
+ */
+export const twoFactors = pgTable("two_factors", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  enabledAt: timestamp("enabled_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  ...timestamps,
+});
+
+/** Ten one-time recovery codes per enrolment, stored as SHA-256; a used code keeps its row with `used_at`. */
+export const twoFactorRecoveryCodes = pgTable(
+  "two_factor_recovery_codes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("two_factor_recovery_codes_user_code_unique").on(t.userId, t.codeHash)],
+);
+
+export const payoutDetailChangeKinds = ["bank_details", "tax_status", "method"] as const;
+export type PayoutDetailChangeKind = (typeof payoutDetailChangeKinds)[number];
+
+/**
+ * Every change of a member's payout details, emailed to them with a signed link to report it (issue 11).
+ * `reported_at` is set when the member says it was not them.
+ */
+export const payoutDetailChanges = pgTable(
+  "payout_detail_changes",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: payoutDetailChangeKinds }).notNull(),
+    /** What changed, as the email says it (never more than last 4 characters of a number). */
+    summary: text("summary").notNull(),
+    ip: text("ip"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    reportedAt: timestamp("reported_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("payout_detail_changes_user_idx").on(t.userId, t.createdAt),
+    check("payout_detail_changes_kind_valid", sql`${t.kind} in (${sqlList(payoutDetailChangeKinds)})`),
+  ],
+);
+export type PayoutDetailChange = typeof payoutDetailChanges.$inferSelect;
