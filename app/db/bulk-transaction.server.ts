@@ -7,53 +7,199 @@ import { currentDatabase, db, type Db } from "./client.server";
 
 /**
  * A transaction that can write many rows fast (MONEY.md "Statements in": COPY on PostgreSQL, batched
- * multi-row inserts on PGlite). Rows are arrays of already-serialised values (string, or null for NULL),
- * in the order of `columns`. Everything written, by `write` or through `tx`, commits or rolls back as one.
+ * multi-row inserts on PGlite). Rows are encoded as they are made, straight into the text the database
+ * reads (COPY's text format, or the VALUES of an INSERT), value by value: `text` for anything that may
+ * need escaping, `plain` for values known not to (numbers, ids, codes, ISO dates). Everything written, by
+ * `write` or through `tx`, commits or rolls back as one.
  */
-export type BulkRow = Array<string | null>;
+export interface BulkRows {
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** A value read as text, escaped as needed; null is NULL. */
+  text(value: string | null): this;
+  /** A value that needs no escaping (digits, a sign, letters, "-" and "."); null is NULL. */
+  plain(value: string | number | bigint | null): this;
+  /** Ends the current row. */
+  end(): void;
+  /** Rows ended so far. */
+  readonly count: number;
+}
 
 export interface BulkWriter {
-  write(table: string, columns: readonly string[], rows: readonly BulkRow[]): Promise<void>;
+  /** An empty set of rows for a table, to fill and then `write`. */
+  rows(table: string, columns: readonly string[]): BulkRows;
+  /**
+   * Writes the rows. With `uncheckedReferences`, the table's foreign-key checks are skipped for these rows
+   * when this session may do that (see `referencesUnchecked`): the caller then checks every reference
+   * itself, in a set, before it commits (and locks what the rows refer to, as the foreign keys would).
+   */
+  write(rows: BulkRows, options?: { uncheckedReferences?: boolean }): Promise<void>;
+  /**
+   * Whether `uncheckedReferences` writes really skip the foreign-key checks in this transaction: the
+   * session may set session_replication_role (a superuser, or granted SET on it) and the tables written
+   * that way have no trigger other than their foreign keys' (`allowsUncheckedReferences`).
+   */
+  referencesUnchecked: boolean;
+  /** Decides `referencesUnchecked` for these tables (call once, before writing). */
+  allowUncheckedReferences(tables: readonly string[]): Promise<boolean>;
 }
 
 /** COPY's text format: backslash escapes for the characters it gives meaning to; \N is NULL. */
-function copyText(value: string | null): string {
-  if (value === null) return "\\N";
-  if (!/[\\\t\n\r]/.test(value)) return value;
-  return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+function copyText(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 92 || c === 9 || c === 10 || c === 13) {
+      return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
+    }
+  }
+  return value;
+}
+
+/**
+ * A PostgreSQL array literal of text values ('{"a","b\\"c",NULL}'), to pass a whole column as one
+ * parameter (`$1::text[]`, or `::int[]`, `::bigint[]`, `::date[]`: the elements are read as that type).
+ */
+export function pgArrayLiteral(values: ReadonlyArray<string | number | bigint | null>): string {
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (i > 0) out += ",";
+    if (value === null || value === undefined) out += "NULL";
+    else if (typeof value !== "string") out += String(value);
+    else out += `"${value.replace(/[\\"]/g, "\\$&")}"`;
+  }
+  return `${out}}`;
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** A SQL literal: an escape string (backslashes and quotes doubled), valid whatever standard_conforming_strings says. */
-function sqlLiteral(value: string | null): string {
-  if (value === null) return "NULL";
-  return /[\\']/.test(value) ? `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'` : `'${value}'`;
+function sqlLiteral(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 92 || c === 39) return `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+  }
+  return `'${value}'`;
+}
+
+/** Rows as COPY text: one line per row, values separated by tabs. */
+class CopyRows implements BulkRows {
+  out = "";
+  count = 0;
+  private first = true;
+  constructor(
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {}
+  text(value: string | null): this {
+    this.out += (this.first ? "" : "\t") + (value === null ? "\\N" : copyText(value));
+    this.first = false;
+    return this;
+  }
+  plain(value: string | number | bigint | null): this {
+    this.out += (this.first ? "" : "\t") + (value === null ? "\\N" : value);
+    this.first = false;
+    return this;
+  }
+  end(): void {
+    this.out += "\n";
+    this.first = true;
+    this.count++;
+  }
 }
 
 // Rows per INSERT on PGlite: literals, not parameters (binding tens of thousands of parameters through the
 // query builder cost far more than the database's work).
 const ROWS_PER_INSERT = 1000;
 
-function insertWriter(tx: Db): BulkWriter {
-  return {
-    async write(table, columns, rows) {
-      if (rows.length === 0) return;
-      const head = `insert into ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) overriding system value values `;
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        let statement = head;
-        const end = Math.min(rows.length, i + ROWS_PER_INSERT);
-        for (let r = i; r < end; r++) statement += `${r === i ? "" : ","}(${rows[r]!.map(sqlLiteral).join(",")})`;
-        await tx.execute(sql.raw(statement));
-      }
-    },
+/** Rows as the VALUES of INSERT statements of up to ROWS_PER_INSERT rows each. */
+class InsertRows implements BulkRows {
+  statements: string[] = [];
+  count = 0;
+  private current = "";
+  private inStatement = 0;
+  private first = true;
+  constructor(
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {}
+  private separator(): string {
+    if (!this.first) return ",";
+    this.first = false;
+    return this.inStatement === 0 ? "(" : ",(";
+  }
+  text(value: string | null): this {
+    this.current += this.separator() + (value === null ? "NULL" : sqlLiteral(value));
+    return this;
+  }
+  plain(value: string | number | bigint | null): this {
+    this.current += this.separator() + (value === null ? "NULL" : `'${value}'`);
+    return this;
+  }
+  end(): void {
+    this.current += ")";
+    this.first = true;
+    this.count++;
+    this.inStatement++;
+    if (this.inStatement === ROWS_PER_INSERT) this.seal();
+  }
+  /** The statements, the last one closed. */
+  sealed(): string[] {
+    if (this.inStatement > 0) this.seal();
+    return this.statements;
+  }
+  private seal() {
+    this.statements.push(this.current);
+    this.current = "";
+    this.inStatement = 0;
+  }
+}
+
+/** An INSERT of one statement's VALUES ("(..),(..)"). */
+function insertStatement(rows: InsertRows, values: string): string {
+  return `insert into ${quoteIdent(rows.table)} (${rows.columns.map(quoteIdent).join(", ")}) overriding system value values ${values}`;
+}
+
+/**
+ * Whether this session may skip foreign-key triggers (session_replication_role = replica) for `tables`:
+ * it may set the parameter, and the tables carry no trigger of their own (only their foreign keys'
+ * internal ones), so that nothing but those checks is skipped.
+ */
+async function mayUncheck(tx: Db, tables: readonly string[]): Promise<boolean> {
+  const result = (await tx.execute(sql`
+    select (current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET')) as may_set,
+      (select count(*)::int from pg_trigger t where not t.tgisinternal and t.tgrelid in (
+        select c.oid from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${pgArrayLiteral(tables)}::text[]))) as own_triggers`)) as unknown as {
+    rows: Array<{ may_set: boolean; own_triggers: number }>;
   };
+  const row = result.rows[0];
+  return Boolean(row?.may_set) && row?.own_triggers === 0;
 }
 
 /** Runs `work` in one transaction with a bulk writer: COPY on PostgreSQL, multi-row INSERTs on PGlite. */
 export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) => Promise<T>): Promise<T> {
   const database = currentDatabase();
-  if (!database?.pool) return db().transaction((tx) => work(tx as unknown as Db, insertWriter(tx as unknown as Db)));
+  if (!database?.pool) {
+    return db().transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const bulk: BulkWriter = {
+        referencesUnchecked: false,
+        async allowUncheckedReferences(tables) {
+          bulk.referencesUnchecked = await mayUncheck(tx, tables);
+          return bulk.referencesUnchecked;
+        },
+        rows: (table, columns) => new InsertRows(table, columns),
+        async write(rows, options = {}) {
+          if (rows.count === 0) return;
+          const unchecked = options.uncheckedReferences && bulk.referencesUnchecked;
+          if (unchecked) await tx.execute(sql.raw("set local session_replication_role = replica"));
+          for (const values of (rows as InsertRows).sealed()) await tx.execute(sql.raw(insertStatement(rows as InsertRows, values)));
+          if (unchecked) await tx.execute(sql.raw("set local session_replication_role = origin"));
+        },
+      };
+      return work(tx, bulk);
+    });
+  }
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const client = await database.pool.connect();
   let broken = false;
@@ -61,25 +207,25 @@ export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) =>
     await client.query("begin");
     const tx = drizzle(client, { schema }) as unknown as Db;
     const bulk: BulkWriter = {
-      async write(table, columns, rows) {
-        if (rows.length === 0) return;
-        const copy = client.query(copyFrom(`copy ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) from stdin`));
-        async function* text() {
-          let chunk = "";
-          for (const row of rows) {
-            chunk += row.map(copyText).join("\t") + "\n";
-            if (chunk.length > 1 << 16) {
-              yield chunk;
-              chunk = "";
-            }
-          }
-          if (chunk) yield chunk;
-        }
-        await pipeline(Readable.from(text()), copy);
+      referencesUnchecked: false,
+      async allowUncheckedReferences(tables) {
+        bulk.referencesUnchecked = await mayUncheck(tx, tables);
+        return bulk.referencesUnchecked;
+      },
+      rows: (table, columns) => new CopyRows(table, columns),
+      async write(rows, options = {}) {
+        if (rows.count === 0) return;
+        const unchecked = options.uncheckedReferences && bulk.referencesUnchecked;
+        if (unchecked) await client.query("set local session_replication_role = replica");
+        const copy = client.query(copyFrom(`copy ${quoteIdent(rows.table)} (${rows.columns.map(quoteIdent).join(", ")}) from stdin`));
+        await pipeline(Readable.from([Buffer.from((rows as CopyRows).out, "utf8")]), copy);
+        if (unchecked) await client.query("set local session_replication_role = origin");
       },
     };
     const result = await work(tx, bulk);
-    await client.query("commit");
+    // COMMIT of a transaction that a swallowed error aborted answers ROLLBACK, without an error.
+    const committed = await client.query("commit");
+    if (committed.command !== "COMMIT") throw new Error(`The transaction was rolled back (the database answered ${committed.command} to COMMIT): a statement in it failed.`);
     return result;
   } catch (error) {
     try {

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { pgArrayLiteral } from "~/db/bulk-transaction.server";
 import type { Db } from "~/db/client.server";
 
 /**
@@ -31,39 +32,80 @@ interface SummaryRow {
 /** The first day of the month of a "YYYY-MM-DD" date. */
 export const monthOf = (date: string) => `${date.slice(0, 7)}-01`;
 
+/** The part of a summary key that a statement line gives all its postings (prepared once per line). */
+export interface SummaryLinePart {
+  importId: number | null;
+  month: string;
+  store: string | null;
+  territory: string | null;
+  releaseId: number | null;
+  /** Kept only where no release names the group (see add). */
+  releaseTitle: string | null;
+  trackTitle: string | null;
+  /** The identity of the fields above but the track title, as a string (see SummaryAccumulator.linePart). */
+  id: string;
+}
+
+const SEP = "\u0001";
+
 /** Adds postings up in memory, per summary key (an import's postings: every line of it is new). */
 export class SummaryAccumulator {
   private rows = new Map<string, SummaryRow>();
 
-  add(key: SummaryKey, amount: bigint, firstOnLine: boolean, firstOnLineAndSong: boolean): void {
-    // Titles are kept only where no release / song names the group.
-    const k: SummaryKey = {
-      ...key,
-      releaseTitle: key.releaseId ? null : key.releaseTitle,
-      trackTitle: key.songId ? null : key.trackTitle,
+  /** The line's part of its postings' keys: titles are kept only where no release / song names the group. */
+  linePart(part: Omit<SummaryLinePart, "id">): SummaryLinePart {
+    const releaseTitle = part.releaseId ? null : part.releaseTitle;
+    return {
+      ...part,
+      releaseTitle,
+      // Without the track title, which only postings without a song keep (see addPosting).
+      id: `${part.importId ?? 0}${SEP}${part.month}${SEP}${part.store ?? ""}${SEP}${part.territory ?? ""}${SEP}${part.releaseId ?? 0}${SEP}${releaseTitle ?? ""}`,
     };
-    const id = [k.accountId, k.source ?? "", k.importId ?? 0, k.month, k.store ?? "", k.territory ?? "", k.songId ?? 0, k.releaseId ?? 0, k.releaseTitle ?? "", k.trackTitle ?? ""].join("\u0001");
-    const row = this.rows.get(id) ?? { key: k, amount: 0n, postings: 0, lines: 0, trackLines: 0 };
+  }
+
+  /** One posting of a line (see linePart): its account, source and song complete the key. */
+  addPosting(line: SummaryLinePart, accountId: number, source: string | null, songId: number | null, amount: bigint, firstOnLine: boolean, firstOnLineAndSong: boolean): void {
+    // The track title is part of the key only when no song names the group.
+    const id = songId ? `${accountId}${SEP}${source ?? ""}${SEP}${songId}${SEP}${line.id}` : `${accountId}${SEP}${source ?? ""}${SEP}0${SEP}${line.id}${SEP}${line.trackTitle ?? ""}`;
+    let row = this.rows.get(id);
+    if (!row) {
+      row = {
+        key: {
+          accountId, source, importId: line.importId, month: line.month, store: line.store, territory: line.territory, songId, releaseId: line.releaseId,
+          releaseTitle: line.releaseTitle, trackTitle: songId ? null : line.trackTitle,
+        },
+        amount: 0n, postings: 0, lines: 0, trackLines: 0,
+      };
+      this.rows.set(id, row);
+    }
     row.amount += amount;
     row.postings += 1;
     if (firstOnLine) row.lines += 1;
     if (firstOnLineAndSong) row.trackLines += 1;
-    this.rows.set(id, row);
+  }
+
+  add(key: SummaryKey, amount: bigint, firstOnLine: boolean, firstOnLineAndSong: boolean): void {
+    const line = this.linePart({ importId: key.importId, month: key.month, store: key.store, territory: key.territory, releaseId: key.releaseId, releaseTitle: key.releaseTitle, trackTitle: key.trackTitle });
+    this.addPosting(line, key.accountId, key.source, key.songId, amount, firstOnLine, firstOnLineAndSong);
   }
 
   get size(): number {
     return this.rows.size;
   }
 
-  /** Adds the totals to posting_summaries, in statements of at most 1,000 rows. */
+  /** Adds the totals to posting_summaries: each column as one array parameter, up to 10,000 rows a statement. */
   async write(tx: Db): Promise<void> {
     const rows = [...this.rows.values()];
-    for (let i = 0; i < rows.length; i += 1000) {
-      const values = rows.slice(i, i + 1000).map(
-        ({ key: k, amount, postings, lines, trackLines }) =>
-          sql`(${k.accountId}::int, ${k.source ?? ""}, ${k.importId ?? 0}::int, ${k.month}::date, ${k.store ?? ""}, ${k.territory ?? ""}, ${k.songId ?? 0}::int, ${k.releaseId ?? 0}::int, ${k.releaseTitle ?? ""}, ${k.trackTitle ?? ""}, ${amount.toString()}::bigint, ${postings}::int, ${lines}::int, ${trackLines}::int)`,
-      );
-      await tx.execute(sql`insert into posting_summaries (${COLUMNS}) values ${sql.join(values, sql`, `)} ${ON_CONFLICT}`);
+    for (let i = 0; i < rows.length; i += 10_000) {
+      const part = rows.slice(i, i + 10_000);
+      const column = (pick: (row: SummaryRow) => string | number | bigint | null) => pgArrayLiteral(part.map(pick));
+      await tx.execute(sql`insert into posting_summaries (${COLUMNS})
+        select * from unnest(${column((r) => r.key.accountId)}::int[], ${column((r) => r.key.source ?? "")}::text[], ${column((r) => r.key.importId ?? 0)}::int[],
+          ${column((r) => r.key.month)}::date[], ${column((r) => r.key.store ?? "")}::text[], ${column((r) => r.key.territory ?? "")}::text[],
+          ${column((r) => r.key.songId ?? 0)}::int[], ${column((r) => r.key.releaseId ?? 0)}::int[], ${column((r) => r.key.releaseTitle ?? "")}::text[],
+          ${column((r) => r.key.trackTitle ?? "")}::text[], ${column((r) => r.amount)}::bigint[], ${column((r) => r.postings)}::int[],
+          ${column((r) => r.lines)}::int[], ${column((r) => r.trackLines)}::int[])
+        ${ON_CONFLICT}`);
     }
   }
 }

@@ -1,15 +1,15 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
-import { withBulkTransaction, type BulkRow, type BulkWriter } from "~/db/bulk-transaction.server";
+import { pgArrayLiteral, withBulkTransaction, type BulkRows, type BulkWriter } from "~/db/bulk-transaction.server";
 import { db, type Db } from "~/db/client.server";
-import { journalEntries, postings, salesImports, type SalesImport } from "~/db/schema";
+import { journalEntries, salesImports, type SalesImport } from "~/db/schema";
 import { env } from "~/env.server";
 import { readConfigValue } from "~/modules/config/config.server";
 import { accountKeyString, Accounts, resolveAccounts, type AccountKey } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { monthOf, SummaryAccumulator } from "../summaries.server";
-import { assertBalanced } from "../journal.server";
+import { UnbalancedEntryError } from "../journal.server";
 import { formatMicros, MoneyParseError, parseExchangeRate } from "../money";
 import { linePostings, type LinePosting } from "./line-postings";
 import { loadMatchIndex, type LineMatch } from "./match-index.server";
@@ -157,19 +157,19 @@ const LINE_COLUMNS = [
 ] as const;
 const POSTING_COLUMNS = ["entry_id", "account_id", "amount_micros", "currency", "statement_line_id", "source", "split_version_id", "song_id", "recoup_micros"] as const;
 
-const text = (value: number | bigint | null | undefined) => (value === null || value === undefined ? null : value.toString());
-
-function lineRow(id: number, importId: number, line: HomeLine, match: LineMatch | null): BulkRow {
-  return [
-    text(id), text(importId), text(line.lineNo), line.kind, line.statementId, line.salePeriodStart, line.salePeriodEnd, line.source,
-    line.territory, line.artist, line.releaseTitle, line.trackTitle, line.isrc, line.upc, line.iswc, line.ipi, text(line.quantity),
-    text(line.originalAmountMicros), line.originalCurrency, line.appliedRate, text(line.amountMicros),
-    text(match?.type === "song" ? match.songId : match?.type === "member" ? match.songId : null),
-    text(match?.type === "release" ? match.releaseId : null),
-    text(match?.type === "member" ? match.memberId : null),
-    match?.by ?? null,
-    JSON.stringify(line.raw),
-  ];
+/** The line's statement_lines row (columns as LINE_COLUMNS): codes, dates, numbers and amounts are plain; what the file wrote is escaped. */
+function lineRow(rows: BulkRows, id: number, importId: number, line: HomeLine, match: LineMatch | null): void {
+  rows
+    .plain(id).plain(importId).plain(line.lineNo).plain(line.kind).text(line.statementId).plain(line.salePeriodStart).plain(line.salePeriodEnd)
+    .text(line.source).text(line.territory).text(line.artist).text(line.releaseTitle).text(line.trackTitle)
+    .plain(line.isrc).plain(line.upc).plain(line.iswc).plain(line.ipi).plain(line.quantity)
+    .plain(line.originalAmountMicros).plain(line.originalCurrency).plain(line.appliedRate).plain(line.amountMicros)
+    .plain(match?.type === "song" ? match.songId : match?.type === "member" ? match.songId : null)
+    .plain(match?.type === "release" ? match.releaseId : null)
+    .plain(match?.type === "member" ? match.memberId : null)
+    .plain(match?.by ?? null)
+    .text(JSON.stringify(line.raw))
+    .end();
 }
 
 /**
@@ -214,6 +214,9 @@ export async function failSalesImport(importId: number, reason: string): Promise
   report({ importId, status: "failed", lines: 0 });
 }
 
+/** Statement line ids are taken from the sequence this many at a time (unused ones are a gap, as sequences have). */
+const LINE_IDS_RESERVED = 50_000;
+
 async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport, bps: number): Promise<SalesImport> {
   // One import at a time, and no held share moving meanwhile: recoup figures, duplicate checks and held
   // balances all read what earlier imports posted.
@@ -231,6 +234,10 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     .values({ kind: "statement_import", memo: `Sales import #${salesImport.id}: ${salesImport.fileName}`, importId: salesImport.id, createdBy: salesImport.uploadedBy })
     .returning({ id: journalEntries.id });
   const entryId = entry!.id;
+  // The lines and postings go in without a foreign-key check per row when the session may (then every
+  // reference is checked below, in a set, before the commit); otherwise with them.
+  const unchecked = await bulk.allowUncheckedReferences(["statement_lines", "postings"]);
+  const referenced = { accounts: new Set<number>([receiptsId]), songs: new Set<number>(), releases: new Set<number>(), members: new Set<number>(), versions: new Set<number>() };
 
   let pending: Array<{ line: HomeLine; match: LineMatch | null; postings: LinePosting[] }> = [];
   const summary = new SummaryAccumulator();
@@ -239,54 +246,102 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   let suspenseMicros = 0n;
   let totalMicros = 0n;
   let lastReport = 0;
+  let nextLineId = 0;
+  let lineIdsLeft = 0;
+
+  // One batch is written while the next is read and prepared; any other statement waits for it (one connection).
+  let writing: Promise<void> | null = null;
+  async function settle() {
+    const current = writing;
+    writing = null;
+    if (current) await current;
+  }
 
   async function flush() {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    const wanted: AccountKey[] = [];
-    for (const item of batch) for (const p of item.postings) wanted.push(p.account);
-    await resolveAccounts(tx, wanted, accounts);
-    // Ids for the batch's lines, taken under the import lock (only imports write statement lines).
-    const reserved = await tx.execute(
-      sql`select setval(pg_get_serial_sequence('statement_lines', 'id'), nextval(pg_get_serial_sequence('statement_lines', 'id')) + ${batch.length - 1})::text as last`,
-    );
-    const firstId = Number((reserved as unknown as { rows: Array<{ last: string }> }).rows[0]!.last) - batch.length + 1;
-    const lineRows: BulkRow[] = [];
-    const postingRows: BulkRow[] = [];
-    batch.forEach((item, i) => {
-      const lineId = firstId + i;
-      lineRows.push(lineRow(lineId, salesImport.id, item.line, item.match));
-      // Summary keys of this line's postings (the line is new: an account's first posting on it counts it).
-      const line = item.line;
-      const base = {
-        importId: salesImport.id, month: monthOf(line.salePeriodStart), store: line.source, territory: line.territory,
-        releaseId: item.match?.type === "release" ? item.match.releaseId : null, releaseTitle: line.releaseTitle, trackTitle: line.trackTitle,
-      };
-      const seenLine = new Set<number>();
-      const seenSong = new Set<string>();
-      const summarise = (accountId: number, source: string | null, songId: number | null, amount: bigint) => {
-        const firstOnLine = !seenLine.has(accountId);
-        seenLine.add(accountId);
-        const songKey = `${accountId}:${songId ?? ""}`;
-        const firstOnSong = !seenSong.has(songKey);
-        seenSong.add(songKey);
-        summary.add({ ...base, accountId, source, songId }, amount, firstOnLine, firstOnSong);
-      };
-      if (item.line.amountMicros !== 0n) {
-        postingRows.push([text(entryId), text(receiptsId), text(-item.line.amountMicros), "USD", text(lineId), kind, null, null, "0"]);
-        summarise(receiptsId, kind, null, -item.line.amountMicros);
-      }
+    // Each posting's account, by key (created when missing: rarely, after the first batches).
+    const keys: string[][] = [];
+    let missing: AccountKey[] | null = null;
+    for (const item of batch) {
+      const names: string[] = [];
       for (const p of item.postings) {
-        if (p.amountMicros === 0n) continue;
-        summarise(accounts.get(accountKeyString(p.account))!, p.source, p.songId ?? null, p.amountMicros);
-        postingRows.push([
-          text(entryId), text(accounts.get(accountKeyString(p.account))), text(p.amountMicros), "USD", text(lineId), p.source, text(p.splitVersionId), text(p.songId), text(p.recoupMicros),
-        ]);
+        const name = accountKeyString(p.account);
+        names.push(name);
+        if (!accounts.has(name)) (missing ??= []).push(p.account);
       }
-    });
-    await bulk.write("statement_lines", LINE_COLUMNS, lineRows);
-    await bulk.write("postings", POSTING_COLUMNS, postingRows);
+      keys.push(names);
+    }
+    if (missing) {
+      await settle();
+      await resolveAccounts(tx, missing, accounts);
+    }
+    if (lineIdsLeft < batch.length) {
+      // Ids for the lines, taken under the import lock (only imports write statement lines).
+      await settle();
+      const count = Math.max(LINE_IDS_RESERVED, batch.length);
+      const reserved = await tx.execute(
+        sql`select setval(pg_get_serial_sequence('statement_lines', 'id'), nextval(pg_get_serial_sequence('statement_lines', 'id')) + ${count - 1})::text as last`,
+      );
+      nextLineId = Number((reserved as unknown as { rows: Array<{ last: string }> }).rows[0]!.last) - count + 1;
+      lineIdsLeft = count;
+    }
+    const lineRows = bulk.rows("statement_lines", LINE_COLUMNS);
+    const postingRows = bulk.rows("postings", POSTING_COLUMNS);
+    for (let b = 0; b < batch.length; b++) {
+      const { line, match, postings: made } = batch[b]!;
+      const lineId = nextLineId++;
+      lineIdsLeft--;
+      lineRow(lineRows, lineId, salesImport.id, line, match);
+      if (match?.type === "song") referenced.songs.add(match.songId);
+      else if (match?.type === "release") referenced.releases.add(match.releaseId);
+      else if (match?.type === "member") {
+        referenced.members.add(match.memberId);
+        if (match.songId !== null) referenced.songs.add(match.songId);
+      }
+      // Summary keys of this line's postings (the line is new: an account's first posting on it counts it).
+      const part = summary.linePart({
+        importId: salesImport.id, month: monthOf(line.salePeriodStart), store: line.source, territory: line.territory,
+        releaseId: match?.type === "release" ? match.releaseId : null, releaseTitle: line.releaseTitle, trackTitle: line.trackTitle,
+      });
+      const seenAccounts: number[] = [];
+      const seenSongs: Array<number | null> = [];
+      const add = (accountId: number, source: string | null, songId: number | null, amount: bigint) => {
+        let firstOnLine = true;
+        let firstOnSong = true;
+        for (let i = 0; i < seenAccounts.length; i++) {
+          if (seenAccounts[i] !== accountId) continue;
+          firstOnLine = false;
+          if (seenSongs[i] === songId) firstOnSong = false;
+        }
+        seenAccounts.push(accountId);
+        seenSongs.push(songId);
+        summary.addPosting(part, accountId, source, songId, amount, firstOnLine, firstOnSong);
+      };
+      if (line.amountMicros !== 0n) {
+        postingRows.plain(entryId).plain(receiptsId).plain(-line.amountMicros).plain("USD").plain(lineId).plain(kind).plain(null).plain(null).plain("0").end();
+        add(receiptsId, kind, null, -line.amountMicros);
+      }
+      const names = keys[b]!;
+      for (let i = 0; i < made.length; i++) {
+        const p = made[i]!;
+        if (p.amountMicros === 0n) continue;
+        const accountId = accounts.get(names[i]!)!;
+        referenced.accounts.add(accountId);
+        if (p.songId !== null) referenced.songs.add(p.songId);
+        if (p.splitVersionId !== null) referenced.versions.add(p.splitVersionId);
+        add(accountId, p.source, p.songId, p.amountMicros);
+        postingRows.plain(entryId).plain(accountId).plain(p.amountMicros).plain("USD").plain(lineId).plain(p.source).plain(p.splitVersionId).plain(p.songId).plain(p.recoupMicros).end();
+      }
+    }
+    await settle();
+    const written = (async () => {
+      await bulk.write(lineRows, { uncheckedReferences: true });
+      await bulk.write(postingRows, { uncheckedReferences: true });
+    })();
+    written.catch(() => {}); // surfaced by settle()
+    writing = written;
     runningLines.set(salesImport.id, lines);
     const now = Date.now();
     if (now - lastReport > 500) {
@@ -295,33 +350,47 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     }
   }
 
-  await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
-    for (const line of batch) {
-      const match = index.match(line);
-      const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
-      assertBalanced([-line.amountMicros, ...made.map((p) => p.amountMicros)]);
-      lines += 1;
-      totalMicros += line.amountMicros;
-      if (match) matched += 1;
-      else suspenseMicros += line.amountMicros;
-      pending.push({ line, match, postings: made });
-    }
-    if (pending.length >= BATCH_LINES) await flush();
-  });
-  await flush();
+  try {
+    await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
+      for (const line of batch) {
+        const match = index.match(line);
+        const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+        // Every line balances on its own: its shares sum to the line (the receipts posting is the line negated).
+        let shares = 0n;
+        for (const p of made) shares += p.amountMicros;
+        if (shares !== line.amountMicros) throw new UnbalancedEntryError(shares - line.amountMicros);
+        lines += 1;
+        totalMicros += line.amountMicros;
+        if (match) matched += 1;
+        else suspenseMicros += line.amountMicros;
+        pending.push({ line, match, postings: made });
+      }
+      if (pending.length >= BATCH_LINES) await flush();
+    });
+    await flush();
+    await settle();
+  } catch (error) {
+    await settle().catch(() => {});
+    throw error;
+  }
+
+  if (unchecked) await checkReferences(tx, salesImport.id, referenced);
 
   // The invariant (MONEY.md), checked in the database before the import commits: the entry sums to zero,
-  // and what it shares out (members, held, commission, suspense) is exactly the statement's total.
-  const [check] = await tx
-    .select({
-      all: sql<string>`coalesce(sum(${postings.amountMicros}), 0)::text`,
-      shared: sql<string>`coalesce(sum(${postings.amountMicros}) filter (where ${postings.accountId} <> ${receiptsId}), 0)::text`,
-    })
-    .from(postings)
-    .where(eq(postings.entryId, entryId));
-  if (BigInt(check!.all) !== 0n || BigInt(check!.shared) !== totalMicros) {
-    throw new Error(`Import #${salesImport.id} does not balance: postings sum to ${check!.all}, shared ${check!.shared}, statement total ${totalMicros}.`);
+  // and what it shares out (members, held, commission, suspense) is exactly the statement's total. When the
+  // rows went in without their foreign-key checks, the same pass proves every posting's line is this import's.
+  const checked = (await tx.execute(sql`
+    select coalesce(sum(p.amount_micros), 0)::text as "all",
+      coalesce(sum(p.amount_micros) filter (where p.account_id <> ${receiptsId}), 0)::text as shared,
+      ${unchecked ? sql`count(*) filter (where p.statement_line_id is not null and l.id is null)::int` : sql`0`} as dangling
+    from postings p
+    ${unchecked ? sql`left join statement_lines l on l.id = p.statement_line_id and l.import_id = ${salesImport.id}` : sql``}
+    where p.entry_id = ${entryId}`)) as unknown as { rows: Array<{ all: string; shared: string; dangling: number }> };
+  const check = checked.rows[0];
+  if (!check || BigInt(check.all) !== 0n || BigInt(check.shared) !== totalMicros) {
+    throw new Error(`Import #${salesImport.id} does not balance: postings sum to ${check?.all}, shared ${check?.shared}, statement total ${totalMicros}.`);
   }
+  if (check.dangling !== 0) throw new Error(`Import #${salesImport.id}: ${check.dangling} postings name a statement line that is not this import's.`);
 
   // The pages' running totals, added once, in this transaction (summaries.server.ts).
   await summary.write(tx);
@@ -332,6 +401,34 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     .where(eq(salesImports.id, salesImport.id))
     .returning();
   return done!;
+}
+
+/**
+ * What the foreign keys of the lines and postings written without their per-row checks would have done,
+ * once for the whole import: every row they refer to exists, and is locked FOR KEY SHARE until the commit
+ * (as each foreign-key check locks it), so that it cannot be deleted under the import. The lines and the
+ * journal entry are the import's own (the invariant's query proves the postings' lines).
+ */
+export async function checkReferences(
+  tx: Db,
+  importId: number,
+  referenced: { accounts: Set<number>; songs: Set<number>; releases: Set<number>; members: Set<number>; versions: Set<number> },
+): Promise<void> {
+  const parents: Array<[table: string, ids: Set<number>]> = [
+    ["sales_imports", new Set([importId])],
+    ["ledger_accounts", referenced.accounts],
+    ["songs", referenced.songs],
+    ["releases", referenced.releases],
+    ["users", referenced.members],
+    ["split_versions", referenced.versions],
+  ];
+  for (const [table, ids] of parents) {
+    if (ids.size === 0) continue;
+    const found = (await tx.execute(sql`select count(*)::int as n from (select 1 from ${sql.identifier(table)} where id = any(${pgArrayLiteral([...ids])}::int[]) for key share) locked`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
+    if (found.rows[0]!.n !== ids.size) throw new Error(`Import #${importId} refers to ${ids.size - found.rows[0]!.n} ${table} rows that no longer exist.`);
+  }
 }
 
 /** The import's figures as the JSON contract gives them (MONEY.md `GET /api/admin/sales-imports/{id}`). */
