@@ -1203,7 +1203,8 @@ export const taxDeclarations = pgTable(
   ],
 );
 
-export const payoutStatuses = ["pending", "approved", "paid", "rejected", "canceled"] as const;
+/** `reversed`: paid through Stripe, then the whole transfer was reversed (its amount is back in earnings). */
+export const payoutStatuses = ["pending", "approved", "paid", "rejected", "canceled", "reversed"] as const;
 export type PayoutStatus = (typeof payoutStatuses)[number];
 
 /**
@@ -1237,10 +1238,16 @@ export const payoutRequests = pgTable(
     paidAt: timestamp("paid_at", { withTimezone: true }),
     rejectedAt: timestamp("rejected_at", { withTimezone: true }),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    /** What the provider took back of the net (Stripe transfer reversals, cumulative) and the last reversal's entry. */
+    reversedMicros: bigint("reversed_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    reversalEntryId: bigint("reversal_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    reversedAt: timestamp("reversed_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index("payout_requests_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("payout_requests_stripe_reference_unique").on(t.reference).where(sql`${t.method} = 'stripe' and ${t.reference} is not null`),
+    check("payout_requests_reversed", sql`${t.reversedMicros} >= 0 and ${t.reversedMicros} <= ${t.netMicros}`),
     index("payout_requests_status_idx").on(t.status, t.createdAt),
     check("payout_requests_status_valid", sql`${t.status} in (${sqlList(payoutStatuses)})`),
     check("payout_requests_method_valid", sql`${t.method} in (${sqlList(payoutMethods)})`),
@@ -1249,6 +1256,16 @@ export const payoutRequests = pgTable(
     check("payout_requests_parts", sql`${t.feeMicros} >= 0 and ${t.withholdingMicros} >= 0 and ${t.withholdingBps} between 0 and 10000`),
   ],
 );
+/**
+ * Stripe webhook events already handled (issue 11): the event id is inserted in the transaction that applies
+ * the event, so a second delivery of the same event does nothing.
+ */
+export const stripeWebhookEvents = pgTable("stripe_webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type PayoutAccount = typeof payoutAccounts.$inferSelect;
 export type TaxDeclaration = typeof taxDeclarations.$inferSelect;
 export type PayoutRequest = typeof payoutRequests.$inferSelect;
