@@ -66,6 +66,9 @@ const PATHS: Record<string, string> = {
   "member-payouts-provider": "/member/:memberId/payouts-provider",
   "admin-royalty-payment-requests": "/admin/royalty-payment-requests",
   "admin-payment-accounts": "/admin/payment-accounts",
+  "member-payment-account-stripe-refresh": "/member/:memberId/payment-account-stripe-refresh/:id",
+  "member-payment-account-stripe-onboarding": "/member/:memberId/payment-account-stripe-onboarding",
+  "admin-member-payment-account-stripe-refresh": "/admin/member/:memberId/payment-account-stripe-refresh/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

@@ -110,16 +110,18 @@ export async function declareTaxStatus(actor: Pick<User, "id">, memberId: number
 }
 
 /** The member's tax residence (payout account) and the declaration in force. One statement. */
-export async function taxStatusOf(memberId: number, executor: Db = db()): Promise<TaxStatus & { method: PayoutMethod | null }> {
+export async function taxStatusOf(memberId: number, executor: Db = db()): Promise<TaxStatus & { method: PayoutMethod | null; stripeReady: boolean }> {
   const result = await executor.execute(sql`
-    select a.method, a.country, d.form, d.country as declared
+    select a.method, a.country, d.form, d.country as declared, a.stripe_account_id is not null and a.stripe_onboarding_status = 'complete' as stripe_ready
     from (select ${memberId}::int as user_id) m
     left join payout_accounts a on a.user_id = m.user_id
     left join tax_declarations d on d.user_id = m.user_id and d.superseded_at is null
   `);
-  const row = (result as unknown as { rows: Array<{ method: PayoutMethod | null; country: string | null; form: TaxForm | null; declared: string | null }> }).rows[0];
+  const row = (result as unknown as { rows: Array<{ method: PayoutMethod | null; country: string | null; form: TaxForm | null; declared: string | null; stripe_ready: boolean | null }> })
+    .rows[0];
   return {
     method: row?.method ?? null,
+    stripeReady: row?.stripe_ready === true,
     country: row?.country ?? null,
     declaration: row?.form && row.declared ? { form: row.form, country: row.declared } : null,
   };

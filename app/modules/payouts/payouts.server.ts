@@ -30,7 +30,7 @@ export { PayoutError };
 /** The two-key advisory lock namespace for a member's payouts (the ledger's import lock is a one-key lock). */
 export const PAYOUT_MEMBER_LOCK = 727_011;
 
-async function lockMemberPayouts(tx: Db, memberId: number): Promise<void> {
+export async function lockMemberPayouts(tx: Db, memberId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${PAYOUT_MEMBER_LOCK}::int, ${memberId}::int)`);
 }
 
@@ -88,6 +88,10 @@ export interface PayoutRequestView {
   reserveEntryId: number | null;
   releaseEntryId: number | null;
   paymentEntryId: number | null;
+  /** What the provider took back of the net (a Stripe transfer reversal), and the last reversal's entry. */
+  reversedMicros: bigint;
+  reversedAt: Date | null;
+  reversalEntryId: number | null;
 }
 
 const view = (r: PayoutRequest): PayoutRequestView => ({
@@ -111,6 +115,9 @@ const view = (r: PayoutRequest): PayoutRequestView => ({
   reserveEntryId: r.reserveEntryId,
   releaseEntryId: r.releaseEntryId,
   paymentEntryId: r.paymentEntryId,
+  reversedMicros: r.reversedMicros,
+  reversedAt: r.reversedAt,
+  reversalEntryId: r.reversalEntryId,
 });
 
 /** Checks and parses the form's `amount` (dollars and cents) into cents, with the field's messages. */
@@ -133,15 +140,16 @@ export async function previewPayout(actor: Pick<User, "id">, memberId: number, a
   const cents = parseRequestedAmount(amount);
   const [config, status, available] = await Promise.all([payoutConfig(), taxStatusOf(memberId), availableCents(memberId)]);
   const simulation = simulatePayout(cents, status.method ?? "manual", status, config, now);
-  return { simulation, problem: requestProblem(cents, available, config, status.method, simulation) };
+  return { simulation, problem: requestProblem(cents, available, config, status.method, simulation, status.stripeReady) };
 }
 
-function requestProblem(cents: bigint, available: bigint, config: PayoutConfig, method: PayoutMethod | null, simulation: PayoutSimulation): PayoutError | null {
+function requestProblem(cents: bigint, available: bigint, config: PayoutConfig, method: PayoutMethod | null, simulation: PayoutSimulation, stripeReady = false): PayoutError | null {
   if (cents < config.minPayoutCents) return new PayoutError(400, `The minimum payout is ${formatCents(config.minPayoutCents)}.`, "amount");
   if (cents > available) {
     return new PayoutError(400, available > 0n ? `You can request at most ${formatCents(available)}, your available balance.` : "Your available balance is $0.00.", "amount");
   }
   if (method === null) return new PayoutError(400, "Choose how you are paid (Payouts) before requesting a payout.", "amount");
+  if (method === "stripe" && !stripeReady) return new PayoutError(400, "Finish setting up Stripe (Payouts) before requesting a payout.", "amount");
   if (simulation.netCents <= 0n) return new PayoutError(400, "After the fee and withholding nothing would be paid: request a larger amount.", "amount");
   return null;
 }
@@ -160,7 +168,7 @@ export async function requestPayout(actor: Pick<User, "id">, memberId: number, a
     const status = await taxStatusOf(memberId, tx);
     const available = await availableCents(memberId, tx);
     const simulation = simulatePayout(cents, status.method ?? "manual", status, config, now);
-    const problem = requestProblem(cents, available, config, status.method, simulation);
+    const problem = requestProblem(cents, available, config, status.method, simulation, status.stripeReady);
     if (problem) throw problem;
     const amountMicros = centsToMicros(cents);
     const [created] = await tx
@@ -205,7 +213,7 @@ async function lockRequest(tx: Db, requestId: number, may: (request: PayoutReque
   return request;
 }
 
-const statusWord: Record<PayoutStatus, string> = { pending: "pending", approved: "approved", paid: "paid", rejected: "rejected", canceled: "canceled" };
+const statusWord: Record<PayoutStatus, string> = { pending: "pending", approved: "approved", paid: "paid", rejected: "rejected", canceled: "canceled", reversed: "reversed" };
 
 async function release(tx: Db, request: PayoutRequest, actorId: number, why: "canceled" | "rejected"): Promise<number | null> {
   return postEntry(tx, {
@@ -272,10 +280,12 @@ export async function approvePayoutRequest(actor: Pick<User, "id" | "acctType">,
  * withholding are worked out again at payment from the member's tax status then (a W-9 sent after the request
  * counts; a declaration withdrawn meanwhile counts too), so the request row ends with what was really paid.
  */
-async function pay(tx: Db, request: PayoutRequest, actorId: number, reference: string, now: Date): Promise<PayoutRequestView> {
+async function pay(tx: Db, request: PayoutRequest, actorId: number | null, send: string | PaymentSender, now: Date): Promise<PayoutRequestView> {
   const [config, status] = [await payoutConfig(tx), await taxStatusOf(request.userId, tx)];
   const simulation = simulatePayout(microsToCentsFloor(request.amountMicros), request.method, status, config, now);
   if (simulation.netCents <= 0n) throw new PayoutError(409, "After the fee and withholding nothing would be paid: reject this request instead.");
+  // A provider moves the net now, under the member's lock and the request's row lock, and answers its reference.
+  const reference = typeof send === "string" ? send : await send(request, simulation, tx);
   const fee = centsToMicros(simulation.feeCents);
   const withheld = centsToMicros(simulation.withholdingCents);
   const net = centsToMicros(simulation.netCents);
@@ -323,6 +333,80 @@ export async function payManualPayoutRequest(actor: Pick<User, "id" | "acctType"
   });
 }
 
+/**
+ * Moves a provider's money for a request and answers the reference to record (a Stripe transfer id). It runs
+ * inside the payment's transaction, holding the member's lock and the request's row lock, so a request is
+ * sent once at a time; it must itself be idempotent per request (a retry after a failure may call it again).
+ */
+export type PaymentSender = (request: PayoutRequest, simulation: PayoutSimulation, tx: Db) => Promise<string>;
+
+/**
+ * Pays a pending or approved request through its provider (Stripe): `send` moves the net, then the same
+ * `payout_payment` entry as a manual payment is posted with the provider's reference. `actorId` is the
+ * administrator (the caller checks who may act), or null when Stripe's own event records a transfer.
+ * `executor` lets a caller's transaction (a webhook's) hold it, as a savepoint.
+ */
+export async function payThroughProvider(
+  actorId: number | null,
+  requestId: number,
+  method: PayoutMethod,
+  send: PaymentSender,
+  options: { now?: Date; executor?: Db } = {},
+): Promise<PayoutRequestView> {
+  return (options.executor ?? db()).transaction(async (tx) => {
+    const request = await lockRequest(tx, requestId, () => true);
+    if (request.status !== "pending" && request.status !== "approved") throw new PayoutError(409, `This request is ${statusWord[request.status]} already.`);
+    if (request.method !== method) throw new PayoutError(409, `This request is paid by ${request.method === "manual" ? "a manual transfer" : "Stripe"}.`);
+    return pay(tx, request, actorId, send, options.now ?? new Date());
+  });
+}
+
+/**
+ * The provider took back (part of) what it paid: a Stripe transfer reversal. `reversedTotalMicros` is the
+ * cumulative amount reversed so far (Stripe's `amount_reversed`); only what is new is posted, so the same
+ * reversal told twice changes nothing. A partial reversal moves that much of the net from payouts_paid back
+ * to earnings; once the whole net is reversed the rest of the payment is undone too (withholding and fee back),
+ * the request becomes `reversed` and its whole amount is available again.
+ */
+export async function reversePaidPayout(
+  requestId: number,
+  reversedTotalMicros: bigint,
+  reference: string,
+  options: { now?: Date; executor?: Db } = {},
+): Promise<PayoutRequestView | null> {
+  return (options.executor ?? db()).transaction(async (tx) => {
+    const request = await lockRequest(tx, requestId, () => true);
+    if (request.status !== "paid" || reversedTotalMicros <= request.reversedMicros) return null;
+    const total = reversedTotalMicros > request.netMicros ? request.netMicros : reversedTotalMicros;
+    const delta = total - request.reversedMicros;
+    const full = total === request.netMicros;
+    const postings = full
+      ? [
+          { account: Accounts.payoutsPaid(request.userId), amountMicros: -delta },
+          { account: withholdingAccount(request.userId), amountMicros: -request.withholdingMicros },
+          { account: payoutFeesAccount(), amountMicros: -request.feeMicros },
+          { account: Accounts.earnings(request.userId), amountMicros: delta + request.withholdingMicros + request.feeMicros },
+        ]
+      : [
+          { account: Accounts.payoutsPaid(request.userId), amountMicros: -delta },
+          { account: Accounts.earnings(request.userId), amountMicros: delta },
+        ];
+    const entryId = await postEntry(tx, {
+      kind: "payout_reversal",
+      memo: `Payout request #${request.id} ${full ? "reversed" : "partly reversed"} by the provider (${reference}): ${formatMicros(delta)} back to earnings`,
+      reversesEntryId: request.paymentEntryId,
+      postings,
+    });
+    const now = options.now ?? new Date();
+    const [row] = await tx
+      .update(payoutRequests)
+      .set({ reversedMicros: total, reversalEntryId: entryId, reversedAt: now, updatedAt: now, ...(full ? { status: "reversed" as const } : {}) })
+      .where(eq(payoutRequests.id, request.id))
+      .returning();
+    return view(row!);
+  });
+}
+
 /* ------------------------------------------------------------------ reading */
 
 /** The member's requests, newest first (the member themself or an administrator; 404 otherwise). */
@@ -360,6 +444,9 @@ export interface PaymentRequestJson {
   paid_at: string | null;
   rejected_at: string | null;
   canceled_at: string | null;
+  /** What the provider took back of the net (Stripe transfer reversals), and when. */
+  reversed: string;
+  reversed_at: string | null;
   /** The journal entries behind it: the reservation, its release (canceled or rejected) and the payment. */
   entries: { reserve: number | null; release: number | null; payment: number | null };
 }
@@ -385,6 +472,8 @@ export function paymentRequestJson(r: PayoutRequestView): PaymentRequestJson {
     paid_at: iso(r.paidAt),
     rejected_at: iso(r.rejectedAt),
     canceled_at: iso(r.canceledAt),
+    reversed: formatMicros(r.reversedMicros),
+    reversed_at: iso(r.reversedAt),
     entries: { reserve: r.reserveEntryId, release: r.releaseEntryId, payment: r.paymentEntryId },
   };
 }
