@@ -346,26 +346,29 @@ function memberLinesSelect(
   if (query.country) where.push(sql`sl.territory = ${query.country}`);
   if (query.key !== null) where.push(sql`${keyExpr[query.group]} = ${query.key}`);
   if (after) {
-    where.push(sql`g.statement_line_id >= ${after.lineId}::bigint`);
-    where.push(sql`(g.statement_line_id, coalesce(g.song_id, 0)) > (${after.lineId}::bigint, ${after.songId})`);
+    // (line, song) after the cursor, in index order: songs ascending, a posting without a song last.
+    where.push(sql`p.statement_line_id >= ${after.lineId}::bigint`);
+    where.push(
+      after.songId === 0
+        ? sql`p.statement_line_id > ${after.lineId}::bigint`
+        : sql`(p.statement_line_id > ${after.lineId}::bigint or p.song_id > ${after.songId} or p.song_id is null)`,
+    );
   }
+  // One query level (no grouped subquery), so that with a LIMIT the planner walks the index in order and
+  // stops after the page instead of sorting the member's whole history.
   return sql`
-    select g.statement_line_id::text as "lineId", sl.import_id as "importId", sl.line_no as "lineNo",
+    select p.statement_line_id::text as "lineId", sl.import_id as "importId", sl.line_no as "lineNo",
            to_char(sl.sale_period_start, 'YYYY-MM') as period, sl.source as store, coalesce(sl.territory, '') as country,
            ${release} as release, ${track} as track, sl.quantity, sl.amount_micros::text as "lineAmount",
-           g.amount::text as amount, '0' as commission, coalesce(g.song_id, 0)::int as song_id
-    from (
-      select p.statement_line_id, p.song_id, sum(p.amount_micros) as amount
-      from postings p
-      where p.account_id = (select a.id from ledger_accounts a where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD')
-        and p.source = ${kind} and p.statement_line_id is not null
-      group by p.statement_line_id, p.song_id
-    ) g
-    join statement_lines sl on sl.id = g.statement_line_id
-    left join songs s on s.id = g.song_id
+           sum(p.amount_micros)::text as amount, '0' as commission, coalesce(p.song_id, 0)::int as song_id
+    from postings p
+    join statement_lines sl on sl.id = p.statement_line_id
+    left join songs s on s.id = p.song_id
     left join releases r on r.id = sl.release_id
-    where ${sql.join(where, sql` and `)}
-    order by g.statement_line_id, coalesce(g.song_id, 0)`;
+    where p.account_id = (select a.id from ledger_accounts a where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD')
+      and p.source = ${kind} and ${sql.join(where, sql` and `)}
+    group by p.statement_line_id, p.song_id, sl.id, s.id, r.id
+    order by p.statement_line_id, p.song_id`;
 }
 
 /** One page of the lines behind the subject's figures (or one group's), with the count, in one statement. */
