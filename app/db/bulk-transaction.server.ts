@@ -45,14 +45,11 @@ export interface BulkWriter {
 }
 
 /** COPY's text format: backslash escapes for the characters it gives meaning to; \N is NULL. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
 function copyText(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 92 || c === 9 || c === 10 || c === 13) {
-      return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
-    }
-  }
-  return value;
+  if (!COPY_SPECIAL.test(value)) return value;
+  return value.replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
 }
 
 /**
@@ -75,11 +72,7 @@ const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** A SQL literal: an escape string (backslashes and quotes doubled), valid whatever standard_conforming_strings says. */
 function sqlLiteral(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 92 || c === 39) return `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
-  }
-  return `'${value}'`;
+  return /[\\']/.test(value) ? `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'` : `'${value}'`;
 }
 
 /** Rows as COPY text: one line per row, values separated by tabs. */
