@@ -133,7 +133,7 @@ describe("bank details", () => {
 
   it("a new declaration supersedes the old one, keeping it, and decides the withholding", async () => {
     const member = await payee(0n, "US", null);
-    expect(await taxStatusOf(member.id)).toEqual({ method: "manual", country: "US", declaration: null });
+    expect(await taxStatusOf(member.id)).toEqual({ method: "manual", country: "US", declaration: null, stripeReady: false });
     await declareTaxStatus(member, member.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "987654321" });
     await declareTaxStatus(member, member.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "111224444" });
     const all = await db().select().from(taxDeclarations).where(eq(taxDeclarations.userId, member.id));

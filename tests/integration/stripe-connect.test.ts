@@ -1,0 +1,266 @@
+import { and, eq, sql } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { journalEntries, payoutAccounts, payoutRequests, stripeWebhookEvents, users, type User } from "~/db/schema";
+import { Accounts } from "~/modules/ledger/accounts.server";
+import { postEntry } from "~/modules/ledger/journal.server";
+import { PayoutError } from "~/modules/payouts/payout-errors";
+import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
+import { stripeMethodData, payStripePayoutRequest, transferGroupFor } from "~/modules/payouts/stripe/stripe-connect.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { createSignedMember } from "../helpers/factories";
+import { sessionCookieFor } from "../helpers/requests";
+import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { useTestSettings } from "../setup/settings";
+
+useTestDatabase();
+
+const SECRET_KEY = "sk_test_backline_stand_in";
+const WEBHOOK_SECRET = "whsec_test_backline_stand_in";
+
+/**
+ * Stripe Connect Express against the local stand-in (tests/helpers/stripe-stand-in.ts), through the real
+ * request handler and the SDK: onboarding links, an expired link refreshed, account.updated, paying a
+ * Stripe request (one transfer however often it is retried), transfer.reversed returning the money,
+ * signatures refused, events handled once, and someone else's account id answered 404.
+ */
+describe("Stripe Connect payouts (stand-in)", () => {
+  let stand: StripeStandIn;
+  let server: AppServer;
+  let mia: User;
+  let other: User;
+  let admin: User;
+  let cookies: { mia: string; other: string; admin: string };
+  let accountId = "";
+
+  beforeAll(async () => {
+    stand = await startStripeStandIn();
+    useTestSettings({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stand.url });
+    mia = await createSignedMember("Mia");
+    other = await createSignedMember("Other");
+    admin = await createSignedMember("Ada");
+    [admin] = await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id)).returning();
+    await db().transaction((tx) =>
+      postEntry(tx, {
+        kind: "test_income",
+        memo: "test income",
+        postings: [
+          { account: Accounts.receipts("digital"), amountMicros: -200_000_000n, source: "digital" },
+          { account: Accounts.earnings(mia.id), amountMicros: 200_000_000n, source: "digital" },
+        ],
+      }),
+    );
+    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await stand?.close();
+    useTestSettings();
+  });
+
+  const post = (path: string, fields: Record<string, string>, cookie: string) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams(fields),
+    });
+  const get = (path: string, cookie: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const webhookUrl = () => `${server.url}/api/stripe/webhooks`;
+  const send = (event: Stripe.Event, target: { secret?: string; signature?: string } = {}) => stand.sendEvent(event, { url: webhookUrl(), secret: WEBHOOK_SECRET, ...target });
+  const accountRow = async (userId: number) => (await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)))[0];
+  const requestRow = async (id: number) => (await db().select().from(payoutRequests).where(eq(payoutRequests.id, id)))[0]!;
+
+  it("onboarding: an Express account once, and an account link back to the refresh and payouts pages", async () => {
+    const missing = await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "U" }, cookies.mia);
+    expect(missing.status).toBe(302);
+    expect(missing.headers.get("location")).toBe(`/member/${mia.id}/payouts-provider`);
+    expect(stand.accounts.size).toBe(0);
+
+    const started = await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "us" }, cookies.mia);
+    expect(started.status).toBe(302);
+    const location = started.headers.get("location")!;
+    expect(location.startsWith(`${stand.url}/connect/onboarding/`)).toBe(true);
+    expect(stand.accounts.size).toBe(1);
+    const [account] = [...stand.accounts.values()];
+    accountId = account!.id;
+    expect(account).toMatchObject({ type: "express", country: "US", email: mia.email, metadata: { backline_member_id: String(mia.id) } });
+    const link = [...stand.links.values()].at(-1)!;
+    expect(link.refreshUrl).toBe(`http://localhost:3999/member/${mia.id}/payment-account-stripe-refresh/${accountId}`);
+    expect(link.returnUrl).toBe(`http://localhost:3999/member/${mia.id}/payouts-provider`);
+    expect(await accountRow(mia.id)).toMatchObject({ method: "stripe", country: "US", stripeAccountId: accountId, stripeOnboardingStatus: "pending" });
+
+    // Again: the same account, a fresh link.
+    const again = await post(`/member/${mia.id}/payment-account-stripe-onboarding`, {}, cookies.mia);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).not.toBe(location);
+    expect(stand.accounts.size).toBe(1);
+
+    // Nobody starts it for someone else.
+    expect((await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "US" }, cookies.other)).status).toBe(404);
+    expect((await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "US" }, cookies.admin)).status).toBe(404);
+
+    // A pending account cannot be paid to yet: requesting is refused beside the field.
+    await expect(requestPayout(mia, mia.id, "20.00")).rejects.toMatchObject({ status: 400, field: "amount", message: expect.stringContaining("Stripe") });
+  });
+
+  it("an expired link sends the member to the refresh page, which issues a fresh link", async () => {
+    stand.expireLinks();
+    const expired = [...stand.links.values()].at(-1)!;
+    const hosted = await fetch(`${stand.url}/connect/onboarding/${expired.id}`, { redirect: "manual" });
+    expect(hosted.status).toBe(302);
+    expect(hosted.headers.get("location")).toBe(expired.refreshUrl);
+
+    const linksBefore = stand.links.size;
+    const refreshed = await get(`/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, cookies.mia);
+    expect(refreshed.status).toBe(302);
+    const fresh = refreshed.headers.get("location")!;
+    expect(fresh.startsWith(`${stand.url}/connect/onboarding/`)).toBe(true);
+    expect(stand.links.size).toBe(linksBefore + 1);
+    const page = await fetch(fresh, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Agree and submit");
+  });
+
+  it("someone else's account id is 404 on both refresh pages", async () => {
+    await post(`/member/${other.id}/payment-account-stripe-onboarding`, { country: "GB" }, cookies.other);
+    const otherAccount = (await accountRow(other.id))!.stripeAccountId!;
+    expect(otherAccount).toMatch(/^acct_/);
+    expect([...stand.accounts.values()].find((a) => a.id === otherAccount)?.tos_acceptance.service_agreement).toBe("recipient");
+
+    expect((await get(`/member/${mia.id}/payment-account-stripe-refresh/${otherAccount}`, cookies.mia)).status).toBe(404);
+    expect((await get(`/member/${other.id}/payment-account-stripe-refresh/${accountId}`, cookies.other)).status).toBe(404);
+    expect((await get(`/member/${other.id}/payment-account-stripe-refresh/${otherAccount}`, cookies.mia)).status).toBe(404);
+    expect((await get(`/member/${mia.id}/payment-account-stripe-refresh/acct_unknown123`, cookies.mia)).status).toBe(404);
+    expect((await get(`/admin/member/${other.id}/payment-account-stripe-refresh/${accountId}`, cookies.admin)).status).toBe(404);
+    expect((await get(`/admin/member/${mia.id}/payment-account-stripe-refresh/${otherAccount}`, cookies.admin)).status).toBe(404);
+    // A member on the admin path is sent to log in as an administrator.
+    expect((await get(`/admin/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, cookies.mia)).status).toBe(302);
+
+    const byAdmin = await get(`/admin/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, cookies.admin);
+    expect(byAdmin.status).toBe(302);
+    expect(byAdmin.headers.get("location")).toBe("/admin/payment-accounts?method=stripe");
+  });
+
+  it("webhooks: a bad or missing signature is 400 and changes nothing; account.updated completes onboarding once", async () => {
+    const completed = stand.completeOnboarding(accountId);
+    const event = stand.event("account.updated", completed);
+
+    const forged = await send(event, { secret: "whsec_wrong_secret" });
+    expect(forged.status).toBe(400);
+    const unsigned = await fetch(webhookUrl(), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(event) });
+    expect(unsigned.status).toBe(400);
+    const stale = await send(event, { signature: new Stripe(SECRET_KEY).webhooks.generateTestHeaderString({ payload: "{}", secret: WEBHOOK_SECRET }) });
+    expect(stale.status).toBe(400);
+    expect((await accountRow(mia.id))!.stripeOnboardingStatus).toBe("pending");
+    expect(await db().select().from(stripeWebhookEvents)).toHaveLength(0);
+
+    const ok = await send(event);
+    expect(ok.status).toBe(200);
+    expect(await accountRow(mia.id)).toMatchObject({ method: "stripe", stripeOnboardingStatus: "complete" });
+    const twice = await send(event);
+    expect(twice.status).toBe(200);
+    expect(JSON.parse(twice.body)).toMatchObject({ received: true, duplicate: true });
+    expect(await db().select().from(stripeWebhookEvents).where(eq(stripeWebhookEvents.id, event.id))).toHaveLength(1);
+
+    const data = await stripeMethodData(mia, mia.id);
+    expect(data).toMatchObject({ accountId, status: "complete", active: true });
+    // Complete: the refresh page sends the member back to payouts-provider, no new link.
+    const refreshed = await get(`/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, cookies.mia);
+    expect(refreshed.headers.get("location")).toBe(`/member/${mia.id}/payouts-provider`);
+  });
+
+  let paidId = 0;
+  let transferId = "";
+
+  it("paying a Stripe request makes exactly one transfer of the net, even when retried", async () => {
+    const before = await availableCents(mia.id);
+    const request = await requestPayout(mia, mia.id, "50.00");
+    expect(request.method).toBe("stripe");
+    await expect(payStripePayoutRequest(mia, request.id)).rejects.toMatchObject({ status: 404 });
+
+    // The first answer is lost on the wire: the SDK retries with the same idempotency key and Stripe replays it.
+    stand.dropNextTransferResponse();
+    const paid = await payStripePayoutRequest(admin, request.id);
+    expect(stand.transfers.size).toBe(1);
+    const [transfer] = [...stand.transfers.values()];
+    expect(paid).toMatchObject({ status: "paid", reference: transfer!.id });
+    expect(BigInt(transfer!.amount) * 10_000n).toBe(paid.netMicros);
+    expect(transfer).toMatchObject({ destination: accountId, currency: "usd", transfer_group: transferGroupFor(request.id), metadata: { payout_request_id: String(request.id) } });
+    const keys = stand.requests.filter((r) => r.method === "POST" && r.path === "/v1/transfers").map((r) => r.idempotencyKey);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(keys).size).toBe(1);
+
+    // Paying again: 409, no second transfer; Stripe's transfer.created for it changes nothing.
+    await expect(payStripePayoutRequest(admin, request.id)).rejects.toBeInstanceOf(PayoutError);
+    expect(stand.transfers.size).toBe(1);
+    expect((await send(stand.event("transfer.created", transfer))).status).toBe(200);
+    expect((await requestRow(request.id)).paymentEntryId).toBe(paid.paymentEntryId);
+    expect(await availableCents(mia.id)).toBe(before - 5000n);
+    paidId = request.id;
+    transferId = transfer!.id;
+  });
+
+  it("a transfer made but not recorded (the app stopped) is recorded by transfer.created, and never made twice", async () => {
+    const request = await requestPayout(mia, mia.id, "30.00");
+    const stripe = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: stand.port, protocol: "http" });
+    // The net the payment will compute: amount - Stripe fee ($0.25 + 0.25%) - 24% US backup withholding.
+    const net = Number(request.netMicros / 10_000n);
+    const transfer = await stripe.transfers.create({ amount: net, currency: "usd", destination: accountId, transfer_group: transferGroupFor(request.id), metadata: { payout_request_id: String(request.id) } });
+    // The administrator pays: the existing transfer is found by its group, not made again.
+    const retried = await payStripePayoutRequest(admin, request.id);
+    expect(retried.reference).toBe(transfer.id);
+    expect(stand.transfers.size).toBe(2);
+
+    // And a request whose payment was lost is recorded from the event alone.
+    const third = await requestPayout(mia, mia.id, "20.00");
+    const lost = await stripe.transfers.create({ amount: Number(third.netMicros / 10_000n), currency: "usd", destination: accountId, transfer_group: transferGroupFor(third.id), metadata: { payout_request_id: String(third.id) } });
+    expect((await send(stand.event("transfer.created", lost))).status).toBe(200);
+    expect(await requestRow(third.id)).toMatchObject({ status: "paid", reference: lost.id });
+    await expect(payStripePayoutRequest(admin, third.id)).rejects.toMatchObject({ status: 409 });
+    expect(stand.transfers.size).toBe(3);
+  });
+
+  it("transfer.reversed returns the whole amount to the member's earnings, once", async () => {
+    const before = await availableCents(mia.id);
+    const paid = await requestRow(paidId);
+    const reversed = stand.reverseTransfer(transferId);
+    const event = stand.event("transfer.reversed", reversed);
+    expect((await send(event)).status).toBe(200);
+    const row = await requestRow(paidId);
+    expect(row).toMatchObject({ status: "reversed", reversedMicros: paid.netMicros });
+    expect(await availableCents(mia.id)).toBe(before + paid.amountMicros / 10_000n);
+    const [entry] = await db().select().from(journalEntries).where(eq(journalEntries.id, row.reversalEntryId!));
+    expect(entry).toMatchObject({ kind: "payout_reversal", reversesEntryId: paid.paymentEntryId });
+    // The entry undoes the payment's postings exactly (paid, withholding, fee back to earnings).
+    const sums = await db().execute(sql`
+      select a.kind, sum(p.amount_micros)::text as total from postings p join ledger_accounts a on a.id = p.account_id
+      where p.entry_id in (${paid.paymentEntryId}, ${row.reversalEntryId}) group by a.kind order by a.kind`);
+    const byKind = Object.fromEntries((sums as unknown as { rows: Array<{ kind: string; total: string }> }).rows.map((r) => [r.kind, BigInt(r.total)]));
+    expect(byKind).toEqual({ earnings: paid.amountMicros, payout_fees: 0n, payouts_paid: 0n, payouts_reserved: -paid.amountMicros, withholding: 0n });
+
+    const again = await send(event);
+    expect(JSON.parse(again.body)).toMatchObject({ duplicate: true });
+    // A second event with the same cumulative reversal (a new id) changes nothing either.
+    expect((await send(stand.event("transfer.reversed", reversed))).status).toBe(200);
+    expect(await availableCents(mia.id)).toBe(before + paid.amountMicros / 10_000n);
+    const reversals = await db().select().from(journalEntries).where(and(eq(journalEntries.kind, "payout_reversal"), eq(journalEntries.reversesEntryId, paid.paymentEntryId!)));
+    expect(reversals).toHaveLength(1);
+  });
+
+  it("without STRIPE_SECRET_KEY the Stripe method is hidden, its pages are 404 and webhooks are refused", async () => {
+    useTestSettings();
+    try {
+      expect(await stripeMethodData(mia, mia.id)).toBeNull();
+      expect((await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "US" }, await sessionCookieFor(mia.id))).status).toBe(404);
+      expect((await get(`/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, await sessionCookieFor(mia.id))).status).toBe(404);
+      expect((await send(stand.event("account.updated", stand.accounts.get(accountId)))).status).toBe(404);
+    } finally {
+      useTestSettings({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stand.url });
+    }
+  });
+});
