@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { useRequestInfo } from "~/context";
+import { ConfirmAccess, confirmPayloadOf } from "./confirm-access";
 import { NotFound } from "./not-found";
 
 /**
@@ -12,6 +13,9 @@ export function RouteErrorPage({ homeHref = "/", homeLabel = "Go to the start pa
   const { requestId } = useRequestInfo();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (status === 404) return <NotFound homeHref={homeHref} homeLabel={homeLabel} />;
+  // A money-moving change that needs a fresh confirmation (requireFreshConfirmation): the confirm form.
+  const confirm = isRouteErrorResponse(error) && status === 403 ? confirmPayloadOf(error.data) : null;
+  if (confirm) return <ConfirmAccess confirm={confirm} />;
   const serverMessage = isRouteErrorResponse(error) ? messageOf(error.data) : null;
   return (
     <div role="alert" className="mx-auto max-w-lg px-4 py-16 text-center">

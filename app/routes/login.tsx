@@ -2,9 +2,13 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { attemptLogin } from "~/modules/accounts/accounts.server";
+import { attemptLogin, findUserById } from "~/modules/accounts/accounts.server";
 import { dashboardPath, getOptionalUser, afterLoginTarget } from "~/modules/accounts/current-user.server";
-import { AgreeSchema, LoginSchema } from "~/modules/accounts/schemas";
+import { AgreeSchema, LoginSchema, OneTimeCodeSchema } from "~/modules/accounts/schemas";
+import { attemptSecondFactor, clearSecondStepHeader, readSecondStep, secondStepHeader } from "~/modules/accounts/step-up.server";
+import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import type { User } from "~/db/schema";
+import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { startUserSession } from "~/modules/accounts/session.server";
 import { sessionUserOf } from "~/modules/accounts/session-user.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
@@ -15,12 +19,17 @@ import { requestInfoContext } from "~/request-context";
 export const handle = { routeName: "login" };
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.mode === "agree" ? "Legal agreements" : "Login");
+  pageTitle(matches, loaderData?.mode === "agree" ? "Legal agreements" : loaderData?.mode === "code" ? "Two-factor authentication" : "Login");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirect") ?? "";
   const { user, agreedToAllDocuments } = sessionUserOf(context);
-  if (!user) return { mode: "login" as const, redirectTo, documents: [] };
+  if (!user) {
+    // Two-factor accounts: the password was right, the code is asked next (no session until then).
+    const pending = await readSecondStep(request);
+    if (pending) return { mode: "code" as const, redirectTo: pending.redirect, documents: [] };
+    return { mode: "login" as const, redirectTo, documents: [] };
+  }
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
   if (agreedToAllDocuments) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
   const documents = await pendingDocumentsFor(user.id);
@@ -32,6 +41,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   if (formData.get("intent") === "agree") return agree(request, context, formData);
+  if (formData.get("intent") === "code") return secondStep(request, context, formData);
+  if (formData.get("intent") === "cancel-code") {
+    throw redirect("/login", { headers: { "Set-Cookie": await clearSecondStepHeader() } });
+  }
 
   const submission = parseForm(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
@@ -43,10 +56,36 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: outcome.status,
     });
   }
-  const pending = await pendingDocumentsFor(outcome.user.id);
-  const target = afterLoginTarget(submission.value.redirect, dashboardPath(outcome.user));
+  if (await hasTwoFactor(outcome.user.id)) {
+    throw redirect("/login", { headers: { "Set-Cookie": await secondStepHeader(outcome.user.id, submission.value.redirect ?? "") } });
+  }
+  return logInUser(request, context, outcome.user, submission.value.redirect);
+}
+
+async function logInUser(request: Request, context: Route.ActionArgs["context"], user: User, redirectValue: string | undefined) {
+  const pending = await pendingDocumentsFor(user.id);
+  const target = afterLoginTarget(redirectValue, dashboardPath(user));
   const redirectTo = pending.length ? `/login?${new URLSearchParams({ redirect: target })}` : target;
-  return startUserSession(request, { userId: outcome.user.id, ip: context.get(requestInfoContext).ip, redirectTo });
+  return startUserSession(request, { userId: user.id, ip: context.get(requestInfoContext).ip, redirectTo });
+}
+
+/** The second step for a two-factor account: a TOTP or recovery code, rate-limited like the password step. */
+async function secondStep(request: Request, context: Route.ActionArgs["context"], formData: FormData) {
+  const pending = await readSecondStep(request);
+  if (!pending) {
+    throw redirectWithFlash("/login", { kind: "info", message: "That took too long. Please log in again." });
+  }
+  const submission = parseForm(formData, { schema: OneTimeCodeSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["code"] }), { status: 400 });
+  const outcome = await attemptSecondFactor({ userId: pending.userId, code: submission.value.code, ip: context.get(requestInfoContext).ip });
+  if (!outcome.ok) {
+    return data(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), { status: outcome.status });
+  }
+  const user = await findUserById(pending.userId);
+  if (!user || !user.activatedAt || user.suspendedAt) throw redirect("/login", { headers: { "Set-Cookie": await clearSecondStepHeader() } });
+  const response = await logInUser(request, context, user, pending.redirect);
+  response.headers.append("Set-Cookie", await clearSecondStepHeader());
+  return response;
 }
 
 async function agree(request: Request, context: Route.ActionArgs["context"], formData: FormData) {
@@ -68,6 +107,7 @@ async function agree(request: Request, context: Route.ActionArgs["context"], for
 }
 
 export default function LoginRoute({ loaderData }: Route.ComponentProps) {
+  if (loaderData.mode === "code") return <SecondStepForm />;
   return loaderData.mode === "agree" ? (
     <AgreeToDocuments documents={loaderData.documents} redirectTo={loaderData.redirectTo} />
   ) : (
@@ -114,6 +154,34 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
           </Link>
         </div>
         <SubmitButton pendingLabel="Logging in…">Log in</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}
+
+function SecondStepForm() {
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm({ id: "login-code", lastResult });
+  useClearOnError(form.id, lastResult, ["code"]);
+  return (
+    <AuthCard title="Two-factor authentication" intro="Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead.">
+      <Form method="post" className="space-y-4" {...getFormProps(form)}>
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field
+          label="Authentication code"
+          inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "one-time-code", spellCheck: false, autoFocus: true, maxLength: 40 }}
+          errors={fields.code.errors}
+          errorId={fields.code.errorId}
+          help="6 digits, or a recovery code such as abcde-fghjk."
+        />
+        <SubmitButton name="intent" value="code" pendingLabel="Checking…">
+          Verify and log in
+        </SubmitButton>
+      </Form>
+      <Form method="post" className="mt-3 text-center">
+        <button type="submit" name="intent" value="cancel-code" className="text-sm text-stone-600 underline">
+          Cancel and start again
+        </button>
       </Form>
     </AuthCard>
   );

@@ -25,6 +25,21 @@ import type { Route } from "./+types/member.$memberId.profile";
 import { NameFields, NewPasswordFields } from "~/modules/accounts/account-fields";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { routeError } from "~/modules/http/route-errors.server";
+import { z } from "zod";
+import type { User } from "~/db/schema";
+import { OneTimeCodeSchema } from "~/modules/accounts/schemas";
+import { confirmPasswordOrCode, recordConfirmation, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import {
+  confirmEnrolment,
+  disableTwoFactor,
+  pendingEnrolment,
+  regenerateRecoveryCodes,
+  startEnrolment,
+  twoFactorState,
+  TwoFactorError,
+} from "~/modules/accounts/two-factor.server";
+import { TwoFactorSection, type TwoFactorView } from "~/modules/accounts/two-factor-section";
+import { requestInfoContext } from "~/request-context";
 
 export const handle = { routeName: "member-profile" };
 
@@ -34,13 +49,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const account = await loadAccountDetails(memberId);
   if (!account) throw notFound();
-  return { account, isOwnAccount: user.id === memberId };
+  const isOwnAccount = user.id === memberId;
+  // Two-factor is the owner's alone: an administrator visiting sees nothing of it, never the secret.
+  let twoFactor: TwoFactorView | null = null;
+  if (isOwnAccount) {
+    const state = await twoFactorState(user.id);
+    twoFactor = { enabled: state.enabled, recoveryCodesLeft: state.recoveryCodesLeft, enrolment: state.enrolling ? await pendingEnrolment(user) : null };
+  }
+  return { account, isOwnAccount, twoFactor };
 }
+
+const DisableTwoFactorSchema = z.object({
+  code: z.string({ error: "Enter your password or a code from your authenticator app." }).max(128),
+});
 
 const PASSWORD_FIELDS = ["currentPassword", "password", "passwordConfirmation"];
 
-type FormName = "names" | "password" | "avatar";
-const reply = (form: FormName, result: SubmissionResult<string[]>, status = 400) => data({ form, result }, { status });
+type FormName = "names" | "password" | "avatar" | "two-factor";
+const reply = (form: FormName, result: SubmissionResult<string[]>, status = 400, recoveryCodes: string[] | null = null) =>
+  data({ form, result, recoveryCodes }, { status });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, memberId } = await requireMemberAreaAccess(request, context, params.memberId);
@@ -52,7 +79,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   const formData = await readForm(request);
-  switch (formData.get("intent")) {
+  const intent = formData.get("intent");
+  if (typeof intent === "string" && intent.startsWith("tfa-")) return twoFactorAction(request, user, memberId, intent, formData, context.get(requestInfoContext).ip);
+  switch (intent) {
     case "names": {
       const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
@@ -132,6 +161,54 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/** The two-factor section's forms (issue 11, decision 019): the owner only. */
+async function twoFactorAction(request: Request, user: User, memberId: number, intent: string, formData: FormData, ip: string) {
+  const here = `${new URL(request.url).pathname}#two-factor`;
+  if (user.id !== memberId) throw routeError(403, "Only the account's owner can change its two-factor authentication.");
+  try {
+    switch (intent) {
+      case "tfa-start":
+        await startEnrolment(user.id);
+        return redirectWithFlash(here, { kind: "info", message: "Scan the QR code or enter the key in your authenticator app, then enter the code it shows." });
+      case "tfa-cancel":
+        if ((await twoFactorState(user.id)).enabled) throw routeError(409, "Two-factor authentication is on: turn it off with your password or a code.");
+        await disableTwoFactor(user.id);
+        return redirectWithFlash(here, { kind: "info", message: "Two-factor setup is canceled." });
+      case "tfa-confirm": {
+        const submission = parseForm(formData, { schema: OneTimeCodeSchema });
+        if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
+        try {
+          const codes = await confirmEnrolment(user.id, submission.value.code);
+          await recordConfirmation(request);
+          return reply("two-factor", submission.reply({ resetForm: true }), 200, codes);
+        } catch (error) {
+          if (error instanceof TwoFactorError) return reply("two-factor", submission.reply({ fieldErrors: { code: [error.message] }, hideFields: ["code"] }));
+          throw error;
+        }
+      }
+      case "tfa-recovery": {
+        // New recovery codes are as good as the authenticator: the same fresh confirmation as payout changes.
+        await requireFreshConfirmation(request, user, formData, ip);
+        const codes = await regenerateRecoveryCodes(user.id);
+        return reply("two-factor", parseForm(new FormData(), { schema: OneTimeCodeSchema }).reply({ resetForm: true }), 200, codes);
+      }
+      case "tfa-disable": {
+        const submission = parseForm(formData, { schema: DisableTwoFactorSchema });
+        if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
+        const outcome = await confirmPasswordOrCode(user, submission.value.code, ip);
+        if (!outcome.ok) return reply("two-factor", submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
+        await disableTwoFactor(user.id);
+        return redirectWithFlash(here, { kind: "success", message: "Two-factor authentication is off. Your recovery codes no longer work." });
+      }
+      default:
+        throw routeError(400, "Unknown form.");
+    }
+  } catch (error) {
+    if (error instanceof TwoFactorError) throw routeError(409, error.message);
+    throw error;
+  }
+}
+
 /** A reply for the avatar form when the body was not read at all. */
 function avatarError(message: string) {
   return parseForm(new FormData(), { schema: AvatarSchema }).reply({ fieldErrors: { avatar: [message] } });
@@ -164,6 +241,20 @@ export default function ProfileRoute({ loaderData, actionData }: Route.Component
         >
           <NamesForm key={account.version} account={account} lastResult={resultFor("names")} />
         </Section>
+        {loaderData.twoFactor ? (
+          <Section
+            id="two-factor"
+            title="Two-factor authentication"
+            description="A code from an app on your phone, asked at each login after your password. Administrators need it to pay or reject payouts."
+          >
+            <TwoFactorSection
+              key={account.version}
+              view={loaderData.twoFactor}
+              lastResult={resultFor("two-factor")}
+              recoveryCodes={actionData?.form === "two-factor" ? actionData.recoveryCodes : null}
+            />
+          </Section>
+        ) : null}
         <Section id="password" title="Password" description="Changing it signs out every other session of your account.">
           {isOwnAccount ? (
             <PasswordForm key={account.version} lastResult={resultFor("password")} />

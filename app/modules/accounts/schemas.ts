@@ -26,6 +26,13 @@ export const LoginSchema = z.object({
   redirect: z.string().optional(),
 });
 
+/** An authenticator code (6 digits) or a recovery code (xxxxx-xxxxx): the login's second step and the two-factor forms. */
+export const OneTimeCodeSchema = z.object({
+  code: z
+    .string({ error: "Enter the code from your authenticator app." })
+    .max(40, "Enter the 6-digit code from your authenticator app, or a recovery code."),
+});
+
 interface PasswordPair {
   password: string;
   passwordConfirmation: string;

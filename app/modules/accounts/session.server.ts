@@ -11,6 +11,8 @@ export interface SessionData {
   userId: number;
   ip?: string;
   userAgent?: string;
+  /** When the user last confirmed it was them (password or two-factor code), in ms since the epoch (step-up.server.ts). */
+  confirmedAt?: number;
 }
 
 let storage: SessionStorage<SessionData> | undefined;

@@ -1,0 +1,171 @@
+import { STATUS_CODES } from "node:http";
+import { createCookie, data, type Cookie } from "react-router";
+import type { User } from "~/db/schema";
+import { env } from "~/env.server";
+import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
+import { verifyPassword } from "./password.server";
+import { getSession, sessionStorage } from "./session.server";
+import { hasTwoFactor, verifySecondFactor } from "./two-factor.server";
+
+/**
+ * Step-up security (issue 11, decision 019): the login's second step and the fresh confirmation that
+ * money-moving changes need.
+ */
+
+// ---------------------------------------------------------------- rate limits (the login's, decision 004)
+
+type Outcome = { ok: true } | { ok: false; message: string; status: number };
+
+/**
+ * Counts failures of a code or password check in the three windows the password step uses (per address,
+ * per account and address, per account anywhere), under its own `prefix`. Refuses before checking when
+ * any window is full; a success clears the account-and-address counter.
+ */
+async function limited(prefix: string, userId: number, ip: string, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
+  const settings = env();
+  const window = settings.LOGIN_LIMIT_WINDOW_SECONDS;
+  const limits = [
+    { key: `${prefix}:ip:${ip}`, limit: settings.LOGIN_LIMIT_PER_IP },
+    { key: `${prefix}:account-ip:${userId}:${ip}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT },
+    { key: `${prefix}:account:${userId}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT_GLOBAL },
+  ];
+  const states = await Promise.all(limits.map(({ key, limit }) => peekRateLimit(key, limit, window)));
+  const refused = states.filter((state) => !state.allowed);
+  if (refused.length) {
+    const wait = Math.max(...refused.map((state) => state.retryAfterSeconds));
+    return { ok: false, status: 429, message: `Too many attempts. Please try again in ${describeWait(wait)}.` };
+  }
+  if (!(await check())) {
+    await Promise.all(limits.map(({ key, limit }) => hitRateLimit(key, limit, window)));
+    return { ok: false, status: 400, message: wrong };
+  }
+  await resetRateLimit(limits[1]!.key);
+  return { ok: true };
+}
+
+export const WRONG_CODE = "That code is not right. Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
+
+/** The login's second step: a TOTP code or an unused recovery code, rate-limited like the password. */
+export function attemptSecondFactor(input: { userId: number; code: string; ip: string }): Promise<Outcome> {
+  return limited("login-2fa", input.userId, input.ip, async () => (await verifySecondFactor(input.userId, input.code)) !== null, WRONG_CODE);
+}
+
+// ---------------------------------------------------------------- the pending second step (no session yet)
+
+export const SECOND_STEP_SECONDS = 5 * 60;
+
+interface PendingLogin {
+  userId: number;
+  redirect: string;
+  expires: number;
+}
+
+let pendingCookie: Cookie | undefined;
+function secondStepCookie(): Cookie {
+  pendingCookie ??= createCookie("backline_login_2fa", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env().isProduction,
+    path: "/login",
+    maxAge: SECOND_STEP_SECONDS,
+    secrets: [env().SESSION_SECRET],
+  });
+  return pendingCookie;
+}
+
+/** A signed, five-minute cookie naming who passed the password step; it is not a session and opens nothing else. */
+export function secondStepHeader(userId: number, redirect: string): Promise<string> {
+  return secondStepCookie().serialize({ userId, redirect, expires: Date.now() + SECOND_STEP_SECONDS * 1000 } satisfies PendingLogin);
+}
+
+export async function readSecondStep(request: Request): Promise<PendingLogin | null> {
+  const header = request.headers.get("Cookie");
+  if (!header?.includes("backline_login_2fa=")) return null;
+  const value = (await secondStepCookie().parse(header)) as PendingLogin | null;
+  if (!value || typeof value.userId !== "number" || typeof value.expires !== "number" || value.expires < Date.now()) return null;
+  return { userId: value.userId, redirect: typeof value.redirect === "string" ? value.redirect : "", expires: value.expires };
+}
+
+export function clearSecondStepHeader(): Promise<string> {
+  return secondStepCookie().serialize("", { maxAge: 0 });
+}
+
+// ---------------------------------------------------------------- fresh confirmation
+
+export const CONFIRMATION_WINDOW_SECONDS = 10 * 60;
+
+export const CONFIRM_PASSWORD_FIELD = "confirmPassword";
+export const CONFIRM_CODE_FIELD = "confirmCode";
+
+/** What the error page needs to show the confirm form (app/components/confirm-access.tsx). */
+export interface ConfirmRequest {
+  /** The form as it was posted, to post again with the confirmation (files are never carried). */
+  fields: Array<[string, string]>;
+  /** Ask for the authenticator code instead of the password. */
+  twoFactor: boolean;
+  error: string | null;
+}
+
+export function isFresh(confirmedAt: unknown, now = Date.now()): boolean {
+  return typeof confirmedAt === "number" && confirmedAt <= now && now - confirmedAt < CONFIRMATION_WINDOW_SECONDS * 1000;
+}
+
+/** Records in the request's session that its user confirmed it was them just now. */
+export async function recordConfirmation(request: Request, now = Date.now()): Promise<void> {
+  const session = await getSession(request);
+  if (!session.id || !session.get("userId")) return;
+  session.set("confirmedAt", now);
+  await sessionStorage().commitSession(session);
+}
+
+/** Checks the password (or, with two-factor on, the code), rate-limited like login. */
+export async function confirmIdentity(user: Pick<User, "id" | "passwordHash">, input: { password?: string; code?: string; ip: string }): Promise<Outcome> {
+  if (await hasTwoFactor(user.id)) {
+    return limited("confirm", user.id, input.ip, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
+  }
+  return limited("confirm", user.id, input.ip, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
+}
+
+/** Turning two-factor off: the password or a code (TOTP or recovery), rate-limited like login. */
+export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, value: string, ip: string): Promise<Outcome> {
+  return limited(
+    "confirm",
+    user.id,
+    ip,
+    async () => (await verifyPassword(value, user.passwordHash)) || (await verifySecondFactor(user.id, value)) !== null,
+    "That password or code is not right.",
+  );
+}
+
+/**
+ * The one guard for money-moving changes (issue 11): the session must have confirmed it is its user within
+ * the last 10 minutes, with the password, or the authenticator code when two-factor is on. Otherwise it
+ * throws a 403 that the error page shows as a confirm form; that form posts the same fields back to the same
+ * address with the password or code, and when they are right the confirmation is recorded and the action
+ * goes on with what was first submitted. Call it before anything changes, with the action's form data.
+ */
+export async function requireFreshConfirmation(request: Request, user: Pick<User, "id" | "passwordHash">, formData: FormData, ip: string): Promise<void> {
+  const session = await getSession(request);
+  if (isFresh(session.get("confirmedAt"))) return;
+  const password = formData.get(CONFIRM_PASSWORD_FIELD);
+  const code = formData.get(CONFIRM_CODE_FIELD);
+  const twoFactor = await hasTwoFactor(user.id);
+  let error: string | null = null;
+  if (typeof password === "string" || typeof code === "string") {
+    const outcome = await confirmIdentity(user, { password: typeof password === "string" ? password : undefined, code: typeof code === "string" ? code : undefined, ip });
+    if (outcome.ok) {
+      await recordConfirmation(request);
+      return;
+    }
+    error = outcome.message;
+  }
+  const fields: Array<[string, string]> = [];
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && name !== CONFIRM_PASSWORD_FIELD && name !== CONFIRM_CODE_FIELD) fields.push([name, value]);
+  }
+  const confirm: ConfirmRequest = { fields, twoFactor, error };
+  throw data(
+    { message: "Confirm it is you to continue: this change needs your password or authenticator code within the last 10 minutes.", confirm },
+    { status: 403, statusText: STATUS_CODES[403] },
+  );
+}

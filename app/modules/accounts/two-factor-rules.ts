@@ -1,0 +1,7 @@
+/** Shared by the server and the pages (no server-only imports). Issue 11, decision 019. */
+
+export const TWO_FACTOR_REQUIRED =
+  "Paying, approving and rejecting payouts needs two-factor authentication on your account. Turn it on on your Account page, then come back.";
+
+/** Where a user turns two-factor on: their Account page, at its two-factor section. */
+export const twoFactorSetupPath = (userId: number) => `/member/${userId}/profile#two-factor`;
