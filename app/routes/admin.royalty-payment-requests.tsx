@@ -15,6 +15,8 @@ import { formatCents } from "~/modules/ledger/money";
 import { parsePayoutQueueQuery, payManualAndNotify, payoutQueue, rejectAndNotify, type PayoutQueueRow } from "~/modules/payouts/payout-admin.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import type { Route } from "./+types/admin.royalty-payment-requests";
 
 export const handle = { routeName: "admin-royalty-payment-requests" };
@@ -27,9 +29,10 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Roy
  * told live. Administrators only; a request id that does not exist is 404.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
+  const { user } = requireAdminUser(request, context);
   const query = parsePayoutQueueQuery(new URL(request.url).searchParams);
-  return { query, queue: await payoutQueue(query) };
+  const [queue, twoFactorOn] = await Promise.all([payoutQueue(query), hasTwoFactor(user.id)]);
+  return { query, queue, twoFactorOn, accountPath: twoFactorSetupPath(user.id) };
 }
 
 const ActionSchema = z.discriminatedUnion("intent", [
@@ -53,6 +56,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent") === "reject" ? "reject" : "pay";
   const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ requestId, intent, result: submission.reply() }, { status: 400 });
+  // Administrators who move money must have two-factor authentication on (issue 11).
+  if (!(await hasTwoFactor(user.id))) {
+    return data({ requestId, intent, result: submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }) }, { status: 403 });
+  }
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
   try {
@@ -102,6 +109,15 @@ export default function AdminRoyaltyPaymentRequests({ loaderData, actionData }: 
           Pay each by bank transfer first, then record its reference here.
         </p>
       </div>
+
+      {loaderData.twoFactorOn ? null : (
+        <div role="alert" data-testid="two-factor-required" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {TWO_FACTOR_REQUIRED}{" "}
+          <Link to={loaderData.accountPath} className="font-semibold underline">
+            Turn on two-factor authentication
+          </Link>
+        </div>
+      )}
 
       <QueueFilters query={query} />
 

@@ -5,9 +5,11 @@ import { DateTime } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { currentTaxDeclaration, declareTaxStatus, findPayoutAccount, saveManualPayoutAccount, taxStatusOf } from "~/modules/payouts/payout-accounts.server";
+import { recordPayoutDetailChange } from "~/modules/payouts/payout-changes.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
 import { NON_US_WITHHOLDING_BPS, US_BACKUP_WITHHOLDING_BPS, withholdingBps } from "~/modules/payouts/payout-math";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
@@ -66,8 +68,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400 });
   const path = new URL(request.url).pathname;
   const value = submission.value;
+  const { ip } = context.get(requestInfoContext);
+  // Changing how the member is paid needs a confirmation within the last 10 minutes (issue 11).
+  await requireFreshConfirmation(request, user, formData, ip);
   try {
     if (value.intent === "bank") {
+      const before = await findPayoutAccount(memberId);
       const saved = await saveManualPayoutAccount(user, memberId, {
         country: value.country,
         accountHolder: value.accountHolder,
@@ -75,9 +81,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         accountNumber: value.accountNumber,
         routingCode: value.routingCode ?? "",
       });
+      await recordPayoutDetailChange(user, { kind: before && before.method !== "manual" ? "method" : "bank_details", summary: `Bank transfer to the account ending ${saved.bankLast4} (${saved.country})`, ip });
       return redirectAfterSuccess(path, "bank", `You are paid by bank transfer to the account ending ${saved.bankLast4}.`);
     }
-    const declared = await declareTaxStatus(user, memberId, value, { ip: context.get(requestInfoContext).ip });
+    const declared = await declareTaxStatus(user, memberId, value, { ip });
+    await recordPayoutDetailChange(user, { kind: "tax_status", summary: `${declared.form === "w9" ? "W-9" : "W-8"} for ${declared.country}, TIN ending ${declared.tinLast4}`, ip });
     return redirectAfterSuccess(path, "tax", `Your ${declared.form === "w9" ? "W-9" : "W-8"} is recorded (TIN ending ${declared.tinLast4}).`);
   } catch (error) {
     if (error instanceof PayoutError) {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { formatCents, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
@@ -12,6 +13,7 @@ import { taxStatusOf } from "~/modules/payouts/payout-accounts.server";
 import { simulatePayout, type PayoutConfig, type PaySchedule, type TaxStatus } from "~/modules/payouts/payout-math";
 import { availableCents, cancelPayoutRequest, listMemberPayoutRequests, payoutConfig, PayoutError, previewPayout, requestPayout } from "~/modules/payouts/payouts.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { requestInfoContext } from "~/request-context";
 import type { Route } from "./+types/member.$memberId.royalty-payment-requests";
 
 export const handle = { routeName: "member-royalty-payment-requests" };
@@ -58,7 +60,8 @@ const ActionSchema = z.object({
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  const submission = parseForm(await readForm(request), { schema: ActionSchema });
+  const formData = await readForm(request);
+  const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), preview: null }, { status: 400 });
   const { intent, amount = "", requestId } = submission.value;
   const path = new URL(request.url).pathname;
@@ -79,6 +82,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { status: problem ? 400 : 200 },
       );
     }
+    // Requesting a payout needs a confirmation within the last 10 minutes (issue 11); previews and cancels do not.
+    await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
     const created = await requestPayout(user, memberId, amount);
     return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(created.amountMicros / 10_000n)} is pending; the amount is reserved.`);
   } catch (error) {
