@@ -36,7 +36,7 @@ export async function twoFactorState(userId: number): Promise<TwoFactorState> {
   const [row] = await db()
     .select({
       enabledAt: twoFactors.enabledAt,
-      left: sql<number>`(select count(*)::int from ${twoFactorRecoveryCodes} where ${twoFactorRecoveryCodes.userId} = ${twoFactors.userId} and ${twoFactorRecoveryCodes.usedAt} is null)`,
+      left: sql<number>`(select count(*)::int from two_factor_recovery_codes c where c.user_id = ${userId} and c.used_at is null)`,
     })
     .from(twoFactors)
     .where(eq(twoFactors.userId, userId));
