@@ -159,8 +159,11 @@ function insertStatement(rows: InsertRows, values: string): string {
  * internal ones), so that nothing but those checks is skipped.
  */
 async function mayUncheck(tx: Db, tables: readonly string[]): Promise<boolean> {
+  // has_parameter_privilege (a role granted SET on the parameter) exists from PostgreSQL 15.
+  const version = (await tx.execute(sql`select current_setting('server_version_num')::int as n`)) as unknown as { rows: Array<{ n: number }> };
+  const granted = (version.rows[0]?.n ?? 0) >= 150_000 ? sql`or has_parameter_privilege('session_replication_role', 'SET')` : sql``;
   const result = (await tx.execute(sql`
-    select (current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET')) as may_set,
+    select (current_setting('is_superuser') = 'on' ${granted}) as may_set,
       (select count(*)::int from pg_trigger t where not t.tgisinternal and t.tgrelid in (
         select c.oid from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relname = any(${pgArrayLiteral(tables)}::text[]))) as own_triggers`)) as unknown as {
     rows: Array<{ may_set: boolean; own_triggers: number }>;
