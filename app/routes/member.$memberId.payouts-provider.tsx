@@ -69,6 +69,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const path = new URL(request.url).pathname;
   const value = submission.value;
   const { ip } = context.get(requestInfoContext);
+  // Only the member changes these (the services answer 404 to anyone else): refused before asking to confirm.
+  if (user.id !== memberId) throw notFound();
   // Changing how the member is paid needs a confirmation within the last 10 minutes (issue 11).
   await requireFreshConfirmation(request, user, formData, ip);
   try {

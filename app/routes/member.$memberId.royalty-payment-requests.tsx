@@ -83,6 +83,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       );
     }
     // Requesting a payout needs a confirmation within the last 10 minutes (issue 11); previews and cancels do not.
+    // Only the member requests (the service answers 404 to anyone else): refused before asking to confirm.
+    if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
     const created = await requestPayout(user, memberId, amount);
     return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(created.amountMicros / 10_000n)} is pending; the amount is reserved.`);

@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { readSessionUser, sessionUserContext } from "~/modules/accounts/session-user.server";
 import { startUserSession } from "~/modules/accounts/session.server";
+import { recordConfirmation } from "~/modules/accounts/step-up.server";
 import { createLoadContext } from "~/request-context";
 
 /** A session cookie for the user, made the way login makes one. */
@@ -30,4 +31,14 @@ export async function contextFor(request: Request): Promise<RouterContextProvide
 /** `{ request, params, context }` for calling a loader or action directly. */
 export async function routeArgs(request: Request, params: Record<string, string> = {}) {
   return { request, params, context: await contextFor(request) };
+}
+
+/**
+ * A session cookie whose user confirmed it was them just now (the 10-minute fresh confirmation that payout
+ * changes and requests need, step-up.server.ts), for tests about something else.
+ */
+export async function confirmedSessionCookieFor(userId: number): Promise<string> {
+  const cookie = await sessionCookieFor(userId);
+  await recordConfirmation(new Request("http://localhost:3999/", { headers: { Cookie: cookie } }));
+  return cookie;
 }

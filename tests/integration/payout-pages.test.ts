@@ -1,14 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { notifications, payoutAccounts, users, type User } from "~/db/schema";
+import { notifications, payoutAccounts, payoutDetailChanges, users, type User } from "~/db/schema";
 import { Accounts } from "~/modules/ledger/accounts.server";
 import { postEntry } from "~/modules/ledger/journal.server";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
-import { sessionCookieFor } from "../helpers/requests";
+import { confirmedSessionCookieFor, sessionCookieFor } from "../helpers/requests";
+import { TEST_PASSWORD } from "../helpers/factories";
+import { enableTwoFactorFor } from "../helpers/two-factor";
+import { TWO_FACTOR_REQUIRED } from "~/modules/accounts/two-factor-rules";
 
 useTestDatabase();
 
@@ -38,7 +41,8 @@ describe("payout pages (no JavaScript)", () => {
         ],
       }),
     );
-    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
+    // Payout changes need a fresh confirmation (issue 11): these sessions have one; the confirm form is tested below.
+    cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
   });
 
@@ -116,6 +120,15 @@ describe("payout pages (no JavaScript)", () => {
     expect((await get(queue, cookies.mia)).status).toBe(302);
     expect((await post(queue, { intent: "pay", requestId: String(first.id), reference: "TRF-1" }, cookies.mia)).status).toBe(302);
 
+    // An administrator without two-factor authentication is refused, with the way to turn it on, and nothing moves.
+    const without = await post(queue, { intent: "pay", requestId: String(first.id), reference: "TRF-1" }, cookies.admin);
+    expect(without.status).toBe(403);
+    const withoutHtml = await without.text();
+    expect(withoutHtml).toContain(TWO_FACTOR_REQUIRED);
+    expect(withoutHtml).toContain(`href="/member/${admin.id}/profile#two-factor"`);
+    expect(await availableCents(mia.id)).toBe(5_000n);
+    await enableTwoFactorFor(admin);
+
     const page = await (await get(queue, cookies.admin)).text();
     expect(page).toMatch(new RegExp(`Request #(<!-- -->)?${first.id}\\b`));
     expect(page).toContain("Mia Tester");
@@ -166,5 +179,30 @@ describe("payout pages (no JavaScript)", () => {
     expect(html).not.toContain("000123456789");
     const none = await (await get("/admin/payment-accounts?q=nobody-here", cookies.admin)).text();
     expect(none).toContain("No payment accounts match this search.");
+  });
+
+  it("fresh confirmation: an unconfirmed session gets the confirm form carrying what was typed, then the password lets the change through", async () => {
+    const cookie = await sessionCookieFor(mia.id);
+    const fields = { intent: "tax", form: "w9", legalName: "Mia Tester", country: "US", tin: "987-65-4321" };
+    const asked = await post(provider(), fields, cookie);
+    expect(asked.status).toBe(403);
+    const html = await asked.text();
+    expect(html).toContain("Confirm it is you");
+    expect(html).toContain('name="legalName" value="Mia Tester"');
+    expect(html).toMatch(/autoComplete="current-password"|autocomplete="current-password"/);
+
+    const wrong = await post(provider(), { ...fields, confirmPassword: "not the password" }, cookie);
+    expect(wrong.status).toBe(403);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain("That password is not right.");
+    expect(wrongHtml).not.toContain("not the password");
+
+    const confirmed = await post(provider(), { ...fields, confirmPassword: TEST_PASSWORD }, cookie);
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe(`${provider()}?done=tax`);
+    const changes = await db().select().from(payoutDetailChanges).where(eq(payoutDetailChanges.userId, mia.id));
+    expect(changes.map((c) => c.kind)).toContain("tax_status");
+    // Within the 10 minutes, the next change goes through without asking.
+    expect((await post(provider(), fields, cookie)).status).toBe(302);
   });
 });

@@ -8,7 +8,7 @@ import { availableCents } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
-import { sessionCookieFor } from "../helpers/requests";
+import { confirmedSessionCookieFor } from "../helpers/requests";
 
 useTestDatabase();
 
@@ -37,7 +37,8 @@ describe("royalty payment requests (no JavaScript)", () => {
     );
     await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Tester", bankName: "Bank", accountNumber: "000123456789", routingCode: "021000021" });
     await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "123456789" });
-    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id) };
+    // Requesting a payout needs a fresh confirmation (issue 11): these sessions have one; payout-pages.test.ts tests the confirm form.
+    cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id) };
     server = await startAppServer();
   });
 
