@@ -33,7 +33,10 @@ export function ConfirmAccess({ confirm }: { confirm: ConfirmPayload }) {
           {confirm.twoFactor ? "Enter the code from your authenticator app (or a recovery code)." : "Enter your password."} You will not be asked again for
           10 minutes.
         </p>
-        <Form method="post" action={`${location.pathname}${location.search}`} className="mt-6 space-y-4">
+        {/* reloadDocument: a document POST, as without JavaScript. The action threw this form, which left its route
+            without loader data; a client-side submission that the action answers with a form error (400, no
+            revalidation) would then render the page without it. */}
+        <Form method="post" action={`${location.pathname}${location.search}`} reloadDocument className="mt-6 space-y-4">
           {confirm.fields.map(([field, value], index) => (
             <input key={`${field}-${index}`} type="hidden" name={field} value={value} />
           ))}

@@ -66,7 +66,8 @@ function secondStepCookie(): Cookie {
     httpOnly: true,
     sameSite: "lax",
     secure: env().isProduction,
-    path: "/login",
+    // "/" and not "/login": the page's data requests go to /login.data, which a "/login" cookie does not reach.
+    path: "/",
     maxAge: SECOND_STEP_SECONDS,
     secrets: [env().SESSION_SECRET],
   });

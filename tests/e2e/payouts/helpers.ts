@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { generate } from "otplib";
 import { request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { actionLink, waitForMail } from "../support/outbox";
@@ -38,10 +39,10 @@ export async function adminApi(): Promise<APIRequestContext> {
 }
 
 /** A fresh, active member created by the administrator, with a password; not yet agreed to the documents. */
-export async function createPayee(admin: APIRequestContext, label = "payee"): Promise<Payee> {
+export async function createPayee(admin: APIRequestContext, label = "payee", kind: { acctType: string; roleId: string } = { acctType: "1", roleId: "5" }): Promise<Payee> {
   const email = uniqueEmail(`payouts-${label}`);
   const lastName = `Payee ${unique()}`;
-  const created = await admin.post("/admin/members", { form: { name: "Pat", lastName, email, acctType: "1", roleId: "5" }, maxRedirects: 0 });
+  const created = await admin.post("/admin/members", { form: { name: "Pat", lastName, email, ...kind }, maxRedirects: 0 });
   expect(created.status(), await created.text()).toBe(302);
   const id = Number(/^\/admin\/member\/(\d+)$/.exec(created.headers()["location"] ?? "")?.[1]);
   expect(id, created.headers()["location"]).toBeGreaterThan(0);
@@ -102,20 +103,72 @@ export async function fundedPayee(app: App, amount: string, label = "payee", pag
 export async function setUpManualW9(page: Page, payee: Payee, last4 = "6789") {
   const path = `/member/${payee.id}/payouts-provider`;
   const bank = await page.request.post(path, {
-    form: { intent: "bank", country: "US", accountHolder: payee.name, bankName: "First E2E Bank", accountNumber: `00012345${last4}`, routingCode: "021000021" },
+    // confirmPassword: the fresh confirmation payout changes need (used only when the session has none yet).
+    form: { intent: "bank", country: "US", accountHolder: payee.name, bankName: "First E2E Bank", accountNumber: `00012345${last4}`, routingCode: "021000021", confirmPassword: payee.password },
     maxRedirects: 0,
   });
   expect(bank.status()).toBe(302);
-  const tax = await page.request.post(path, { form: { intent: "tax", form: "w9", legalName: payee.name, country: "US", tin: `123-45-${last4}` }, maxRedirects: 0 });
+  const tax = await page.request.post(path, { form: { intent: "tax", form: "w9", legalName: payee.name, country: "US", tin: `123-45-${last4}`, confirmPassword: payee.password }, maxRedirects: 0 });
   expect(tax.status()).toBe(302);
 }
 
 /** Requests a payout as the signed-in member (the form's POST); returns the request's id from the payments API. */
 export async function requestPayoutNow(page: Page, payee: Payee, amount: string): Promise<number> {
-  const response = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, { form: { intent: "request", amount }, maxRedirects: 0 });
+  const response = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, { form: { intent: "request", amount, confirmPassword: payee.password }, maxRedirects: 0 });
   expect(response.status(), await response.text()).toBe(302);
   const { data } = (await (await page.request.get(`/api/members/${payee.id}/royalties-report/payments`)).json()) as { data: Array<{ id: number; amount: string; status: string }> };
   return data[0]!.id;
 }
 
 export const flash = (page: Page) => page.locator('[role="status"][aria-live="polite"]');
+
+export interface TwoFactorAdmin extends Payee {
+  recovery: string[];
+}
+
+/**
+ * A fresh administrator with two-factor on (paying and rejecting payouts need it, issue 11), set up through the
+ * Account page's forms; the demo administrator stays without it so other suites log in with a password alone.
+ * Logs in with its recovery codes (each once), so no test waits for a new TOTP step.
+ */
+export async function twoFactorAdmin(): Promise<TwoFactorAdmin> {
+  const demo = await adminApi();
+  const admin = await createPayee(demo, "admin", { acctType: "2", roleId: "2" });
+  await demo.dispose();
+  const api = await newApi();
+  try {
+    expect((await api.post("/login", { form: { email: admin.email, password: admin.password, redirect: "" }, maxRedirects: 0 })).status()).toBe(302);
+    const agreement = await (await api.get("/login")).text();
+    const documentIds = [...agreement.matchAll(/name="documentId" value="(\d+)"/g)].map((m) => m[1]!);
+    const form = new URLSearchParams([["intent", "agree"], ["redirect", ""], ...documentIds.map((id) => ["documentId", id] as [string, string])]);
+    const agreed = await api.post("/login", { data: form.toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
+    expect(agreed.status(), "agree").toBe(302);
+    const profile = `/member/${admin.id}/profile`;
+    expect((await api.post(profile, { form: { intent: "tfa-start" }, maxRedirects: 0 })).status()).toBe(302);
+    const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(await (await api.get(profile)).text())?.[1];
+    expect(secret, "the key shown on the Account page").toBeTruthy();
+    const confirmed = await api.post(profile, { form: { intent: "tfa-confirm", code: await generate({ secret: secret! }) }, maxRedirects: 0 });
+    expect(confirmed.status()).toBe(200);
+    const recovery = [...(await confirmed.text()).matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
+    expect(recovery).toHaveLength(10);
+    return { ...admin, recovery };
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Logs the two-factor administrator in on `page`'s context: the password, then a recovery code (used up). */
+export async function logInTwoFactorAdmin(page: Page, admin: TwoFactorAdmin) {
+  const first = await page.request.post("/login", { form: { email: admin.email, password: admin.password, redirect: "" }, maxRedirects: 0 });
+  expect(first.status()).toBe(302);
+  expect(first.headers()["location"], "the second step").toBe("/login");
+  const second = await page.request.post("/login", { form: { intent: "code", code: admin.recovery.shift()! }, maxRedirects: 0 });
+  expect(second.status(), "the code step").toBe(302);
+}
+
+/** Answers the "Confirm it is you" form that payout changes show when the session has not confirmed lately. */
+export async function confirmWithPassword(page: Page, password: string) {
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+}

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
 import { App, expect, sendAppOrigin, test } from "../support/test";
 import { bell, expectCount, gotoLive, memberChannel, openBell, item } from "../notifications/helpers";
-import { flash, fundedPayee, requestPayoutNow, setUpManualW9, unique } from "./helpers";
+import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, setUpManualW9, twoFactorAdmin, unique } from "./helpers";
 
 /**
  * Payouts (issue 11): a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
@@ -16,6 +16,7 @@ const requestRow = (page: Page, id: number) => requestsTable(page).getByRole("ro
 
 test("a member sets up a bank transfer and a W-9 (errors beside each field first), previews, requests and cancels", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(400);
+  browserErrors.allowStatus(403); // the "Confirm it is you" form
   const payee = await fundedPayee(app, "100.00", "setup");
   await app.goto(`/member/${payee.id}/payouts-provider`);
   await expect(page.getByRole("heading", { level: 1, name: "Payouts" })).toBeVisible();
@@ -31,6 +32,14 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
   await bank.getByLabel("Account holder").fill(payee.name);
   await bank.getByLabel("Account number or IBAN").fill("12");
   await bank.getByRole("button", { name: "Save bank details" }).click();
+  // The first change of the session asks for the password (issue 11), a wrong one first; then the form goes on
+  // with what was typed, and its errors show beside the fields.
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await expect(page.getByLabel("Password")).toBeFocused();
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+  await expect(page.getByText("That password is not right.")).toBeVisible();
+  await confirmWithPassword(page, payee.password);
   const country = bank.getByLabel("Country of tax residence");
   await expect(country).toHaveAttribute("aria-invalid", "true");
   await expect(bank.getByText("Choose your country of tax residence.")).toBeVisible();
@@ -105,8 +114,8 @@ test("an administrator pays one request and rejects another; the member's open p
   await gotoLive(memberPage, `/member/${payee.id}/royalty-payment-requests`, memberChannel(payee.id), (path, p) => memberApp.goto(path, p));
   await expectCount(memberPage, 0);
 
-  // The administrator finds them in the queue by email.
-  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  // The administrator (paying needs two-factor authentication) finds them in the queue by email.
+  await logInTwoFactorAdmin(page, await twoFactorAdmin());
   await app.goto("/admin/royalty-payment-requests");
   await expect(page.getByRole("heading", { level: 1, name: "Royalty Payment Requests" })).toBeVisible();
   await page.getByLabel("Member name or email").fill(payee.email);
@@ -208,9 +217,17 @@ test("the guards: admin pages send members away, another member's pages and ids 
   await expect(row).toContainText("W-9 (US), TIN ••••\u00a01357");
   await expect(row).toContainText("0%");
   await expect(page.getByText("000123451357")).toHaveCount(0);
-  // The request is still pending in the queue, and a made-up id is 404.
+  // An administrator without two-factor authentication may not pay (403, told how to turn it on) ...
+  await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
+  await expect(page.getByTestId("two-factor-required")).toContainText("needs two-factor authentication");
+  await expect(page.getByTestId("two-factor-required").getByRole("link", { name: "Turn on two-factor authentication" })).toHaveAttribute("href", `/member/${DEMO_IDS.admin}/profile#two-factor`);
+  const refused = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: String(requestId), reference: "TRF-NO-2FA" }, maxRedirects: 0 });
+  expect(refused.status()).toBe(403);
+  // ... so the request is still pending in the queue; for one with two-factor, a made-up id is 404.
   await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
   await expect(page.getByRole("article", { name: `Request #${requestId}: $15.00 for ${payee.name}` })).toContainText("Pending");
+  await app.dropSession();
+  await logInTwoFactorAdmin(page, await twoFactorAdmin());
   const missing = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: "2147483000", reference: "TRF-NONE" }, maxRedirects: 0 });
   expect(missing.status()).toBe(404);
 });
@@ -220,6 +237,7 @@ test.describe("without JavaScript", () => {
 
   test("the payouts forms, the request form's preview and the admin's pay form answer beside the field and work", async ({ page, app, browserErrors }) => {
     browserErrors.allowStatus(400);
+    browserErrors.allowStatus(403); // the "Confirm it is you" form
     const payee = await fundedPayee(app, "60.00", "nojs");
     await app.goto(`/member/${payee.id}/payouts-provider`);
     const bank = page.getByRole("form", { name: "Manual bank transfer" });
@@ -230,6 +248,7 @@ test.describe("without JavaScript", () => {
     await expect(bank.getByLabel("Account number or IBAN")).toHaveValue("00012345");
     await bank.getByLabel("Account holder").fill(payee.name);
     await bank.getByRole("button", { name: "Save bank details" }).click();
+    await confirmWithPassword(page, payee.password);
     await expect(flash(page)).toHaveText("You are paid by bank transfer to the account ending 2345.");
 
     const tax = page.getByRole("form", { name: "Tax status" });
@@ -260,7 +279,7 @@ test.describe("without JavaScript", () => {
     const requestId = data[0]!.id;
 
     await app.dropSession();
-    await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+    await logInTwoFactorAdmin(page, await twoFactorAdmin());
     await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
     const payForm = page.getByRole("form", { name: `Pay request #${requestId}` });
     await payForm.getByRole("button", { name: "Approve and mark as paid" }).click();
