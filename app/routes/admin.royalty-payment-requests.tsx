@@ -14,6 +14,8 @@ import { notFound } from "~/modules/http/route-errors.server";
 import { formatCents } from "~/modules/ledger/money";
 import { parsePayoutQueueQuery, payManualAndNotify, payoutQueue, rejectAndNotify, type PayoutQueueRow } from "~/modules/payouts/payout-admin.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
+import { payStripeAndNotify } from "~/modules/payouts/stripe/stripe-connect.server";
+import { StripePayForm } from "~/modules/payouts/stripe/stripe-pay-form";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
@@ -41,6 +43,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
     requestId: z.string().max(12),
     reference: z.string({ error: "Enter the transfer's reference (3 to 120 characters)." }).max(120, "Enter the transfer's reference (3 to 120 characters)."),
   }),
+  z.object({ intent: z.literal("pay-stripe"), requestId: z.string().max(12) }),
   z.object({
     intent: z.literal("reject"),
     requestId: z.string().max(12),
@@ -53,7 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const requestId = parseId(String(formData.get("requestId") ?? ""));
   if (requestId === null) throw notFound();
-  const intent = formData.get("intent") === "reject" ? "reject" : "pay";
+  const rawIntent = formData.get("intent");
+  const intent = rawIntent === "reject" ? "reject" : rawIntent === "pay-stripe" ? "pay-stripe" : "pay";
   const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ requestId, intent, result: submission.reply() }, { status: 400 });
   // Administrators who move money must have two-factor authentication on (issue 11).
@@ -63,6 +67,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
   try {
+    if (submission.value.intent === "pay-stripe") {
+      const paid = await payStripeAndNotify(user, requestId);
+      return redirectWithFlash(back, {
+        kind: "success",
+        message: `Request #${paid.id} is paid: ${formatCents(paid.netMicros / 10_000n)} sent through Stripe (transfer ${paid.reference}). The member was notified.`,
+      });
+    }
     if (submission.value.intent === "pay") {
       const paid = await payManualAndNotify(user, requestId, submission.value.reference);
       return redirectWithFlash(back, {
@@ -88,6 +99,7 @@ const STATUS_OPTIONS = [
   ["paid", "Paid"],
   ["rejected", "Rejected"],
   ["canceled", "Canceled"],
+  ["reversed", "Reversed"],
   ["all", "All statuses"],
 ] as const;
 
@@ -248,7 +260,7 @@ function RequestCard({ row, actionData }: { row: PayoutQueueRow; actionData: Row
           {row.method === "manual" ? (
             <PayForm requestId={row.id} lastResult={actionData?.intent === "pay" ? actionData.result : undefined} />
           ) : (
-            <p className="text-sm text-stone-600">Stripe payouts are not available yet: reject this request or wait.</p>
+            <StripePayForm requestId={row.id} netLabel={money(row.netCents)} lastResult={actionData?.intent === "pay-stripe" ? actionData.result : undefined} />
           )}
           <RejectForm requestId={row.id} lastResult={actionData?.intent === "reject" ? actionData.result : undefined} />
         </div>

@@ -1,10 +1,14 @@
 import { redirect } from "react-router";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
+import { recordPayoutDetailChange } from "~/modules/payouts/payout-changes.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
+import { stripeEnabled } from "~/modules/payouts/stripe/client.server";
 import { payoutsProviderPath, startStripeOnboarding } from "~/modules/payouts/stripe/stripe-connect.server";
 import { readForm } from "~/modules/security/form-body.server";
+import { requestInfoContext } from "~/request-context";
 import type { Route } from "./+types/member.$memberId.payment-account-stripe-onboarding";
 
 export const handle = { routeName: "member-payment-account-stripe-onboarding" };
@@ -20,9 +24,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
   const form = await readForm(request);
   const country = form.get("country");
+  const { ip } = context.get(requestInfoContext);
+  // Only the member, with Stripe configured (else 404, before asking to confirm); changing the payout method needs a
+  // confirmation within the last 10 minutes, as the other payout details do (issue 11).
+  if (user.id !== memberId || !stripeEnabled()) throw notFound();
+  await requireFreshConfirmation(request, user, form, ip);
   try {
     const result = await startStripeOnboarding(user, memberId, { country: typeof country === "string" ? country : null });
     if (result.kind === "link") return redirect(result.url);
+    await recordPayoutDetailChange(user, { kind: "method", summary: "Stripe Connect (your Stripe Express account)", ip });
     return redirectWithFlash(payoutsProviderPath(memberId), { kind: "success", message: "Your payouts are sent to your Stripe account." });
   } catch (error) {
     if (error instanceof PayoutError) {

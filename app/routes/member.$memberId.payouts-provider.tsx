@@ -11,6 +11,8 @@ import { notFound } from "~/modules/http/route-errors.server";
 import { currentTaxDeclaration, declareTaxStatus, findPayoutAccount, saveManualPayoutAccount, taxStatusOf } from "~/modules/payouts/payout-accounts.server";
 import { recordPayoutDetailChange } from "~/modules/payouts/payout-changes.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
+import { stripeMethodData } from "~/modules/payouts/stripe/stripe-connect.server";
+import { StripeMethod } from "~/modules/payouts/stripe/stripe-method";
 import { NON_US_WITHHOLDING_BPS, US_BACKUP_WITHHOLDING_BPS, withholdingBps } from "~/modules/payouts/payout-math";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
@@ -27,7 +29,13 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, unde
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  const [account, declaration, status] = await Promise.all([findPayoutAccount(memberId), currentTaxDeclaration(memberId), taxStatusOf(memberId)]);
+  const [account, declaration, status, stripe] = await Promise.all([
+    findPayoutAccount(memberId),
+    currentTaxDeclaration(memberId),
+    taxStatusOf(memberId),
+    // null when Stripe is not configured: the option is not shown.
+    stripeMethodData(user, memberId),
+  ]);
   return {
     memberId,
     // Only the member changes these; an administrator visiting the area sees them.
@@ -36,6 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     declaration: declaration && { form: declaration.form, country: declaration.country, tinLast4: declaration.tinLast4, signedAt: declaration.signedAt.toISOString() },
     residence: status.country ?? status.declaration?.country ?? null,
     withholdingBps: withholdingBps(status),
+    stripe,
   };
 }
 
@@ -133,7 +142,9 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
         <dl className="mt-3 grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[12rem_1fr]">
           <dt className="text-stone-600">Payout method</dt>
           <dd data-testid="payout-method">
-            {account ? (
+            {account?.method === "stripe" ? (
+              "Stripe Connect"
+            ) : account ? (
               <>
                 Manual bank transfer, account ending <span className="font-mono">{account.bankLast4 ?? "—"}</span> ({account.country})
               </>
@@ -159,6 +170,8 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
           </dd>
         </dl>
       </section>
+
+      {loaderData.stripe ? <StripeMethod data={loaderData.stripe} /> : null}
 
       {own ? (
         <>

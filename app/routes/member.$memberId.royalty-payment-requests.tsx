@@ -109,7 +109,7 @@ function livePreview(amount: string, method: "manual" | "stripe", tax: TaxStatus
   }
 }
 
-const STATUS_LABEL: Record<string, string> = { pending: "Pending", approved: "Approved", paid: "Paid", rejected: "Rejected", canceled: "Canceled" };
+const STATUS_LABEL: Record<string, string> = { pending: "Pending", approved: "Approved", paid: "Paid", rejected: "Rejected", canceled: "Canceled", reversed: "Reversed by Stripe" };
 
 export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({ id: "payout-request", lastResult: actionData?.result, shouldValidate: "onSubmit" });

@@ -11,7 +11,7 @@ import { stripeMethodData, payStripePayoutRequest, transferGroupFor } from "~/mo
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
-import { sessionCookieFor } from "../helpers/requests";
+import { confirmedSessionCookieFor, sessionCookieFor } from "../helpers/requests";
 import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
 import { useTestSettings } from "../setup/settings";
 
@@ -52,7 +52,8 @@ describe("Stripe Connect payouts (stand-in)", () => {
         ],
       }),
     );
-    cookies = { mia: await sessionCookieFor(mia.id), other: await sessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
+    // Changing the payout method needs a fresh confirmation (decision 020): these sessions have one.
+    cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
   });
 
@@ -76,6 +77,9 @@ describe("Stripe Connect payouts (stand-in)", () => {
   const requestRow = async (id: number) => (await db().select().from(payoutRequests).where(eq(payoutRequests.id, id)))[0]!;
 
   it("onboarding: an Express account once, and an account link back to the refresh and payouts pages", async () => {
+    // Without a confirmation in the last 10 minutes: the confirm form (403), and no account at Stripe.
+    expect((await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "US" }, await sessionCookieFor(mia.id))).status).toBe(403);
+    expect(stand.accounts.size).toBe(0);
     const missing = await post(`/member/${mia.id}/payment-account-stripe-onboarding`, { country: "U" }, cookies.mia);
     expect(missing.status).toBe(302);
     expect(missing.headers.get("location")).toBe(`/member/${mia.id}/payouts-provider`);
