@@ -19,6 +19,9 @@ const realtimePort = Number(process.env.E2E_REALTIME_PORT ?? port + 2);
 const analyticsURL = `http://127.0.0.1:${analyticsPort}`;
 /** The real SMTP listener the app sends every message to (tests/e2e/support/smtp-mailbox.mjs). */
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 3);
+/** The local Stripe stand-in (tests/helpers/stripe-stand-in.ts) the app's Stripe SDK is pointed at. */
+const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 4);
+const stripeWebhookSecret = "whsec_e2e_backline_stand_in";
 
 if (!process.env.E2E_DATA_DIR_OWNER) {
   removeStaleDataDirs();
@@ -125,6 +128,17 @@ export default defineConfig({
       env: { SMTP_MAILBOX_PORT: String(smtpPort), SMTP_MAILBOX_DIR: dataDir },
     },
     {
+      // Stripe cannot be reached from here: the SDK talks to this stand-in, which plays hosted onboarding and
+      // signs its webhooks to the app as Stripe does (decision 019).
+      command: "node_modules/.bin/tsx tests/helpers/stripe-stand-in-server.ts",
+      port: stripePort,
+      timeout: 15_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { STRIPE_STAND_IN_PORT: String(stripePort), STRIPE_WEBHOOK_URL: `${baseURL}/api/stripe/webhooks`, STRIPE_WEBHOOK_SECRET: stripeWebhookSecret },
+    },
+    {
       // The preparation step opens the same PGlite folder and must exit before the server opens it.
       command: "node_modules/.bin/tsx tests/e2e/support/prepare.ts && node server/start.js",
       url: `${baseURL}/login`,
@@ -151,6 +165,9 @@ export default defineConfig({
         REALTIME_PORT: String(realtimePort),
         REALTIME_HOST: "127.0.0.1",
         REALTIME_SERVER: "true",
+        STRIPE_SECRET_KEY: "sk_test_e2e_backline",
+        STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+        STRIPE_API_BASE: `http://127.0.0.1:${stripePort}`,
       },
     },
   ],

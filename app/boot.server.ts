@@ -3,7 +3,7 @@ import { currentDatabase, migrateDatabase, openDatabase, setDatabase } from "~/d
 import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
 import { env, type Env } from "~/env.server";
 import { bodyLimitFor } from "~/modules/security/body-limits";
-import { extraConnectSources } from "~/modules/config/public-config.server";
+import { extraConnectSources, extraFormActionSources } from "~/modules/config/public-config.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 // Registers its job handler, so imports queued before a restart run as soon as the workers start.
@@ -14,6 +14,8 @@ export interface BootResult {
   demoLogins: string[];
   /** Origins for the CSP's connect-src (analytics, realtime). */
   connectSrc: string[];
+  /** Origins for the CSP's form-action (Stripe's hosted onboarding, when configured). */
+  formActionSrc: string[];
   /** The body-size cap per path, applied by the HTTP layer before a body is read. */
   bodyLimitFor(pathname: string): number;
 }
@@ -49,7 +51,7 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
   }
   if (bootOptions.jobWorkers) await startJobWorkers();
-  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), bodyLimitFor };
+  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), formActionSrc: extraFormActionSources(settings), bodyLimitFor };
 }
 
 export async function shutdown(): Promise<void> {

@@ -17,7 +17,7 @@ const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * The Content-Security-Policy for one response. Scripts need the per-request nonce
  * ('strict-dynamic' lets the nonce'd module loader pull in the route chunks it imports).
  * @param {string} nonce
- * @param {{ connectSrc?: string[] }} [extra]
+ * @param {{ connectSrc?: string[], formActionSrc?: string[] }} [extra]
  */
 export function contentSecurityPolicy(nonce, extra = {}) {
   return [
@@ -30,7 +30,7 @@ export function contentSecurityPolicy(nonce, extra = {}) {
     `connect-src ${["'self'", "blob:", ...(extra.connectSrc ?? [])].join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action ${["'self'", ...(extra.formActionSrc ?? [])].join(" ")}`,
     "frame-ancestors 'none'",
     "manifest-src 'self'",
     "worker-src 'self'",
@@ -167,6 +167,7 @@ export function oneDrainListener(_req, res, next) {
  *   secureCookies?: boolean,
  *   viteDevServer?: import("vite").ViteDevServer,
  *   connectSrc?: string[],
+ *   formActionSrc?: string[],
  *   bodyLimitFor?: (pathname: string) => number,
  *   createLoadContext: (info: { ip: string, requestId: string, cspNonce: string }) => any,
  *   log?: (line: string) => void,
@@ -187,7 +188,7 @@ export function createApp(options) {
     res.locals.requestId = requestId;
     res.locals.cspNonce = nonce;
     res.set("X-Request-Id", requestId);
-    res.set("Content-Security-Policy", contentSecurityPolicy(nonce, { connectSrc: options.connectSrc }));
+    res.set("Content-Security-Policy", contentSecurityPolicy(nonce, { connectSrc: options.connectSrc, formActionSrc: options.formActionSrc }));
     res.set("X-Content-Type-Options", "nosniff");
     res.set("X-Frame-Options", "DENY");
     res.set("Referrer-Policy", "strict-origin-when-cross-origin");

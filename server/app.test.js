@@ -76,6 +76,11 @@ describe("the content security policy", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("unsafe-eval");
   });
+
+  it("lets forms lead only to our own pages, and to the origins given (Stripe's hosted onboarding)", () => {
+    expect(contentSecurityPolicy("n")).toContain("form-action 'self';");
+    expect(contentSecurityPolicy("n", { formActionSrc: ["https://connect.stripe.com"] })).toContain("form-action 'self' https://connect.stripe.com;");
+  });
 });
 
 describe("oneDrainListener", () => {

@@ -24,7 +24,7 @@ if (dev) {
 
 /** @type {import("../app/boot.server").BootModule} */
 const entry = build.entry.module;
-const { env, demoLogins, connectSrc, bodyLimitFor } = await entry.boot({ jobWorkers: true });
+const { env, demoLogins, connectSrc, formActionSrc, bodyLimitFor } = await entry.boot({ jobWorkers: true });
 
 /**
  * The realtime server runs beside the app as its own process (as it would on its own machine), with
@@ -69,6 +69,7 @@ const app = createApp({
   secureCookies: env.isProduction && env.APP_URL.startsWith("https:"),
   viteDevServer,
   connectSrc,
+  formActionSrc,
   bodyLimitFor,
   createLoadContext: entry.createLoadContext,
 });

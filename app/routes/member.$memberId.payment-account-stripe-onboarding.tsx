@@ -48,3 +48,11 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
   const { memberId } = requireMemberAreaAccess(request, context, params.memberId);
   return redirect(payoutsProviderPath(memberId));
 }
+
+/**
+ * Never shown (the loader redirects). It makes this a page module, so that what the action throws (the
+ * "Confirm it is you" form, a refusal) renders as a page of the app, as on payouts-provider.
+ */
+export default function StripeOnboarding() {
+  return null;
+}

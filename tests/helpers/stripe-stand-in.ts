@@ -308,6 +308,8 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       const url = new URL(req.url ?? "/", "http://stand-in");
       const onboarding = /^\/connect\/onboarding\/([^/]+)$/.exec(url.pathname);
       if (onboarding) return onboardingPage(req, res, onboarding[1]!);
+      // A browser on the onboarding page asks for an icon: there is none (not an API call, so no key needed).
+      if (url.pathname === "/favicon.ico") return void res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
       const raw = Buffer.concat(chunks).toString("utf8");
       const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
       requests.push({ method: req.method ?? "GET", path: url.pathname, idempotencyKey });

@@ -35,6 +35,17 @@ export function realtimeClientConfig(settings: Env = env()): RealtimeClientConfi
 }
 
 /** Origins the browser may connect to besides the app itself (the CSP's connect-src). */
+/**
+ * Origins a form of ours may lead to (the CSP's form-action, beside 'self'): with Stripe configured, starting
+ * Stripe onboarding posts to our own action, which redirects to Stripe's hosted onboarding, and browsers apply
+ * form-action to that redirect. Stripe's is connect.stripe.com; a configured STRIPE_API_BASE (the tests'
+ * stand-in) serves its onboarding pages itself.
+ */
+export function extraFormActionSources(settings: Env = env()): string[] {
+  if (!settings.STRIPE_SECRET_KEY) return [];
+  return [settings.STRIPE_API_BASE ? new URL(settings.STRIPE_API_BASE).origin : "https://connect.stripe.com"];
+}
+
 export function extraConnectSources(settings: Env = env()): string[] {
   const realtime = realtimeClientConfig(settings);
   const sources = [`${realtime.forceTLS ? "wss" : "ws"}://${realtime.wsHost}:${realtime.wsPort}`];
