@@ -179,6 +179,10 @@ export interface AppServer {
    * server ran for it. Every page's test asserts its count with this (a page costs what it shows).
    */
   statementsOf(path: string, init?: RequestInit): Promise<{ status: number; count: number; sql: string[]; requests: RequestQueries[] }>;
+  /** A form POST of `fields` to `path` as a page of the app would send it (with its Origin), redirects not followed. */
+  postForm(path: string, fields: Record<string, string>, cookie: string): Promise<Response>;
+  /** A GET of `path` with the session `cookie`, redirects not followed. */
+  getAs(path: string, cookie: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -254,6 +258,17 @@ export async function startAppServer(options: { trustProxy?: boolean; clientDir?
         return response;
       });
       return { status: result.status, count, sql, requests };
+    },
+    postForm(path, fields, cookie) {
+      return fetch(`${origin}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+        body: new URLSearchParams(fields),
+      });
+    },
+    getAs(path, cookie) {
+      return fetch(`${origin}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
     },
     close() {
       return new Promise<void>((resolve, reject) => {

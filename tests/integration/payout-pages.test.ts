@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { notifications, payoutAccounts, payoutDetailChanges, users, type User } from "~/db/schema";
 import { Accounts } from "~/modules/ledger/accounts.server";
-import { postEntry } from "~/modules/ledger/journal.server";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
+import { creditEarnings } from "../helpers/ledger";
 import { createSignedMember } from "../helpers/factories";
 import { confirmedSessionCookieFor, sessionCookieFor } from "../helpers/requests";
 import { TEST_PASSWORD } from "../helpers/factories";
@@ -31,16 +31,7 @@ describe("payout pages (no JavaScript)", () => {
     other = await createSignedMember("Other");
     admin = await createSignedMember("Ada");
     await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
-    await db().transaction((tx) =>
-      postEntry(tx, {
-        kind: "test_income",
-        memo: "test income",
-        postings: [
-          { account: Accounts.receipts("digital"), amountMicros: -100_000_000n, source: "digital" },
-          { account: Accounts.earnings(mia.id), amountMicros: 100_000_000n, source: "digital" },
-        ],
-      }),
-    );
+    await creditEarnings(mia.id, 100_000_000n);
     // Payout changes need a fresh confirmation (issue 11): these sessions have one; the confirm form is tested below.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
@@ -48,14 +39,8 @@ describe("payout pages (no JavaScript)", () => {
 
   afterAll(() => server?.close());
 
-  const post = (path: string, fields: Record<string, string>, cookie: string) =>
-    fetch(`${server.url}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
-      body: new URLSearchParams(fields),
-    });
-  const get = (path: string, cookie: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const post = (path: string, fields: Record<string, string>, cookie: string) => server.postForm(path, fields, cookie);
+  const get = (path: string, cookie: string) => server.getAs(path, cookie);
   const provider = () => `/member/${mia.id}/payouts-provider`;
 
   it("payouts-provider: 400 beside the field with the values kept, then bank details saved (last 4 only) and a W-9", async () => {

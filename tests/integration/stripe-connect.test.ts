@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { journalEntries, payoutAccounts, payoutRequests, stripeWebhookEvents, users, type User } from "~/db/schema";
 import { Accounts } from "~/modules/ledger/accounts.server";
-import { postEntry } from "~/modules/ledger/journal.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { stripeMethodData, payStripePayoutRequest, transferGroupFor } from "~/modules/payouts/stripe/stripe-connect.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
+import { creditEarnings } from "../helpers/ledger";
 import { createSignedMember } from "../helpers/factories";
 import { confirmedSessionCookieFor, sessionCookieFor } from "../helpers/requests";
 import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
@@ -42,16 +42,7 @@ describe("Stripe Connect payouts (stand-in)", () => {
     other = await createSignedMember("Other");
     admin = await createSignedMember("Ada");
     [admin] = await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id)).returning();
-    await db().transaction((tx) =>
-      postEntry(tx, {
-        kind: "test_income",
-        memo: "test income",
-        postings: [
-          { account: Accounts.receipts("digital"), amountMicros: -200_000_000n, source: "digital" },
-          { account: Accounts.earnings(mia.id), amountMicros: 200_000_000n, source: "digital" },
-        ],
-      }),
-    );
+    await creditEarnings(mia.id, 200_000_000n);
     // Changing the payout method needs a fresh confirmation (decision 020): these sessions have one.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
@@ -63,14 +54,8 @@ describe("Stripe Connect payouts (stand-in)", () => {
     useTestSettings();
   });
 
-  const post = (path: string, fields: Record<string, string>, cookie: string) =>
-    fetch(`${server.url}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
-      body: new URLSearchParams(fields),
-    });
-  const get = (path: string, cookie: string) => fetch(`${server.url}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const post = (path: string, fields: Record<string, string>, cookie: string) => server.postForm(path, fields, cookie);
+  const get = (path: string, cookie: string) => server.getAs(path, cookie);
   const webhookUrl = () => `${server.url}/api/stripe/webhooks`;
   const send = (event: Stripe.Event, target: { secret?: string; signature?: string } = {}) => stand.sendEvent(event, { url: webhookUrl(), secret: WEBHOOK_SECRET, ...target });
   const accountRow = async (userId: number) => (await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)))[0];
