@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "~/db/client.server";
 import type { User } from "~/db/schema";
 import { declareTaxStatus, saveManualPayoutAccount } from "~/modules/payouts/payout-accounts.server";
 import { availableCents } from "~/modules/payouts/payouts.server";
