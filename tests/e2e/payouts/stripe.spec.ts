@@ -1,4 +1,5 @@
-import { expect, test } from "../support/test";
+import type { Page } from "@playwright/test";
+import { type App, type BrowserErrors, expect, test } from "../support/test";
 import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, twoFactorAdmin } from "./helpers";
 
 /**
@@ -8,7 +9,13 @@ import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPa
  */
 test.describe.configure({ timeout: 120_000 });
 
-test("a member onboards with Stripe (a used link refreshed), requests, and an administrator pays by Stripe transfer", async ({ page, app, browserErrors }) => {
+const TITLE = "a member onboards with Stripe (a used link refreshed), requests, and an administrator pays by Stripe transfer";
+
+test(TITLE, async ({ page, app, browserErrors }) => {
+  await onboardAndPay(page, app, browserErrors);
+});
+
+async function onboardAndPay(page: Page, app: App, browserErrors: BrowserErrors) {
   browserErrors.allowStatus(403); // the "Confirm it is you" form
   const payee = await fundedPayee(app, "60.00", "stripe");
   await app.goto(`/member/${payee.id}/payouts-provider`);
@@ -59,4 +66,12 @@ test("a member onboards with Stripe (a used link refreshed), requests, and an ad
   await page.getByLabel("Status").selectOption("all");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Request #${requestId}: $25.00 for ${payee.name}` })).toContainText("Transfer reference: tr_");
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  // The same flow: every Stripe form is a plain form, and onboarding is Stripe's own page.
+  test(TITLE, async ({ page, app, browserErrors }) => {
+    await onboardAndPay(page, app, browserErrors);
+  });
 });
