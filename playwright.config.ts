@@ -142,7 +142,8 @@ export default defineConfig({
       // The preparation step opens the same PGlite folder and must exit before the server opens it.
       command: "node_modules/.bin/tsx tests/e2e/support/prepare.ts && node server/start.js",
       url: `${baseURL}/login`,
-      timeout: 60_000,
+      // Preparing the suite's accounts takes ~20 s on a quiet machine; a loaded one has needed over 60 s.
+      timeout: 180_000,
       reuseExistingServer: false,
       stdout: process.env.E2E_SERVER_LOG ? "pipe" : "ignore",
       stderr: "pipe",

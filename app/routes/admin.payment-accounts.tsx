@@ -61,7 +61,19 @@ const columns: Array<DataColumn<PaymentAccountRow>> = [
     header: "Onboarding",
     cell: (r) =>
       r.method === "stripe" && r.stripeOnboardingStatus ? (
-        <StatusTag status={ONBOARDING_LABELS[r.stripeOnboardingStatus]!.status} label={ONBOARDING_LABELS[r.stripeOnboardingStatus]!.label} />
+        <>
+          <StatusTag status={ONBOARDING_LABELS[r.stripeOnboardingStatus]!.status} label={ONBOARDING_LABELS[r.stripeOnboardingStatus]!.label} />
+          {r.stripeAccountId ? (
+            // Asks Stripe for the account's status now (the admin refresh page), then comes back here.
+            <Link
+              to={`/admin/member/${r.memberId}/payment-account-stripe-refresh/${r.stripeAccountId}`}
+              className="ml-2 text-xs font-medium text-brand-800 underline"
+              aria-label={`Refresh the Stripe status of ${r.memberName}`}
+            >
+              Refresh
+            </Link>
+          ) : null}
+        </>
       ) : r.method === "manual" ? (
         <StatusTag status="active" label="Ready" />
       ) : (

@@ -216,6 +216,8 @@ export interface PaymentAccountRow {
   country: string | null;
   bankLast4: string | null;
   stripeOnboardingStatus: StripeOnboardingStatus | null;
+  /** The member's Stripe connected account (acct_…), for the admin refresh page's link. */
+  stripeAccountId: string | null;
   tax: { form: TaxForm; country: string; tinLast4: string; signedAt: string } | null;
   withholdingBps: number;
   updatedAt: string;
@@ -241,7 +243,7 @@ export async function paymentAccounts(query: PaymentAccountsQuery, pageSize = PA
     left join tax_declarations d on d.user_id = u.id and d.superseded_at is null`;
   const [rowsResult, totalResult] = await Promise.all([
     db().execute(sql`
-      select u.id, u.name, u.last_name, u.email, a.method, a.country, a.bank_last4, a.stripe_onboarding_status,
+      select u.id, u.name, u.last_name, u.email, a.method, a.country, a.bank_last4, a.stripe_account_id, a.stripe_onboarding_status,
         d.form, d.country as declared, d.tin_last4, d.signed_at,
         greatest(a.updated_at, d.signed_at) as changed_at
       ${from} ${where}
@@ -258,6 +260,7 @@ export async function paymentAccounts(query: PaymentAccountsQuery, pageSize = PA
     method: PayoutMethod | null;
     country: string | null;
     bank_last4: string | null;
+    stripe_account_id: string | null;
     stripe_onboarding_status: StripeOnboardingStatus | null;
     form: TaxForm | null;
     declared: string | null;
@@ -277,6 +280,7 @@ export async function paymentAccounts(query: PaymentAccountsQuery, pageSize = PA
         country: r.country,
         bankLast4: r.bank_last4,
         stripeOnboardingStatus: r.method ? r.stripe_onboarding_status : null,
+        stripeAccountId: r.stripe_account_id,
         tax: tax && { form: tax.form, country: tax.country, tinLast4: tax.tinLast4, signedAt: tax.signedAt },
         withholdingBps: withholdingBps({ country: r.country, declaration: tax ? { form: tax.form, country: tax.country } : null }),
         updatedAt: isoOf(r.changed_at)!,

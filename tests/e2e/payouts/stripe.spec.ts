@@ -66,6 +66,12 @@ async function onboardAndPay(page: Page, app: App, browserErrors: BrowserErrors)
   await page.getByLabel("Status").selectOption("all");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Request #${requestId}: $25.00 for ${payee.name}` })).toContainText("Transfer reference: tr_");
+
+  // Payment accounts: the member's Stripe account, whose status an administrator can ask Stripe for again.
+  await app.goto(`/admin/payment-accounts?q=${encodeURIComponent(payee.email)}`);
+  await page.getByRole("link", { name: `Refresh the Stripe status of ${payee.name}` }).click();
+  await expect(page).toHaveURL(/\/admin\/payment-accounts/);
+  await expect(page.getByRole("link", { name: `Refresh the Stripe status of ${payee.name}` })).toBeVisible();
 }
 
 test.describe("without JavaScript", () => {
