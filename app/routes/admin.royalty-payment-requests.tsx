@@ -11,7 +11,7 @@ import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { parseId } from "~/modules/accounts/guards.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
-import { formatCents } from "~/modules/ledger/money";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { parsePayoutQueueQuery, payManualAndNotify, payoutQueue, rejectAndNotify, type PayoutQueueRow } from "~/modules/payouts/payout-admin.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
 import { payStripeAndNotify } from "~/modules/payouts/stripe/stripe-connect.server";
@@ -71,14 +71,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       const paid = await payStripeAndNotify(user, requestId);
       return redirectWithFlash(back, {
         kind: "success",
-        message: `Request #${paid.id} is paid: ${formatCents(paid.netMicros / 10_000n)} sent through Stripe (transfer ${paid.reference}). The member was notified.`,
+        message: `Request #${paid.id} is paid: ${formatCents(microsToCentsFloor(paid.netMicros))} sent through Stripe (transfer ${paid.reference}). The member was notified.`,
       });
     }
     if (submission.value.intent === "pay") {
       const paid = await payManualAndNotify(user, requestId, submission.value.reference);
       return redirectWithFlash(back, {
         kind: "success",
-        message: `Request #${paid.id} is paid: ${formatCents(paid.netMicros / 10_000n)} sent (reference ${paid.reference}). The member was notified.`,
+        message: `Request #${paid.id} is paid: ${formatCents(microsToCentsFloor(paid.netMicros))} sent (reference ${paid.reference}). The member was notified.`,
       });
     }
     const rejected = await rejectAndNotify(user, requestId, submission.value.reason);

@@ -8,7 +8,7 @@ import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
-import { formatCents, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { formatCents, MoneyParseError, parseDollarsToCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { taxStatusOf } from "~/modules/payouts/payout-accounts.server";
 import { simulatePayout, type PayoutConfig, type PaySchedule, type TaxStatus } from "~/modules/payouts/payout-math";
 import { availableCents, cancelPayoutRequest, listMemberPayoutRequests, payoutConfig, PayoutError, previewPayout, requestPayout } from "~/modules/payouts/payouts.server";
@@ -20,7 +20,7 @@ export const handle = { routeName: "member-royalty-payment-requests" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, undefined, "Royalty Payment Requests");
 
-const cents = (micros: bigint) => (micros / 10_000n).toString();
+const cents = (micros: bigint) => microsToCentsFloor(micros).toString();
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
@@ -70,7 +70,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const id = Number(requestId);
       if (!Number.isInteger(id) || id <= 0) throw notFound();
       const canceled = await cancelPayoutRequest(user, id);
-      return redirectAfterSuccess(path, canceled.id, `Request #${canceled.id} was canceled; ${formatCents(canceled.amountMicros / 10_000n)} is available again.`);
+      return redirectAfterSuccess(path, canceled.id, `Request #${canceled.id} was canceled; ${formatCents(microsToCentsFloor(canceled.amountMicros))} is available again.`);
     }
     if (intent === "preview") {
       const { simulation, problem } = await previewPayout(user, memberId, amount);
@@ -87,7 +87,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
     const created = await requestPayout(user, memberId, amount);
-    return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(created.amountMicros / 10_000n)} is pending; the amount is reserved.`);
+    return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(microsToCentsFloor(created.amountMicros))} is pending; the amount is reserved.`);
   } catch (error) {
     if (error instanceof PayoutError) {
       if (error.status === 404) throw notFound();

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { db } from "~/db/client.server";
 import { payoutStatuses, type PayoutMethod, type PayoutStatus, type StripeOnboardingStatus, type TaxForm, type User } from "~/db/schema";
-import { formatCents } from "~/modules/ledger/money";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember } from "~/modules/notifications/notifications.server";
 import { withholdingBps } from "./payout-math";
 import { payManualPayoutRequest, rejectPayoutRequest, type PayoutRequestView } from "./payouts.server";
@@ -73,7 +73,7 @@ const memberSearch = (q: string): SQL => sql`lower(u.name || ' ' || u.last_name 
 
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
-const centsText = (micros: string) => (BigInt(micros) / 10_000n).toString();
+const centsText = (micros: string) => microsToCentsFloor(BigInt(micros)).toString();
 const isoOf = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
 /**
@@ -168,7 +168,7 @@ export async function payManualAndNotify(actor: Pick<User, "id" | "acctType">, r
   const paid = await payManualPayoutRequest(actor, requestId, reference);
   await notifyMember(paid.userId, {
     type: "PayoutPaid",
-    message: `Your payout request #${paid.id} was paid: ${formatCents(paid.netMicros / 10_000n)} sent by bank transfer (reference ${paid.reference}).`,
+    message: `Your payout request #${paid.id} was paid: ${formatCents(microsToCentsFloor(paid.netMicros))} sent by bank transfer (reference ${paid.reference}).`,
     color: "green",
     routeName: "member-royalty-payment-requests",
     resourceId: paid.id,
@@ -181,7 +181,7 @@ export async function rejectAndNotify(actor: Pick<User, "id" | "acctType">, requ
   const rejected = await rejectPayoutRequest(actor, requestId, reason);
   await notifyMember(rejected.userId, {
     type: "PayoutRejected",
-    message: `Your payout request #${rejected.id} for ${formatCents(rejected.amountMicros / 10_000n)} was rejected: ${rejected.rejectionReason}. The amount is available again.`,
+    message: `Your payout request #${rejected.id} for ${formatCents(microsToCentsFloor(rejected.amountMicros))} was rejected: ${rejected.rejectionReason}. The amount is available again.`,
     color: "red",
     routeName: "member-royalty-payment-requests",
     resourceId: rejected.id,

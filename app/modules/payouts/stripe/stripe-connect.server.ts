@@ -4,7 +4,7 @@ import { db, type Db } from "~/db/client.server";
 import { payoutAccounts, type PayoutAccount, type StripeOnboardingStatus, type User } from "~/db/schema";
 import { env } from "~/env.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
-import { formatCents } from "~/modules/ledger/money";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember } from "~/modules/notifications/notifications.server";
 import { PayoutError } from "../payout-errors";
 import { lockMemberPayouts, payThroughProvider, type PayoutRequestView } from "../payouts.server";
@@ -257,7 +257,7 @@ export async function payStripeAndNotify(actor: Pick<User, "id" | "acctType">, r
   const paid = await payStripePayoutRequest(actor, requestId);
   await notifyMember(paid.userId, {
     type: "PayoutPaid",
-    message: `Your payout request #${paid.id} was paid: ${formatCents(paid.netMicros / 10_000n)} sent to your Stripe account (transfer ${paid.reference}).`,
+    message: `Your payout request #${paid.id} was paid: ${formatCents(microsToCentsFloor(paid.netMicros))} sent to your Stripe account (transfer ${paid.reference}).`,
     color: "green",
     routeName: "member-royalty-payment-requests",
     resourceId: paid.id,

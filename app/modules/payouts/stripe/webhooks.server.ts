@@ -3,7 +3,7 @@ import type Stripe from "stripe";
 import { db, type Db } from "~/db/client.server";
 import { payoutAccounts, payoutRequests, stripeWebhookEvents } from "~/db/schema";
 import { env } from "~/env.server";
-import { centsToMicros, formatCents } from "~/modules/ledger/money";
+import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
@@ -104,7 +104,7 @@ async function recordTransfer(tx: Db, transfer: Stripe.Transfer, notices: Notice
       userId: paid.userId,
       notification: {
         type: "PayoutPaid",
-        message: `Your payout request #${paid.id} was paid: ${formatCents(paid.netMicros / 10_000n)} sent to your Stripe account (transfer ${paid.reference}).`,
+        message: `Your payout request #${paid.id} was paid: ${formatCents(microsToCentsFloor(paid.netMicros))} sent to your Stripe account (transfer ${paid.reference}).`,
         color: "green",
         routeName: "member-royalty-payment-requests",
         resourceId: paid.id,
@@ -136,8 +136,8 @@ async function recordReversal(tx: Db, transfer: Stripe.Transfer, notices: Notice
       type: "PayoutReversed",
       message:
         reversed.status === "reversed"
-          ? `Stripe reversed the transfer for your payout request #${reversed.id}: ${formatCents(reversed.amountMicros / 10_000n)} is back in your available balance.`
-          : `Stripe reversed ${formatCents(reversed.reversedMicros / 10_000n)} of the transfer for your payout request #${reversed.id}; it is back in your available balance.`,
+          ? `Stripe reversed the transfer for your payout request #${reversed.id}: ${formatCents(microsToCentsFloor(reversed.amountMicros))} is back in your available balance.`
+          : `Stripe reversed ${formatCents(microsToCentsFloor(reversed.reversedMicros))} of the transfer for your payout request #${reversed.id}; it is back in your available balance.`,
       color: "red",
       routeName: "member-royalty-payment-requests",
       resourceId: reversed.id,
