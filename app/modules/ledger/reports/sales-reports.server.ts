@@ -79,11 +79,12 @@ function nextMonthStart(month: string): string {
 export type SalesSubject = number | null;
 
 /**
- * One row per posting (member) or per statement line (admin), with every column the reports group on:
+ * Admin scope: one row per statement line, with every column the reports group on (member figures read
+ * posting_rollups / posting_summaries, and a member's lines memberLinesSelect):
  * subject_id (artist page or member), line_id, import_id, line_no, period ("YYYY-MM"), period_start,
  * store, country, release, track, quantity, line_amount, amount, commission.
  */
-function baseRows(scope: SalesScope, kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
+function adminRows(kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
   const where: SQL[] = [];
   if (filters.from) where.push(sql`sl.sale_period_start >= ${`${filters.from}-01`}::date`);
   if (filters.to) where.push(sql`sl.sale_period_start < ${nextMonthStart(filters.to)}::date`);
@@ -92,20 +93,6 @@ function baseRows(scope: SalesScope, kind: SalesKind, subject: SalesSubject, fil
   const common = sql`sl.id as line_id, sl.import_id, sl.line_no, to_char(sl.sale_period_start, 'YYYY-MM') as period,
     sl.sale_period_start, sl.source as store, coalesce(sl.territory, '') as country,
     coalesce(r.title, sl.release_title, '') as release, sl.quantity, sl.amount_micros as line_amount`;
-
-  if (scope.type === "member") {
-    const subjectExpr = sql`coalesce(s.artist_id, 0)`;
-    if (subject !== null) where.push(sql`${subjectExpr} = ${subject}`);
-    return sql`select ${subjectExpr} as subject_id, ${common}, coalesce(s.title, sl.track_title, '') as track,
-        p.amount_micros as amount, 0::bigint as commission
-      from ledger_accounts a
-      join postings p on p.account_id = a.id and p.source = ${kind}
-      join statement_lines sl on sl.id = p.statement_line_id
-      left join songs s on s.id = p.song_id
-      left join releases r on r.id = sl.release_id
-      where a.kind = 'earnings' and a.user_id = ${scope.memberId} and a.currency = 'USD'
-      ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
-  }
 
   const subjectExpr = kind === "pro" ? sql`coalesce(sl.member_id, 0)` : sql`coalesce(s.artist_id, r.artist_id, 0)`;
   if (subject !== null) where.push(sql`${subjectExpr} = ${subject}`);
@@ -127,7 +114,7 @@ function baseRows(scope: SalesScope, kind: SalesKind, subject: SalesSubject, fil
  * Member scope from posting_summaries (the cached totals of the postings, written with them): one row per
  * summary key with the same columns the reports group on (subject_id, period, store, country, release, track)
  * and amount, lines (distinct statement lines: the account's first posting on each) and track_lines
- * (distinct line and song). The same figures as baseRows's postings, without reading them.
+ * (distinct line and song). The same figures as summing the member's postings, without reading them.
  */
 function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
   const where: SQL[] = [];
@@ -206,7 +193,7 @@ export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: S
           from (${memberRows(scope.memberId, kind, null, filters, "")}) b
           group by subject_id`
       : sql`select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
-          from (${baseRows(scope, kind, null, filters)}) b
+          from (${adminRows(kind, null, filters)}) b
           group by subject_id`;
   const rows = await rowsOf<{ id: number; name: string | null; lines: number; amount: string; commission: string }>(sql`
     select t.subject_id::int as id, ${name} as name, t.lines, t.amount, t.commission
@@ -252,7 +239,7 @@ export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject
     select 'country', country, sum(lines)::int, sum(amount)::text, '0' from (${memberRows(scope.memberId, kind, subject, filters, "territory")}) b group by country`
       : sql`
     select ${dim}, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
-    from (${baseRows(scope, kind, subject, filters)}) b
+    from (${adminRows(kind, subject, filters)}) b
     group by grouping sets ((period), (store), (country), (release), (track), ())`,
   );
   const groups = Object.fromEntries(SALES_GROUPS.map((g) => [g, [] as SalesGroupRow[]])) as Record<SalesGroup, SalesGroupRow[]>;
@@ -299,7 +286,7 @@ const groupColumn: Record<SalesGroup, SQL> = {
   track: sql.raw("b.track"),
 };
 
-function linesSelect(scope: SalesScope, kind: SalesKind, subject: number, query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">, extraWhere?: SQL): SQL {
+function linesSelect(kind: SalesKind, subject: number, query: Pick<SalesQuery, keyof SalesFilters | "group" | "key">, extraWhere?: SQL): SQL {
   const where: SQL[] = [];
   if (query.key !== null) where.push(sql`${groupColumn[query.group]} = ${query.key}`);
   if (extraWhere) where.push(extraWhere);
@@ -307,7 +294,7 @@ function linesSelect(scope: SalesScope, kind: SalesKind, subject: number, query:
     select b.line_id::text as "lineId", b.import_id as "importId", b.line_no as "lineNo", b.period, b.store, b.country, b.release, b.track,
            b.quantity, b.line_amount::text as "lineAmount", sum(b.amount)::text as amount, sum(b.commission)::text as commission,
            min(b.sale_period_start) as sort_start
-    from (${baseRows(scope, kind, subject, query)}) b
+    from (${adminRows(kind, subject, query)}) b
     ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
     group by b.line_id, b.import_id, b.line_no, b.period, b.store, b.country, b.release, b.track, b.quantity, b.line_amount`;
 }
@@ -384,7 +371,7 @@ export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject
     return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
   }
   const rows = await rowsOf<RawLine & { total: number }>(sql`
-    select l.*, count(*) over ()::int as total from (${linesSelect(scope, kind, subject, query)}) l
+    select l.*, count(*) over ()::int as total from (${linesSelect(kind, subject, query)}) l
     order by l.sort_start, l."importId", l."lineNo", l.track
     limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}`);
   return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
@@ -415,7 +402,7 @@ export async function* iterateSalesLines(
   for (;;) {
     const cursor: SQL | undefined = after ? sql`(b.line_id, b.track) > (${after.id}::bigint, ${after.track})` : undefined;
     const rows: RawLine[] = await rowsOf<RawLine>(sql`
-      select l.* from (${linesSelect(scope, kind, subject, query, cursor)}) l
+      select l.* from (${linesSelect(kind, subject, query, cursor)}) l
       order by l."lineId"::bigint, l.track limit ${batch}`);
     for (const row of rows) yield toLine(row);
     if (rows.length < batch) return;
