@@ -59,7 +59,7 @@ test("a member creates a release, adds and orders tracks, uploads cover art and 
     await page.getByRole("button", { name: "Add track" }).click();
     await expect(flash(page)).toContainText("The track is added.");
   }
-  const tracks = page.getByRole("list", { name: "Tracks" }).getByRole("listitem");
+  const tracks = page.getByRole("list", { name: "Tracks", exact: true }).getByRole("listitem");
   await expect(tracks).toHaveCount(2);
   await page.getByRole("button", { name: "Move “Gravel Hymn” up" }).click();
   await expect(flash(page)).toContainText("The track is moved.");
