@@ -1328,3 +1328,295 @@ export const payoutDetailChanges = pgTable(
   ],
 );
 export type PayoutDetailChange = typeof payoutDetailChanges.$inferSelect;
+
+/* ------------------------------------------------------------------ hiring marketplace (issue 12, decision 021) */
+
+/** What a client hires a provider profile for. */
+export const marketplaceServices = ["recording", "session_work", "production", "mixing", "mastering", "mixing_and_mastering"] as const;
+export type MarketplaceService = (typeof marketplaceServices)[number];
+
+/**
+ * A work request's life (the spec's vocabulary): pending (sent, no estimate yet) -> awaiting_approval (an
+ * estimate waits for the client) -> accepted (a project opened) | declined | revision_requested (the client
+ * asked for a revised estimate; a new one goes back to awaiting_approval); canceled by the client before acceptance.
+ */
+export const workRequestStatuses = ["pending", "awaiting_approval", "revision_requested", "accepted", "declined", "canceled"] as const;
+export type WorkRequestStatus = (typeof workRequestStatuses)[number];
+
+/** An estimate version: awaiting_approval, then accepted | declined | revision_requested; canceled when replaced or its request canceled. */
+export const estimateStatuses = ["awaiting_approval", "accepted", "declined", "revision_requested", "canceled"] as const;
+export type EstimateStatus = (typeof estimateStatuses)[number];
+
+/** The project's stages (per service, app/modules/marketplace/marketplace-rules.ts); `completed` once the escrow is released. */
+export const projectStages = [
+  "in_recording",
+  "in_session_work",
+  "in_production",
+  "in_mixing",
+  "in_mastering",
+  "in_mixing_and_mastering",
+  "mixed",
+  "production_completed",
+  "completed",
+] as const;
+export type ProjectStage = (typeof projectStages)[number];
+
+/** in_progress -> awaiting_approval (a delivery waits for the client) -> revision_requested | completed; canceled. */
+export const projectStatuses = ["in_progress", "awaiting_approval", "revision_requested", "completed", "canceled"] as const;
+export type ProjectStatus = (typeof projectStatuses)[number];
+
+/** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
+export const projectFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;
+export type ProjectFundingStatus = (typeof projectFundingStatuses)[number];
+
+export interface EstimateLineItem {
+  description: string;
+  amountCents: number;
+}
+
+/**
+ * A member (the client) asks a provider profile (musician, audio engineer, music producer or studio) for a
+ * service. `provider_owner_id` copies the profile's owner at the time of the request, so "my requests as a
+ * provider" is one index range; the services check it against the profile's owner.
+ */
+export const workRequests = pgTable(
+  "work_requests",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    providerProfileId: integer("provider_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "restrict" }),
+    providerOwnerId: integer("provider_owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    service: text("service", { enum: marketplaceServices }).notNull(),
+    description: text("description").notNull(),
+    /** http(s) URLs, at most 10. */
+    referenceLinks: jsonb("reference_links").$type<string[]>().notNull().default([]),
+    budgetCents: bigint("budget_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    deadline: date("deadline", { mode: "string" }).notNull(),
+    /** One of the client's songs the work is for (points in an estimate need it). */
+    songId: integer("song_id").references(() => songs.id, { onDelete: "restrict" }),
+    status: text("status", { enum: workRequestStatuses }).notNull().default("pending"),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index("work_requests_client_idx").on(t.clientId, t.createdAt.desc(), t.id.desc()),
+    index("work_requests_provider_owner_idx").on(t.providerOwnerId, t.createdAt.desc(), t.id.desc()),
+    index("work_requests_provider_profile_idx").on(t.providerProfileId, t.createdAt.desc()),
+    index("work_requests_status_idx").on(t.status, t.createdAt.desc(), t.id.desc()),
+    index("work_requests_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("work_requests_song_idx").on(t.songId).where(sql`${t.songId} is not null`),
+    check("work_requests_service_valid", sql`${t.service} in (${sqlList(marketplaceServices)})`),
+    check("work_requests_status_valid", sql`${t.status} in (${sqlList(workRequestStatuses)})`),
+    check("work_requests_budget_positive", sql`${t.budgetCents} > 0`),
+    check("work_requests_not_self", sql`${t.clientId} <> ${t.providerOwnerId}`),
+  ],
+);
+
+/**
+ * The provider's estimates for a work request, in versions (1, 2, ...): a revision adds a version and leaves
+ * the earlier ones as they were answered, so the history stays. At most one version is live
+ * (awaiting_approval or accepted) per request.
+ */
+export const estimates = pgTable(
+  "estimates",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    workRequestId: integer("work_request_id")
+      .notNull()
+      .references(() => workRequests.id, { onDelete: "restrict" }),
+    version: smallint("version").notNull(),
+    lineItems: jsonb("line_items").$type<EstimateLineItem[]>().notNull(),
+    /** The sum of the line items, in cents. */
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    deliveryDays: smallint("delivery_days").notNull(),
+    revisionsIncluded: smallint("revisions_included").notNull(),
+    /** Points (a share of the master royalties, basis points) on the request's song, when offered. */
+    pointsBps: integer("points_bps"),
+    note: text("note").notNull().default(""),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    status: text("status", { enum: estimateStatuses }).notNull().default("awaiting_approval"),
+    /** What the client said when declining or asking for a revision. */
+    responseNote: text("response_note"),
+    respondedAt: timestamp("responded_at", { withTimezone: true }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("estimates_request_version_unique").on(t.workRequestId, t.version),
+    uniqueIndex("estimates_one_live").on(t.workRequestId).where(sql`${t.status} in ('awaiting_approval', 'accepted')`),
+    check("estimates_status_valid", sql`${t.status} in (${sqlList(estimateStatuses)})`),
+    check("estimates_total_positive", sql`${t.totalCents} > 0`),
+    check("estimates_delivery_days_range", sql`${t.deliveryDays} between 1 and 365`),
+    check("estimates_revisions_range", sql`${t.revisionsIncluded} between 0 and 20`),
+    check("estimates_points_range", sql`${t.pointsBps} is null or ${t.pointsBps} between 1 and 5000`),
+  ],
+);
+
+/**
+ * A project opened by an accepted estimate (one per work request). Money, in micro-units, as the ledger
+ * posted it: funded = released (to the provider's earnings) + fee (platform commission) + refunded (to the
+ * client), once settled; the project's escrow account holds funded minus the rest. `fee_bps` is the config's
+ * marketplace fee when the estimate was accepted.
+ */
+export const projects = pgTable(
+  "projects",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    workRequestId: integer("work_request_id")
+      .notNull()
+      .references(() => workRequests.id, { onDelete: "restrict" }),
+    estimateId: integer("estimate_id")
+      .notNull()
+      .references(() => estimates.id, { onDelete: "restrict" }),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    providerProfileId: integer("provider_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "restrict" }),
+    providerOwnerId: integer("provider_owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    service: text("service", { enum: marketplaceServices }).notNull(),
+    songId: integer("song_id").references(() => songs.id, { onDelete: "restrict" }),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("USD"),
+    feeBps: integer("fee_bps").notNull(),
+    pointsBps: integer("points_bps"),
+    revisionsIncluded: smallint("revisions_included").notNull(),
+    revisionsUsed: smallint("revisions_used").notNull().default(0),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    stage: text("stage", { enum: projectStages }).notNull(),
+    status: text("status", { enum: projectStatuses }).notNull().default("in_progress"),
+    fundingStatus: text("funding_status", { enum: projectFundingStatuses }).notNull().default("unfunded"),
+    fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    refundedMicros: bigint("refunded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    /** The payment's reference (manual: what the administrator saw arrive). */
+    fundingReference: text("funding_reference"),
+    fundEntryId: bigint("fund_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    settleEntryId: bigint("settle_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    /** Set by the first delivery: from then on only an administrator may cancel. */
+    firstDeliveredAt: timestamp("first_delivered_at", { withTimezone: true }),
+    fundedAt: timestamp("funded_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    canceledAt: timestamp("canceled_at", { withTimezone: true }),
+    /** Why it was canceled or how an administrator resolved it, and who did. */
+    resolution: text("resolution"),
+    resolvedBy: integer("resolved_by").references(() => users.id, { onDelete: "set null" }),
+    /** The split proposal the estimate's points became, once proposed. */
+    splitVersionId: integer("split_version_id").references(() => splitVersions.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("projects_work_request_unique").on(t.workRequestId),
+    uniqueIndex("projects_estimate_unique").on(t.estimateId),
+    index("projects_client_idx").on(t.clientId, t.createdAt.desc(), t.id.desc()),
+    index("projects_provider_owner_idx").on(t.providerOwnerId, t.createdAt.desc(), t.id.desc()),
+    index("projects_provider_profile_idx").on(t.providerProfileId, t.createdAt.desc()),
+    index("projects_status_idx").on(t.status, t.createdAt.desc(), t.id.desc()),
+    index("projects_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    check("projects_service_valid", sql`${t.service} in (${sqlList(marketplaceServices)})`),
+    check("projects_stage_valid", sql`${t.stage} in (${sqlList(projectStages)})`),
+    check("projects_status_valid", sql`${t.status} in (${sqlList(projectStatuses)})`),
+    check("projects_funding_status_valid", sql`${t.fundingStatus} in (${sqlList(projectFundingStatuses)})`),
+    check("projects_amount_positive", sql`${t.amountCents} > 0`),
+    check("projects_fee_bps_range", sql`${t.feeBps} between 0 and 10000`),
+    check("projects_revisions", sql`${t.revisionsUsed} >= 0 and ${t.revisionsUsed} <= ${t.revisionsIncluded}`),
+    check(
+      "projects_money_parts",
+      sql`${t.releasedMicros} >= 0 and ${t.feeMicros} >= 0 and ${t.refundedMicros} >= 0 and ${t.releasedMicros} + ${t.feeMicros} + ${t.refundedMicros} <= ${t.fundedMicros}`,
+    ),
+    // The invariant: a settled project paid out exactly what it held.
+    check(
+      "projects_settled_sum",
+      sql`${t.fundingStatus} not in ('released', 'refunded', 'split') or ${t.releasedMicros} + ${t.feeMicros} + ${t.refundedMicros} = ${t.fundedMicros}`,
+    ),
+  ],
+);
+
+/** A file the provider delivered (stored under STORAGE_DIR by the upload route; here its record). */
+export const projectDeliverables = pgTable(
+  "project_deliverables",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "restrict" }),
+    uploadedBy: integer("uploaded_by").references(() => users.id, { onDelete: "set null" }),
+    /** Relative to the storage folder. */
+    filePath: text("file_path").notNull(),
+    fileName: text("file_name").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    mime: text("mime").notNull(),
+    sha256: text("sha256"),
+    /** Revisions used when it was delivered (0 for the first delivery). */
+    round: smallint("round").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("project_deliverables_project_idx").on(t.projectId, t.createdAt), check("project_deliverables_bytes_positive", sql`${t.bytes} > 0`)],
+);
+
+/**
+ * The message thread of a work request, continued by its project (project_id set on messages posted there).
+ * Plain text, stored as written; pages escape it when rendering.
+ */
+export const marketplaceMessages = pgTable(
+  "marketplace_messages",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    workRequestId: integer("work_request_id")
+      .notNull()
+      .references(() => workRequests.id, { onDelete: "restrict" }),
+    projectId: integer("project_id").references(() => projects.id, { onDelete: "restrict" }),
+    senderId: integer("sender_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("marketplace_messages_thread_idx").on(t.workRequestId, t.createdAt, t.id),
+    check("marketplace_messages_body_length", sql`char_length(${t.body}) between 1 and 5000`),
+  ],
+);
+
+/** The client's review of a completed, paid project (one per project), shown on the provider's profile as verified. */
+export const projectReviews = pgTable(
+  "project_reviews",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "restrict" }),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    providerProfileId: integer("provider_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "restrict" }),
+    rating: smallint("rating").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("project_reviews_project_unique").on(t.projectId),
+    index("project_reviews_profile_idx").on(t.providerProfileId, t.createdAt.desc()),
+    check("project_reviews_rating_range", sql`${t.rating} between 1 and 5`),
+    check("project_reviews_body_length", sql`char_length(${t.body}) <= 5000`),
+  ],
+);
+
+export type WorkRequest = typeof workRequests.$inferSelect;
+export type Estimate = typeof estimates.$inferSelect;
+export type Project = typeof projects.$inferSelect;
+export type ProjectDeliverable = typeof projectDeliverables.$inferSelect;
+export type MarketplaceMessage = typeof marketplaceMessages.$inferSelect;
+export type ProjectReview = typeof projectReviews.$inferSelect;

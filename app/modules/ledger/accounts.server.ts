@@ -29,6 +29,10 @@ export const Accounts = {
   receipts: (statementKind: string): AccountKey => ({ kind: "receipts", subKind: statementKind }),
   payoutsReserved: (userId: number): AccountKey => ({ kind: "payouts_reserved", userId }),
   payoutsPaid: (userId: number): AccountKey => ({ kind: "payouts_paid", userId }),
+  /** A marketplace project's escrow (decision 021): the client's money held until released or refunded, one account per project. */
+  escrow: (projectId: number): AccountKey => ({ kind: "escrow", subKind: `project:${projectId}` }),
+  /** Where marketplace money comes from (a client's payment) and goes back to (a refund). */
+  marketplaceReceipts: (): AccountKey => ({ kind: "receipts", subKind: "marketplace" }),
 };
 
 /** The ids of the accounts named, created when missing. `cache` (key string -> id) spares repeated lookups. */
