@@ -4,6 +4,8 @@ import type { ReactNode } from "react";
  * A responsive table: a real table (column headers with scope, an optional row header) from the `md`
  * breakpoint up, and on phones each row becomes a card with "label: value" lines. One markup for both,
  * so nothing is rendered twice; the explicit roles keep the table semantics when CSS changes `display`.
+ * The cell styles live in app.css (`.data-table`), not on every cell: long tables are rendered on the
+ * server for each request, and repeated class strings and label elements made up most of their HTML.
  */
 export interface DataColumn<T> {
   key: string;
@@ -39,51 +41,42 @@ export function DataTable<T>({
   }
   return (
     <div className="md:overflow-x-auto md:rounded-lg md:border md:border-stone-200 md:bg-white md:shadow-sm">
-      <table role="table" className="w-full text-left text-sm max-md:block">
+      <table role="table" className="data-table w-full text-left text-sm max-md:block">
         <caption className={captionHidden ? "sr-only" : "px-4 py-3 text-left font-semibold max-md:block max-md:px-0"}>
           {caption}
         </caption>
         <thead role="rowgroup" className="bg-stone-50 max-md:sr-only">
           <tr role="row">
             {columns.map((column) => (
-              <th
-                key={column.key}
-                role="columnheader"
-                scope="col"
-                className={`border-b border-stone-200 px-4 py-2.5 text-xs font-semibold tracking-wide text-stone-600 uppercase ${
-                  column.align === "right" ? "text-right" : ""
-                }`}
-              >
+              <th key={column.key} role="columnheader" scope="col" className={column.align === "right" ? "text-right" : undefined}>
                 {column.headerHidden ? <span className="sr-only">{column.header}</span> : column.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody role="rowgroup" className="max-md:block max-md:space-y-3 md:divide-y md:divide-stone-200">
+        <tbody role="rowgroup">
           {rows.map((row) => (
-            <tr
-              key={rowKey(row)}
-              role="row"
-              className="max-md:block max-md:rounded-lg max-md:border max-md:border-stone-200 max-md:bg-white max-md:p-4 max-md:shadow-sm md:hover:bg-stone-50"
-            >
+            <tr key={rowKey(row)} role="row">
               {columns.map((column) => {
-                const content = column.cell(row);
-                const base = `px-4 py-3 align-middle max-md:px-0 ${column.align === "right" ? "md:text-right" : ""} ${column.className ?? ""}`;
+                const className = [column.align === "right" ? "md:text-right" : "", column.className ?? ""].join(" ").trim() || undefined;
                 if (column.rowHeader) {
                   return (
-                    <th key={column.key} role="rowheader" scope="row" className={`${base} font-medium text-stone-900 max-md:block max-md:pt-0 max-md:pb-2 max-md:text-base`}>
-                      {content}
+                    <th key={column.key} role="rowheader" scope="row" className={className}>
+                      {column.cell(row)}
                     </th>
                   );
                 }
+                // The phone label is the header drawn by CSS from data-label (styles in app.css); a
+                // header that is not plain text gets its own label element instead.
+                const label = column.headerHidden ? undefined : column.header;
                 return (
-                  <td key={column.key} role="cell" className={`${base} text-stone-700 max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:py-1`}>
-                    {column.headerHidden ? null : (
-                      <span aria-hidden="true" className="shrink-0 text-xs font-medium text-stone-500 md:hidden">
-                        {column.header}
+                  <td key={column.key} role="cell" className={className} data-label={typeof label === "string" ? label : undefined}>
+                    {label !== undefined && typeof label !== "string" ? (
+                      <span aria-hidden="true" className="data-table-label">
+                        {label}
                       </span>
-                    )}
-                    <span className="min-w-0 break-words max-md:text-right">{content}</span>
+                    ) : null}
+                    {column.cell(row)}
                   </td>
                 );
               })}
