@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { eq, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { User } from "~/db/schema";
 import { hasAdminAccess, isAdminAccount } from "~/modules/accounts/roles";
@@ -27,5 +27,3 @@ export function isParticipant(row: { clientId: number; providerOwnerId: number }
 export function validId(id: unknown): id is number {
   return typeof id === "number" && Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
 }
-
-export { and };

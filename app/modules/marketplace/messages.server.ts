@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { marketplaceMessages, projects, users, workRequests, type MarketplaceMessage } from "~/db/schema";
 import { participantOrAdmin, validId, type MarketplaceActor } from "./access.server";
@@ -91,5 +91,3 @@ export async function listMessages(actor: MarketplaceActor, target: MessageTarge
     .limit(THREAD_PAGE);
   return rows.reverse();
 }
-
-export { asc };
