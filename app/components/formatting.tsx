@@ -3,11 +3,34 @@ import { useHydrated } from "./hydrated";
 /**
  * Money and dates in the browser's locale and time zone (spec section 9). The server cannot know
  * them, so it renders en-US/UTC and the browser re-renders after hydration (no mismatch).
+ *
+ * Building an Intl formatter costs far more than using one (it was most of a long table's server
+ * render), so each locale and options pair is built once and kept.
  */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+export function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
+export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
+  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
+
+/** A whole number with en-US grouping ("12,345"), the same on the server and in the browser. */
+export const formatCount = (value: number) => numberFormat("en-US").format(value);
+
 export function Money({ cents, currency = "USD" }: { cents: number; currency?: string }) {
   const hydrated = useHydrated();
   const locale = hydrated ? undefined : "en-US";
-  return <>{new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100)}</>;
+  return <>{numberFormat(locale, { style: "currency", currency }).format(cents / 100)}</>;
 }
 
 export function DateTime({ iso, withTime = false }: { iso: string; withTime?: boolean }) {
@@ -15,13 +38,11 @@ export function DateTime({ iso, withTime = false }: { iso: string; withTime?: bo
   const options: Intl.DateTimeFormatOptions = withTime
     ? { dateStyle: "medium", timeStyle: "short" }
     : { dateStyle: "medium" };
-  const text = new Intl.DateTimeFormat(hydrated ? undefined : "en-US", hydrated ? options : { ...options, timeZone: "UTC" }).format(
-    new Date(iso),
-  );
+  const text = dateTimeFormat(hydrated ? undefined : "en-US", hydrated ? options : { ...options, timeZone: "UTC" }).format(new Date(iso));
   return <time dateTime={iso}>{text}</time>;
 }
 
 export function Count({ value }: { value: number }) {
   const hydrated = useHydrated();
-  return <>{new Intl.NumberFormat(hydrated ? undefined : "en-US").format(value)}</>;
+  return <>{numberFormat(hydrated ? undefined : "en-US").format(value)}</>;
 }

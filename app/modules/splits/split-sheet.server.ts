@@ -192,6 +192,9 @@ export interface MemberShareRow {
   next: (MemberShare & { state: "proposed" | "scheduled" }) | null;
 }
 
+/** Song titles in reading order, case-insensitively (one collator: building one per comparison is slow). */
+const titleOrder = new Intl.Collator("en", { sensitivity: "base" });
+
 /**
  * The songs a member has (or is offered) a share in, for Income & Shares; songs of artist pages they own
  * without a split in force are listed at 100 %, as allocation pays them. Two statements.
@@ -248,9 +251,10 @@ export async function memberShares(user: Pick<User, "id" | "email" | "emailVerif
       entry.next = { ...share, state: row.versionStatus === "proposed" ? "proposed" : "scheduled" };
     }
   }
+  const withParties = new Set(rows.map((row) => row.songId));
   return [...bySong.values()]
-    .filter((r) => r.current || r.next || rows.some((x) => x.songId === r.songId))
-    .sort((a, b) => a.songTitle.localeCompare(b.songTitle, "en", { sensitivity: "base" }) || a.songId - b.songId);
+    .filter((r) => r.current || r.next || withParties.has(r.songId))
+    .sort((a, b) => titleOrder.compare(a.songTitle, b.songTitle) || a.songId - b.songId);
 }
 
 /* ------------------------------------------------------------------ a release's tracks at a glance */

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "react-router";
 import { DataTable } from "~/components/data-table";
-import { DateTime } from "~/components/formatting";
+import { DateTime, formatCount } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
@@ -27,7 +27,7 @@ const STATUS_TAG: Record<string, string> = { queued: "pending", processing: "in_
 const dollars = (decimal: string) => {
   const negative = decimal.startsWith("-");
   const [units, fraction = ""] = decimal.replace("-", "").split(".");
-  return `${negative ? "−" : ""}$${Number(units).toLocaleString("en-US")}.${fraction.slice(0, 2).padEnd(2, "0")}`;
+  return `${negative ? "−" : ""}$${formatCount(Number(units))}.${fraction.slice(0, 2).padEnd(2, "0")}`;
 };
 /** The six-decimal figure in full, for the reconciliation: nothing rounded away. */
 const exact = (decimal: string) => `${decimal} USD`;
@@ -57,7 +57,7 @@ function ImportStatus({ status, lines }: { status: string; lines?: number | null
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <StatusTag status={STATUS_TAG[status] ?? status} label={STATUS_LABELS[status] ?? status} />
-      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums">{lines.toLocaleString("en-US")} lines posted…</span> : null}
+      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums">{formatCount(lines)} lines posted…</span> : null}
     </span>
   );
 }
@@ -152,9 +152,9 @@ export function UploadSalesPage() {
               ),
             },
             { key: "status", header: "Status", cell: (row) => <ImportStatus status={row.status} lines={live[row.id] ?? row.lines} /> },
-            { key: "lines", header: "Lines", align: "right", cell: (row) => (row.status === "completed" ? row.lines.toLocaleString("en-US") : "—") },
-            { key: "matched", header: "Matched", align: "right", cell: (row) => (row.status === "completed" ? row.matched.toLocaleString("en-US") : "—") },
-            { key: "unmatched", header: "Unmatched", align: "right", cell: (row) => (row.status === "completed" ? row.unmatched.toLocaleString("en-US") : "—") },
+            { key: "lines", header: "Lines", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.lines) : "—") },
+            { key: "matched", header: "Matched", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.matched) : "—") },
+            { key: "unmatched", header: "Unmatched", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.unmatched) : "—") },
             { key: "total", header: "Total", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.total) : "—") },
             { key: "suspense", header: "Suspense", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.suspense) : "—") },
           ]}
@@ -209,9 +209,9 @@ export function SalesImportPage() {
           </h2>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
             {[
-              ["Lines", row.lines.toLocaleString("en-US")],
-              ["Matched", row.matched.toLocaleString("en-US")],
-              ["Unmatched", row.unmatched.toLocaleString("en-US")],
+              ["Lines", formatCount(row.lines)],
+              ["Matched", formatCount(row.matched)],
+              ["Unmatched", formatCount(row.unmatched)],
               ["Total", dollars(row.total)],
             ].map(([label, value]) => (
               <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">

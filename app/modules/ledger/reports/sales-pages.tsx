@@ -1,6 +1,7 @@
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "react-router";
 import { BarChart, ChartCard, EmptyState, LineChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
+import { formatCount } from "~/components/formatting";
 import { Pagination } from "~/components/pagination";
 import { formatCents, microsToCentsFloor } from "../money";
 import type {
@@ -156,7 +157,7 @@ export function SalesListPage() {
         </Link>
       ),
     },
-    { key: "lines", header: "Lines", align: "right", cell: (r) => r.lines.toLocaleString("en-US") },
+    { key: "lines", header: "Lines", align: "right", cell: (r) => formatCount(r.lines) },
     ...(admin
       ? ([
           { key: "gross", header: "Statement amount", align: "right", cell: (r: SalesTotalRow & { href: string }) => <Link to={`${r.href}#lines`} className={linkClass}>{money(r.amount)}</Link> },
@@ -198,14 +199,14 @@ export function SalesListPage() {
       <div className="grid gap-4 sm:grid-cols-3">
         {admin ? (
           <>
-            <StatCard label="Statement amount" value={money(total.amount)} hint={`${total.lines.toLocaleString("en-US")} lines`} />
+            <StatCard label="Statement amount" value={money(total.amount)} hint={`${formatCount(total.lines)} lines`} />
             <StatCard label="Commission" value={money(total.commission)} />
             <StatCard label="Net to parties" value={money(net(total))} />
           </>
         ) : (
           <>
             <StatCard label="Your earnings" value={money(total.amount)} />
-            <StatCard label="Lines" value={total.lines.toLocaleString("en-US")} />
+            <StatCard label="Lines" value={formatCount(total.lines)} />
             <StatCard label={perMember ? "Members" : "Artist pages"} value={rows.length} />
           </>
         )}
@@ -238,7 +239,7 @@ export function SalesDetailPage() {
 
   const groupColumns: Array<DataColumn<SalesGroupRow>> = [
     { key: "key", header: label, rowHeader: true, cell: (g) => shown(g.key) },
-    { key: "lines", header: "Lines", align: "right", cell: (g) => g.lines.toLocaleString("en-US") },
+    { key: "lines", header: "Lines", align: "right", cell: (g) => formatCount(g.lines) },
     {
       key: "amount",
       header: admin ? "Statement amount" : "Your earnings",
@@ -269,7 +270,7 @@ export function SalesDetailPage() {
     { key: "country", header: "Country", cell: (l) => shown(l.country) },
     { key: "release", header: "Release", cell: (l) => shown(l.release) },
     { key: "track", header: groupLabel(kind, "track"), cell: (l) => shown(l.track) },
-    { key: "quantity", header: "Qty", align: "right", cell: (l) => (l.quantity === null ? "—" : l.quantity.toLocaleString("en-US")) },
+    { key: "quantity", header: "Qty", align: "right", cell: (l) => (l.quantity === null ? "—" : formatCount(l.quantity)) },
     { key: "lineAmount", header: "Line amount", align: "right", cell: (l) => money(l.lineAmount) },
     ...(admin
       ? [{ key: "commission", header: "Commission", align: "right" as const, cell: (l: SalesLineRow) => money(l.commission) }]
@@ -301,7 +302,7 @@ export function SalesDetailPage() {
       <Loading />
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard label={admin ? "Statement amount" : "Your earnings"} value={money(breakdown.total.amount)} />
-        <StatCard label="Lines" value={breakdown.total.lines.toLocaleString("en-US")} />
+        <StatCard label="Lines" value={formatCount(breakdown.total.lines)} />
         {admin ? <StatCard label="Commission" value={money(breakdown.total.commission)} hint={`Net ${money(net(breakdown.total))}`} /> : <StatCard label="Periods" value={breakdown.groups.period.length} />}
       </div>
       {empty ? (
