@@ -1,15 +1,11 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { Link } from "react-router";
 import { ChartCard, EmptyState, LineChart, StatCard } from "~/components/charts";
-import { Money } from "~/components/formatting";
-import { DateTime } from "~/components/formatting";
+import { DateTime, Money } from "~/components/formatting";
 import { pageTitle } from "~/components/page-title";
 import { reuseUnlessChanged } from "~/components/revalidation";
-import {
-  memberDashboardProjects,
-  memberDashboardStats,
-  memberDashboardWorkRequests,
-} from "~/modules/dashboard/member-dashboard.server";
+import { memberDashboardOverview } from "~/modules/dashboard/member-dashboard.server";
+import { RecentWork } from "~/modules/dashboard/recent-work";
 import { memberOfArea, memberProfilesFor } from "~/modules/members/member-area.server";
 import { SplitTasks } from "~/modules/splits/shares-section";
 import { pendingSplitTasks } from "~/modules/splits/split-sheet.server";
@@ -24,14 +20,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await memberOfArea(request, context, params.memberId);
   const memberId = member.id;
   const profiles = await memberProfilesFor(context, memberId);
-  const [stats, projects, workRequests, splitTasks] = await Promise.all([
-    memberDashboardStats(memberId, profiles),
-    memberDashboardProjects(memberId),
-    memberDashboardWorkRequests(memberId),
-    pendingSplitTasks(member),
-  ]);
-  if (!stats) throw notFound();
-  return { memberId, stats, profiles, projects: projects.data, workRequests: workRequests.data, splitTasks };
+  const [overview, splitTasks] = await Promise.all([memberDashboardOverview(memberId, profiles), pendingSplitTasks(member)]);
+  if (!overview) throw notFound();
+  return { memberId, profiles, splitTasks, ...overview };
 }
 
 // Dashboard stats, profiles, projects and work requests are cached per member (spec section 7).
@@ -143,7 +134,9 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
               Browse the <Link to={`${base}/music-producers`} className="underline">music producers</Link> or{" "}
               <Link to={`${base}/studios`} className="underline">studios</Link> and send your first work request.
             </EmptyState>
-          ) : null}
+          ) : (
+            <RecentWork base={base} projects={loaderData.projects} workRequests={loaderData.workRequests} />
+          )}
         </ChartCard>
       </div>
     </div>

@@ -44,7 +44,7 @@ describe("statements per page request", () => {
   });
 
   it.each([
-    // session (1), bell, What's new, menu profiles (3), the dashboard's counts (1), split proposals to answer (1)
+    // session (1), bell, What's new, menu profiles (3), the dashboard's counts with its recent projects and work requests (1), split proposals to answer (1)
     ["member dashboard", () => `/member/${member.id}/dashboard`, () => member.cookie, 7],
     ["member dashboard, client navigation (.data)", () => `/member/${member.id}/dashboard.data`, () => member.cookie, 7],
     // session (1), layout (3), the songs they hold a share in and the songs they own (2), the income report (1)

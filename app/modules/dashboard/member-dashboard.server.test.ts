@@ -6,7 +6,9 @@ import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { memberDashboardStats } from "./member-dashboard.server";
+import { createProviderProfile, openProject, requestInput } from "../../../tests/helpers/marketplace";
+import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
+import { memberDashboardProjects, memberDashboardStats, memberDashboardWorkRequests } from "./member-dashboard.server";
 import { systemProfilesSummary } from "./admin-dashboard.server";
 
 useTestDatabase();
@@ -26,6 +28,37 @@ describe("member dashboard stats", () => {
     });
     expect(await memberDashboardStats(newcomer.id)).toMatchObject({ documents_agreed: 0, documents_required: 2 });
     expect(await memberDashboardStats(987654)).toBeNull();
+  });
+});
+
+describe("the dashboard's projects and work requests", () => {
+  it("counts and lists the open ones on either side, and nobody else's", async () => {
+    const client = await createUser();
+    const provider = await createUser();
+    const stranger = await createUser();
+    const { project, profile } = await openProject(client, provider);
+    // A second request, still waiting for an estimate.
+    const pending = await createWorkRequest(client, profile.id, requestInput({ service: "mastering" }));
+
+    expect(await memberDashboardStats(client.id)).toMatchObject({ projects: 1, work_requests: 1 });
+    expect(await memberDashboardStats(provider.id)).toMatchObject({ projects: 1, work_requests: 1 });
+    expect(await memberDashboardStats(stranger.id)).toMatchObject({ projects: 0, work_requests: 0 });
+
+    const clientProjects = (await memberDashboardProjects(client.id)).data;
+    expect(clientProjects).toEqual([
+      expect.objectContaining({ id: project.id, role: "client", counterpart: profile.name, service: "mixing", stage: "in_mixing", funding_status: "unfunded", amount_cents: 50_001 }),
+    ]);
+    const providerProjects = (await memberDashboardProjects(provider.id)).data;
+    expect(providerProjects).toEqual([expect.objectContaining({ id: project.id, role: "provider", counterpart: `${client.name} ${client.lastName}`.trim() })]);
+
+    const requests = (await memberDashboardWorkRequests(provider.id)).data;
+    // The open request first, then the accepted one.
+    expect(requests.map((r) => [r.id, r.status, r.role])).toEqual([
+      [pending.id, "pending", "provider"],
+      [project.workRequestId, "accepted", "provider"],
+    ]);
+    expect((await memberDashboardProjects(stranger.id)).data).toEqual([]);
+    expect((await memberDashboardWorkRequests(stranger.id)).data).toEqual([]);
   });
 });
 

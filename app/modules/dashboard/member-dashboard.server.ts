@@ -1,8 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { legalDocuments, signatures, users } from "~/db/schema";
+import { legalDocuments, signatures, users, type MarketplaceService, type ProjectStage } from "~/db/schema";
 import { microsToCentsFloor } from "~/modules/ledger/money";
 import { loadDashboardProfiles, type DashboardProfiles } from "~/modules/members/member-area.server";
+
+/** What counts as open on the dashboard: projects and requests still waiting on someone. */
+const OPEN_PROJECT = ["in_progress", "awaiting_approval", "revision_requested"];
+const OPEN_WORK_REQUEST = ["pending", "awaiting_approval", "revision_requested"];
+/** How many recent projects and work requests the dashboard lists. */
+const RECENT = 5;
+const inList = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 
 /** The member dashboard's figures (GET /api/members/{id}/dashboard/stats). One query. */
 export interface MemberDashboardStats {
@@ -13,7 +20,9 @@ export interface MemberDashboardStats {
   documents_required: number;
   artists: number;
   provider_profiles: number;
+  /** Open projects (in progress, awaiting approval or in revision) where the member is the client or the provider. */
   projects: number;
+  /** Open work requests (pending, awaiting approval or revision requested), sent or received. */
   work_requests: number;
   /** The available balance (MONEY.md: earnings less reserved, rounded down to whole cents), as the income report's. */
   balance_cents: number;
@@ -23,6 +32,19 @@ export interface MemberDashboardStats {
 }
 
 export async function memberDashboardStats(memberId: number, profiles?: DashboardProfiles): Promise<MemberDashboardStats | null> {
+  return (await statsQuery(memberId, profiles, false))?.stats ?? null;
+}
+
+/** The dashboard page's data: the stats and the recent projects and work requests, in the stats' one statement. */
+export async function memberDashboardOverview(
+  memberId: number,
+  profiles?: DashboardProfiles,
+): Promise<{ stats: MemberDashboardStats; projects: DashboardProject[]; workRequests: DashboardWorkRequest[] } | null> {
+  const overview = await statsQuery(memberId, profiles, true);
+  return overview && { stats: overview.stats, projects: overview.projects ?? [], workRequests: overview.workRequests ?? [] };
+}
+
+async function statsQuery(memberId: number, profiles: DashboardProfiles | undefined, withRecent: boolean) {
   const [row] = await db()
     .select({
       createdAt: users.createdAt,
@@ -37,6 +59,10 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
       balanceMicros: sql<string>`(select coalesce(sum(ps.amount_micros), 0)::text
         from ledger_accounts a join posting_rollups ps on ps.account_id = a.id and ps.dim = ''
         where a.user_id = ${memberId} and a.currency = 'USD' and a.kind = 'earnings')`,
+      projects: sql<number>`(select count(*)::int from projects p
+        where (p.client_id = ${memberId} or p.provider_owner_id = ${memberId}) and p.status in (${inList(OPEN_PROJECT)}))`,
+      workRequests: sql<number>`(select count(*)::int from work_requests w
+        where (w.client_id = ${memberId} or w.provider_owner_id = ${memberId}) and w.status in (${inList(OPEN_WORK_REQUEST)}))`,
       // posting_rollups.month is the sale month, else the entry's month, as on the income page.
       incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
         from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
@@ -44,12 +70,14 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
             join posting_rollups ps on ps.account_id = a.id and ps.dim = '' and ps.source <> ''
             where a.user_id = ${memberId} and a.kind = 'earnings' and a.currency = 'USD'
             group by ps.month order by ps.month desc limit 12) x)`,
+      projectsRecent: withRecent ? sql<DashboardProject[]>`${recentProjectsJson(memberId)}` : sql<null>`null`,
+      workRequestsRecent: withRecent ? sql<DashboardWorkRequest[]>`${recentWorkRequestsJson(memberId)}` : sql<null>`null`,
     })
     .from(users)
     .where(eq(users.id, memberId));
   if (!row) return null;
   const p = profiles ?? (await loadDashboardProfiles(memberId));
-  return {
+  const stats: MemberDashboardStats = {
     member_since: row.createdAt.toISOString(),
     email_verified: Boolean(row.emailVerifiedAt),
     has_avatar: Boolean(row.avatarImg),
@@ -57,21 +85,86 @@ export async function memberDashboardStats(memberId: number, profiles?: Dashboar
     documents_required: row.required,
     artists: p.artists.length,
     provider_profiles: [p.musician, p.audio_engineer, p.studio, p.music_producer].filter(Boolean).length,
-    // Projects and work requests arrive with their issues; nothing of them exists before.
-    projects: 0,
-    work_requests: 0,
+    projects: row.projects,
+    work_requests: row.workRequests,
     balance_cents: Number(microsToCentsFloor(BigInt(row.balanceMicros ?? "0"))),
     currency: "USD",
     income_by_month: (row.incomeByMonth ?? []).map((m) => ({ month: m.month, cents: Number(microsToCentsFloor(BigInt(m.amount))) })),
   };
+  return { stats, projects: row.projectsRecent, workRequests: row.workRequestsRecent };
 }
 
-/** GET /api/members/{id}/dashboard/projects and work-requests: `{ data }` lists, empty until those features land. */
-export async function memberDashboardProjects(_memberId: number): Promise<{ data: unknown[] }> {
-  return { data: [] };
+
+/** One of the member's recent projects on the dashboard (GET /api/members/{id}/dashboard/projects). */
+export interface DashboardProject {
+  id: number;
+  service: MarketplaceService;
+  stage: ProjectStage;
+  status: string;
+  funding_status: string;
+  /** The member's side: "client" (they hired) or "provider" (they were hired). */
+  role: "client" | "provider";
+  /** The other side: the provider profile's name for a client, the client's name for a provider. */
+  counterpart: string;
+  amount_cents: number;
+  updated_at: string;
 }
 
-export async function memberDashboardWorkRequests(_memberId: number): Promise<{ data: unknown[] }> {
-  return { data: [] };
+/** One of the member's recent work requests on the dashboard (GET /api/members/{id}/dashboard/work-requests). */
+export interface DashboardWorkRequest {
+  id: number;
+  service: MarketplaceService;
+  status: string;
+  role: "client" | "provider";
+  counterpart: string;
+  budget_cents: number;
+  deadline: string;
+  updated_at: string;
 }
 
+/** The member's latest projects as either party, open ones first, as a JSON array (a subquery). */
+function recentProjectsJson(memberId: number) {
+  return sql`(select coalesce(json_agg(x), '[]'::json) from (
+    select p.id, p.service, p.stage, p.status, p.funding_status,
+      case when p.client_id = ${memberId} then 'client' else 'provider' end as role,
+      case when p.client_id = ${memberId} then pr.name else trim(u.name || ' ' || coalesce(u.last_name, '')) end as counterpart,
+      p.amount_cents::int as amount_cents,
+      to_char(p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
+    from projects p
+    join profiles pr on pr.id = p.provider_profile_id
+    join users u on u.id = p.client_id
+    where p.client_id = ${memberId} or p.provider_owner_id = ${memberId}
+    order by (p.status in (${inList(OPEN_PROJECT)})) desc, p.updated_at desc, p.id desc
+    limit ${RECENT}) x)`;
+}
+
+/** The member's latest work requests, sent or received, open ones first, as a JSON array (a subquery). */
+function recentWorkRequestsJson(memberId: number) {
+  return sql`(select coalesce(json_agg(x), '[]'::json) from (
+    select w.id, w.service, w.status,
+      case when w.client_id = ${memberId} then 'client' else 'provider' end as role,
+      case when w.client_id = ${memberId} then pr.name else trim(u.name || ' ' || coalesce(u.last_name, '')) end as counterpart,
+      w.budget_cents::int as budget_cents, to_char(w.deadline, 'YYYY-MM-DD') as deadline,
+      to_char(w.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
+    from work_requests w
+    join profiles pr on pr.id = w.provider_profile_id
+    join users u on u.id = w.client_id
+    where w.client_id = ${memberId} or w.provider_owner_id = ${memberId}
+    order by (w.status in (${inList(OPEN_WORK_REQUEST)})) desc, w.updated_at desc, w.id desc
+    limit ${RECENT}) x)`;
+}
+
+async function firstValue<T>(subquery: SQL): Promise<T> {
+  const result = await db().execute(sql`select ${subquery} as value`);
+  return (result as unknown as { rows: Array<{ value: T }> }).rows[0]!.value;
+}
+
+/** GET /api/members/{id}/dashboard/projects. One statement. */
+export async function memberDashboardProjects(memberId: number): Promise<{ data: DashboardProject[] }> {
+  return { data: await firstValue<DashboardProject[]>(recentProjectsJson(memberId)) };
+}
+
+/** GET /api/members/{id}/dashboard/work-requests. One statement. */
+export async function memberDashboardWorkRequests(memberId: number): Promise<{ data: DashboardWorkRequest[] }> {
+  return { data: await firstValue<DashboardWorkRequest[]>(recentWorkRequestsJson(memberId)) };
+}
