@@ -18,6 +18,11 @@ const PATHS: Record<string, string> = {
   "admin-member": "/admin/member/:id",
   "admin-versions": "/admin/versions",
   "admin-announcements": "/admin/announcements",
+  // Marketplace projects (issue 12).
+  "member-projects": "/member/:memberId/projects",
+  "member-project": "/member/:memberId/project/:id",
+  "admin-projects": "/admin/projects",
+  "admin-project": "/admin/project/:id",
   ...communityPaths(),
   "band-invite": "/band-invite/:id",
   "admin-djs": "/admin/djs",

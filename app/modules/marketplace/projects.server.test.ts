@@ -372,6 +372,13 @@ describe("lists", () => {
     const bySearch = await adminListProjects(admin, { q: "cleo", service: "mixing" });
     expect(bySearch.rows.every((r) => r.service === "mixing" && r.clientId === client.id)).toBe(true);
     expect((await countQueries(() => listMemberProjects(client, "client", 2))).count).toBe(2);
+    const completed = await listMemberProjects(client, "client", 1, { status: "completed" });
+    expect(completed.total).toBeGreaterThan(0);
+    expect(completed.rows.every((r) => r.status === "completed")).toBe(true);
+    const byStage = await listMemberProjects(client, "client", 1, { stage: "completed" });
+    expect(byStage.rows.every((r) => r.stage === "completed")).toBe(true);
+    expect((await listMemberProjects(client, "client", 1, { status: "nonsense" })).total).toBe(asClient.total);
+    expect((await countQueries(() => listMemberProjects(client, "client", 1, { status: "completed", stage: "mixed" }))).count).toBe(2);
     expect((await countQueries(() => adminListProjects(admin, { status: "completed", service: "mixing", q: "x" }))).count).toBe(2);
     expect((await countQueries(() => getProject(client, asClient.rows[0]!.id))).count).toBe(3);
   });

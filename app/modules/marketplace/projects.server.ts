@@ -8,6 +8,7 @@ import {
   projectDeliverables,
   projectReviews,
   projects,
+  projectStages,
   projectStatuses,
   users,
   type MarketplaceService,
@@ -450,9 +451,23 @@ async function projectPage(where: SQL | undefined, page: number, pageSize = MARK
 
 const pageOf = (page: number | undefined) => (Number.isInteger(page) && page! >= 1 && page! <= 10_000 ? page! : 1);
 
-/** A member's projects, as the client or as a provider, newest first. Two statements. */
-export async function listMemberProjects(actor: MarketplaceActor, as: "client" | "provider", page?: number): Promise<ListPage<ProjectListRow>> {
-  return projectPage(as === "client" ? eq(projects.clientId, actor.id) : eq(projects.providerOwnerId, actor.id), pageOf(page));
+export interface MemberProjectFilter {
+  /** One of the project statuses; anything else is no filter. */
+  status?: string;
+  /** One of the project stages; anything else is no filter. */
+  stage?: string;
+}
+
+/** A member's projects, as the client or as a provider, newest first, by status and stage. Two statements. */
+export async function listMemberProjects(actor: Pick<MarketplaceActor, "id">, as: "client" | "provider", page?: number, filter: MemberProjectFilter = {}): Promise<ListPage<ProjectListRow>> {
+  return projectPage(
+    and(
+      as === "client" ? eq(projects.clientId, actor.id) : eq(projects.providerOwnerId, actor.id),
+      filter.status && (projectStatuses as readonly string[]).includes(filter.status) ? eq(projects.status, filter.status as ProjectStatus) : undefined,
+      filter.stage && (projectStages as readonly string[]).includes(filter.stage) ? eq(projects.stage, filter.stage as ProjectStage) : undefined,
+    ),
+    pageOf(page),
+  );
 }
 
 /** Every project, for administrators: by status and service, searched by client or provider. Two statements. */

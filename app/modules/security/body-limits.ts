@@ -27,6 +27,10 @@ export const AUDIO_PATHS: RegExp[] = [/^\/(?:member\/[^/]+|admin)\/song-profile\
 export const STATEMENT_BODY_MAX_BYTES = 512 * 1024 * 1024 + 256 * 1024;
 export const STATEMENT_PATHS: RegExp[] = [/^\/admin\/upload-sales(?:\.data)?$/];
 
+/** A project's deliverables (app/modules/marketplace/projects/deliverable-files.server.ts: 500 MB). */
+export const DELIVERABLE_BODY_MAX_BYTES = 500 * 1024 * 1024 + 256 * 1024;
+export const DELIVERABLE_PATHS: RegExp[] = [/^\/member\/[^/]+\/project\/[^/]+(?:\.data)?$/];
+
 /**
  * The HTTP layer's hard cap per path. An upload route gets twice its own limit, so that a body just
  * over it still reaches the route, which answers with the message beside the file field.
@@ -34,5 +38,6 @@ export const STATEMENT_PATHS: RegExp[] = [/^\/admin\/upload-sales(?:\.data)?$/];
 export function bodyLimitFor(pathname: string): number {
   if (AUDIO_PATHS.some((path) => path.test(pathname))) return AUDIO_BODY_MAX_BYTES;
   if (STATEMENT_PATHS.some((path) => path.test(pathname))) return STATEMENT_BODY_MAX_BYTES;
+  if (DELIVERABLE_PATHS.some((path) => path.test(pathname))) return DELIVERABLE_BODY_MAX_BYTES;
   return UPLOAD_PATHS.some((path) => path.test(pathname)) ? 2 * UPLOAD_BODY_MAX_BYTES : FORM_BODY_MAX_BYTES;
 }

@@ -16,8 +16,8 @@ test("admin area: Dashboard and Not Found carry 'Admin Area', also after client-
   await app.goto("/admin/dashboard");
   await expect(page).toHaveTitle("Dashboard | Admin Area | Backline");
 
-  await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Projects" }).click();
-  await expect(page).toHaveURL("/admin/projects");
+  await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Affiliates" }).click();
+  await expect(page).toHaveURL("/admin/affiliates");
   await expect(page).toHaveTitle("Not Found | Admin Area | Backline");
 
   await page.goto("/admin/nope");

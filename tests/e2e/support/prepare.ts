@@ -19,6 +19,7 @@ import { prepareProfilesData } from "./prepare-profiles";
 import { prepareReleasesData } from "./prepare-releases";
 import { prepareSongsData } from "./prepare-songs";
 import { prepareCreditsData } from "./prepare-credits";
+import { prepareProjectData } from "./project-fixtures";
 
 await boot();
 try {
@@ -38,6 +39,7 @@ try {
   for (const prepareCatalog of [prepareReleasesData, prepareSongsData, prepareCreditsData]) {
     console.log(`[e2e] prepared ${await prepareCatalog()}`);
   }
+  console.log(`[e2e] prepared ${await prepareProjectData()}`);
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
 } finally {
   await shutdown();

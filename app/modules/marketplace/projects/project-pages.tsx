@@ -1,0 +1,556 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useState, type ReactNode } from "react";
+import { Form, Link, useLocation } from "react-router";
+import { DataTable, type DataColumn } from "~/components/data-table";
+import { DateTime } from "~/components/formatting";
+import { Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { ListEmptyState } from "~/components/list-empty-state";
+import { Pagination } from "~/components/pagination";
+import { StatusTag } from "~/components/status-tag";
+import type { MarketplaceService } from "~/db/schema";
+import { SERVICE_LABELS, SERVICE_STAGES } from "../marketplace-rules";
+import { MessageThread } from "../messages/message-thread";
+import type { ProjectActionData, ProjectForm, ProjectRowView, ProjectView } from "./project-routes.server";
+
+/**
+ * The project pages' UI (issue 12): the lists (member and admin) and the project page, whose forms depend on
+ * who looks (client, provider, administrator). Every form is a plain <Form method="post"> (Conform), working
+ * without JavaScript; errors show beside their fields and the values are kept.
+ */
+
+const STATUS_TEXT: Record<string, string> = {
+  in_progress: "In progress",
+  awaiting_approval: "Awaiting approval",
+  revision_requested: "Revision requested",
+  completed: "Completed",
+  canceled: "Canceled",
+};
+// The lists' filter options, from the shared rules (the schema module stays on the server).
+const SERVICES = Object.keys(SERVICE_LABELS) as MarketplaceService[];
+const STAGES = [...new Set([...Object.values(SERVICE_STAGES).flat(), "completed"])];
+const STATUS_TAG: Record<string, string> = { in_progress: "pending", awaiting_approval: "pending", revision_requested: "pending", completed: "approved", canceled: "rejected" };
+const stageText = (stage: string) => {
+  const text = stage.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+const inputClass =
+  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
+const secondaryButton = "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+const dangerButton = "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
+
+/* ------------------------------------------------------------------ lists */
+
+interface ListData {
+  rows: ProjectRowView[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+}
+
+function columns(show: "client" | "provider" | "both"): Array<DataColumn<ProjectRowView>> {
+  return [
+    {
+      key: "project",
+      header: "Project",
+      rowHeader: true,
+      cell: (r) => (
+        <Link to={r.href} className="font-medium text-brand-800 underline">
+          Project #{r.id}
+        </Link>
+      ),
+    },
+    { key: "service", header: "Service", cell: (r) => r.service },
+    ...(show !== "provider" ? [{ key: "provider", header: "Provider", cell: (r: ProjectRowView) => r.providerName }] : []),
+    ...(show !== "client" ? [{ key: "client", header: "Client", cell: (r: ProjectRowView) => r.clientName }] : []),
+    { key: "stage", header: "Stage", cell: (r) => r.stage },
+    { key: "status", header: "Status", cell: (r) => <StatusTag status={STATUS_TAG[r.status] ?? "pending"} label={r.statusLabel} /> },
+    { key: "funding", header: "Funding", cell: (r) => r.funding },
+    { key: "amount", header: "Amount", align: "right", cell: (r) => <span className="tabular-nums">{r.amount}</span> },
+    { key: "created", header: "Opened", cell: (r) => <DateTime iso={r.createdAt} /> },
+  ];
+}
+
+function FilterForm({ label, children, clear }: { label: string; children: ReactNode; clear: boolean }) {
+  const location = useLocation();
+  return (
+    <Form method="get" role="search" aria-label={label} key={location.search} className="flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+      {children}
+      <div className="flex items-end gap-2">
+        <button type="submit" className="inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          Filter
+        </button>
+        {clear ? (
+          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function Select({ id, name, label, value, options }: { id: string; name: string; label: string; value: string; options: Array<[string, string]> }) {
+  return (
+    <div className="min-w-40">
+      <label htmlFor={id} className="block text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} className={inputClass}>
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const STATUS_OPTIONS: Array<[string, string]> = [["", "All statuses"], ...Object.keys(STATUS_TEXT).map((s): [string, string] => [s, STATUS_TEXT[s] ?? s])];
+
+export function MemberProjectsPage({ loaderData }: { loaderData: ListData & { memberId: number; query: { as: "client" | "provider"; status: string; stage: string; page: number } } }) {
+  const { query } = loaderData;
+  const filtered = Boolean(query.status || query.stage);
+  const tab = (as: "client" | "provider", text: string) => (
+    <Link
+      to={as === "client" ? "?" : "?as=provider"}
+      aria-current={query.as === as ? "page" : undefined}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium ${query.as === as ? "bg-brand-900 text-white" : "text-stone-700 hover:bg-stone-100"}`}
+    >
+      {text}
+    </Link>
+  );
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
+        <p className="mt-1 text-sm text-stone-600">Work you hired providers for, and work you do for clients. A project opens when a client accepts an estimate.</p>
+      </div>
+      <nav aria-label="Your role" className="flex gap-2">
+        {tab("client", "As client")}
+        {tab("provider", "As provider")}
+      </nav>
+      <FilterForm label="Filter projects" clear={filtered}>
+        {query.as === "provider" ? <input type="hidden" name="as" value="provider" /> : null}
+        <Select id="projects-status" name="status" label="Status" value={query.status} options={STATUS_OPTIONS} />
+        <Select id="projects-stage" name="stage" label="Stage" value={query.stage} options={[["", "All stages"], ...STAGES.map((s): [string, string] => [s, stageText(s)])]} />
+      </FilterForm>
+      <DataTable
+        caption={query.as === "client" ? "Projects as client" : "Projects as provider"}
+        columns={columns(query.as === "client" ? "client" : "provider")}
+        rows={loaderData.rows}
+        rowKey={(r) => r.id}
+        empty={
+          <ListEmptyState
+            total={loaderData.total}
+            pageCount={loaderData.pageCount}
+            filtered={filtered}
+            noMatch="No projects match these filters."
+            noMatchHint="Try another status or stage"
+            empty={query.as === "client" ? "You have not hired anyone yet." : "No client has hired you yet."}
+            emptyHint={query.as === "client" ? "Ask a provider for an estimate from their profile page." : "Clients find you through your provider profiles."}
+          />
+        }
+      />
+      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["project", "projects"]} />
+    </div>
+  );
+}
+
+export function AdminProjectsPage({ loaderData }: { loaderData: ListData & { query: { status: string; service: string; q: string; page: number } } }) {
+  const { query } = loaderData;
+  const filtered = Boolean(query.status || query.service || query.q);
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
+        <p className="mt-1 text-sm text-stone-600">Every project: confirm funding, and resolve disputes.</p>
+      </div>
+      <FilterForm label="Filter projects" clear={filtered}>
+        <div className="min-w-56 flex-1">
+          <label htmlFor="projects-q" className="block text-sm font-medium text-stone-800">
+            Client, provider or project number
+          </label>
+          <input id="projects-q" type="search" name="q" defaultValue={query.q} maxLength={100} className={inputClass} />
+        </div>
+        <Select id="projects-status" name="status" label="Status" value={query.status} options={STATUS_OPTIONS} />
+        <Select id="projects-service" name="service" label="Service" value={query.service} options={[["", "All services"], ...SERVICES.map((s): [string, string] => [s, SERVICE_LABELS[s]])]} />
+      </FilterForm>
+      <DataTable
+        caption="Projects"
+        columns={columns("both")}
+        rows={loaderData.rows}
+        rowKey={(r) => r.id}
+        empty={
+          <ListEmptyState
+            total={loaderData.total}
+            pageCount={loaderData.pageCount}
+            filtered={filtered}
+            noMatch="No projects match these filters."
+            noMatchHint="Try another search, status or service"
+            empty="No projects yet."
+            emptyHint="A project opens when a client accepts an estimate."
+          />
+        }
+      />
+      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["project", "projects"]} />
+    </div>
+  );
+}
+
+/* ------------------------------------------------------------------ the project page */
+
+type AdminExtras = { twoFactorOn?: boolean; accountPath?: string };
+
+const lastResultFor = (actionData: ProjectActionData | undefined, form: ProjectForm) => (actionData?.form === form ? actionData.result : undefined);
+
+function Card({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
+  const headingId = `${id ?? title.toLowerCase().replace(/[^a-z]+/g, "-")}-heading`;
+  return (
+    <section id={id} aria-labelledby={headingId} className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
+      <h2 id={headingId} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-3 space-y-3">{children}</div>
+    </section>
+  );
+}
+
+function Summary({ view }: { view: ProjectView }) {
+  const p = view.project;
+  const rows: Array<[string, ReactNode]> = [
+    ["Service", p.service],
+    ["Client", view.client.name],
+    ["Provider", view.provider.name],
+    ["Amount", p.amount],
+    [`Platform fee (${p.feePercent}%)`, p.fee],
+    ["The provider receives", p.providerReceives],
+    ["Stage", p.stage],
+    ["Status", p.statusLabel],
+    ["Funding", p.fundingLabel],
+    ["Revisions", `${p.revisionsUsed} of ${p.revisionsIncluded} used`],
+  ];
+  if (p.pointsPercent) rows.push(["Points", `${p.pointsPercent}% of the song's master royalties (a split proposal on completion)`]);
+  if (p.dueAt) rows.push(["Due", <DateTime key="due" iso={p.dueAt} />]);
+  if (p.settlement) rows.push(["Settled", `${p.settlement.released} released, ${p.settlement.fee} fee, ${p.settlement.refunded} refunded`]);
+  if (p.resolution) rows.push(["Resolution", p.resolution]);
+  return (
+    <Card title="Summary">
+      <dl aria-label="Project summary" className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="font-medium text-stone-600">{label}</dt>
+            <dd className="text-stone-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function Funding({ view }: { view: ProjectView }) {
+  const p = view.project;
+  if (view.role !== "client" || p.fundingStatus !== "unfunded" || p.status !== "in_progress") return null;
+  return (
+    <Card title="Fund the project">
+      <p className="text-sm text-stone-700">
+        Pay <strong>{p.amount}</strong> by bank transfer with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it
+        arrives; the money is then held in escrow and released to the provider only when you approve the delivery.
+      </p>
+    </Card>
+  );
+}
+
+function OneButtonForm({ intent, label, pending, lastResult, className }: { intent: string; label: string; pending: string; lastResult?: SubmissionResult<string[]>; className?: string }) {
+  const [form] = useForm({ id: `project-${intent}`, lastResult });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-2">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div className="sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value={intent} pendingLabel={pending} className={className}>
+          {label}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function ReasonForm({ intent, label, button, pending, lastResult, field = "reason", help, danger }: { intent: string; label: string; button: string; pending: string; lastResult?: SubmissionResult<string[]>; field?: string; help?: string; danger?: boolean }) {
+  const [form, fields] = useForm({ id: `project-${intent}`, lastResult, shouldValidate: "onSubmit" });
+  const f = fields[field]!;
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <TextareaField label={label} textareaProps={{ ...getTextareaProps(f), rows: 2, maxLength: field === "note" ? 2000 : 500 }} errors={f.errors} errorId={f.errorId} help={help} />
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value={intent} pendingLabel={pending} className={danger ? dangerButton : undefined}>
+          {button}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function UploadForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const resetKey = useFormResetKey();
+  const [form, fields] = useForm({ id: `project-upload-${resetKey}`, lastResult });
+  return (
+    <Form method="post" action="?upload=deliverable" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3" key={resetKey}>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <div>
+        <label htmlFor="deliverable-file" className="block text-sm font-medium text-stone-800">
+          Deliverable file
+        </label>
+        <input
+          id="deliverable-file"
+          type="file"
+          name="file"
+          accept=".wav,.flac,.aif,.aiff,.mp3,.m4a,.aac,.ogg,.zip,audio/*,application/zip"
+          aria-invalid={fields.file.errors?.length ? true : undefined}
+          aria-describedby={fields.file.errors?.length ? `${fields.file.errorId} deliverable-file-help` : "deliverable-file-help"}
+          className="mt-1 block w-full text-sm"
+        />
+        <p id="deliverable-file-help" className="mt-1 text-xs text-stone-500">
+          Audio (WAV, FLAC, AIFF, MP3, AAC, Ogg) or a zip of it, up to 500 MB.
+        </p>
+        <FieldErrors id={fields.file.errorId} errors={fields.file.errors} />
+      </div>
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton pendingLabel="Uploading…">Upload deliverable</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function ReviewForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({ id: "project-review", lastResult, shouldValidate: "onSubmit" });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Field
+        label="Rating (1 to 5)"
+        inputProps={{ ...getInputProps(fields.rating, { type: "number" }), min: 1, max: 5, step: 1, inputMode: "numeric" }}
+        errors={fields.rating.errors}
+        errorId={fields.rating.errorId}
+      />
+      <TextareaField label="Your review" textareaProps={{ ...getTextareaProps(fields.body), rows: 4, maxLength: 5000 }} errors={fields.body.errors} errorId={fields.body.errorId} help="Shown on the provider's profile as a verified review." />
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value="review" pendingLabel="Publishing…">
+          Publish review
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function ResolveForm({ lastResult, amount }: { lastResult?: SubmissionResult<string[]>; amount: string }) {
+  const [form, fields] = useForm<{ outcome: string; releaseAmount: string; reason: string }>({ id: "project-resolve", lastResult, shouldValidate: "onSubmit", defaultValue: { outcome: "split" } });
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const shown = outcome ?? (fields.outcome.value as string | undefined) ?? "split";
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <SelectField
+        label="Outcome"
+        selectProps={{ ...getSelectProps(fields.outcome), onChange: (e) => setOutcome(e.currentTarget.value) }}
+        options={[
+          { value: "split", label: "Split: part to the provider, the rest refunded" },
+          { value: "release", label: `Release all ${amount} to the provider (less the fee)` },
+          { value: "refund", label: `Refund all ${amount} to the client` },
+        ]}
+        errors={fields.outcome.errors}
+        errorId={fields.outcome.errorId}
+      />
+      {shown === "split" ? (
+        <Field
+          label="To the provider (USD, before the fee)"
+          inputProps={{ ...getInputProps(fields.releaseAmount, { type: "text" }), inputMode: "decimal", placeholder: "50.00", autoComplete: "off" }}
+          errors={fields.releaseAmount.errors}
+          errorId={fields.releaseAmount.errorId}
+          help={`Dollars and cents, more than $0.00 and less than ${amount}.`}
+        />
+      ) : null}
+      <TextareaField label="Reason" textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: 500 }} errors={fields.reason.errors} errorId={fields.reason.errorId} help="Recorded with the resolution and sent to both parties." />
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value="resolve" pendingLabel="Resolving…">
+          Resolve
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function Deliverables({ view }: { view: ProjectView }) {
+  return (
+    <Card title="Deliverables">
+      {view.deliverables.length === 0 ? (
+        <p className="text-sm text-stone-600">Nothing delivered yet.</p>
+      ) : (
+        <ul aria-label="Deliverables" className="divide-y divide-stone-100 text-sm">
+          {view.deliverables.map((d) => (
+            <li key={d.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+              <a href={d.href} download={d.fileName} className="font-medium break-all text-brand-800 underline">
+                {d.fileName}
+              </a>
+              <span className="text-stone-600">
+                {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
+                <DateTime iso={d.createdAt} withTime />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+export function ProjectPage({ loaderData: view, actionData }: { loaderData: ProjectView & AdminExtras; actionData?: ProjectActionData }) {
+  const p = view.project;
+  const can = view.can;
+  return (
+    <div className="mx-auto w-full max-w-4xl space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm">
+            <Link to={view.listPath} className="text-brand-800 underline">
+              Projects
+            </Link>
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight">Project #{p.id}</h1>
+          <p className="mt-1 text-sm text-stone-600">
+            {p.service} by {view.provider.name} for {view.client.name} · opened <DateTime iso={p.createdAt} />
+          </p>
+        </div>
+        <StatusTag status={STATUS_TAG[p.status] ?? "pending"} label={p.statusLabel} />
+      </header>
+
+      {view.area === "admin" && view.twoFactorOn === false ? (
+        <div role="alert" data-testid="two-factor-required" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          Moving escrow needs two-factor authentication on your account.{" "}
+          <Link to={view.accountPath ?? "/"} className="font-semibold underline">
+            Turn on two-factor authentication
+          </Link>
+        </div>
+      ) : null}
+      {view.area === "member" && view.role === "admin" ? (
+        <p className="text-sm text-stone-700">
+          You see this project as an administrator.{" "}
+          <Link to={view.adminPath} className="font-medium text-brand-800 underline">
+            Open it in the admin area
+          </Link>{" "}
+          to confirm funding or resolve it.
+        </p>
+      ) : null}
+
+      <Summary view={view} />
+      <Funding view={view} />
+
+      {can.fund ? (
+        <Card title="Confirm funding">
+          <p className="text-sm text-stone-700">
+            Confirm only once {p.amount} from the client has arrived (reference BACKLINE-PROJECT-{p.id}). It is then held in escrow.
+          </p>
+          <FundForm lastResult={lastResultFor(actionData, "fund")} />
+        </Card>
+      ) : null}
+
+      {can.advance || can.upload ? (
+        <Card title="Your work">
+          {can.advance ? (
+            <div className="space-y-1">
+              <p className="text-sm text-stone-700">
+                Stage: {p.stage}. Next: {p.nextStage}.
+              </p>
+              <OneButtonForm intent="advance" label={`Move to ${p.nextStage}`} pending="Moving…" lastResult={lastResultFor(actionData, "advance")} className={secondaryButton} />
+            </div>
+          ) : null}
+          {can.upload ? <UploadForm lastResult={lastResultFor(actionData, "upload")} /> : null}
+        </Card>
+      ) : null}
+
+      {view.role === "provider" && p.status === "in_progress" && p.fundingStatus === "unfunded" ? (
+        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The client has not funded this project yet: start the work once the platform confirms the payment.</p>
+      ) : null}
+
+      {can.approve ? (
+        <Card title="Review the delivery">
+          <p className="text-sm text-stone-700">
+            Approving completes the project and releases {p.amount} from escrow: {p.providerReceives} to the provider, {p.fee} platform fee.
+          </p>
+          <OneButtonForm intent="approve" label="Approve delivery" pending="Approving…" lastResult={lastResultFor(actionData, "approve")} />
+          {can.revise ? (
+            <ReasonForm
+              intent="revision"
+              field="note"
+              label="What should change?"
+              button="Request a revision"
+              pending="Sending…"
+              help={`Revision ${p.revisionsUsed + 1} of ${p.revisionsIncluded} included.`}
+              lastResult={lastResultFor(actionData, "revision")}
+            />
+          ) : (
+            <p className="text-sm text-stone-600">All {p.revisionsIncluded} revisions included are used.</p>
+          )}
+        </Card>
+      ) : null}
+
+      <Deliverables view={view} />
+
+      {view.review ? (
+        <Card title="Review">
+          <p className="text-sm" aria-label={`Rated ${view.review.rating} of 5`}>
+            <span aria-hidden="true" className="text-amber-600">
+              {"★".repeat(view.review.rating)}
+              {"☆".repeat(5 - view.review.rating)}
+            </span>{" "}
+            {view.review.rating} of 5 · verified
+          </p>
+          {view.review.body ? <p className="text-sm whitespace-pre-wrap text-stone-800">{view.review.body}</p> : null}
+        </Card>
+      ) : can.review ? (
+        <Card title="Leave a review">
+          <ReviewForm lastResult={lastResultFor(actionData, "review")} />
+        </Card>
+      ) : null}
+
+      {can.resolve ? (
+        <Card title="Resolve a dispute">
+          <ResolveForm lastResult={lastResultFor(actionData, "resolve")} amount={p.amount} />
+        </Card>
+      ) : null}
+
+      {can.cancel || (can.adminCancel && !can.resolve) ? (
+        <Card title="Cancel the project">
+          <p className="text-sm text-stone-700">
+            {p.fundingStatus === "funded" ? `The ${p.amount} in escrow is refunded to the client.` : "Nothing has been paid yet."}{" "}
+            {view.area === "member" ? "Once work is delivered, only an administrator can cancel." : ""}
+          </p>
+          <ReasonForm intent="cancel" label="Why cancel?" button="Cancel the project" pending="Canceling…" lastResult={lastResultFor(actionData, "cancel")} danger />
+        </Card>
+      ) : null}
+
+      {view.area === "member" ? (
+        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={can.message} lastResult={lastResultFor(actionData, "message")} />
+      ) : (
+        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={false} />
+      )}
+    </div>
+  );
+}
+
+function FundForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({ id: "project-fund", lastResult, shouldValidate: "onSubmit" });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Field label="Payment reference" inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }} errors={fields.reference.errors} errorId={fields.reference.errorId} help="What the bank statement shows for the client's payment." />
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value="fund" pendingLabel="Confirming…">
+          Confirm funding
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}

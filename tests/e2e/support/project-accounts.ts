@@ -1,0 +1,32 @@
+/**
+ * Accounts and projects for tests/e2e/marketplace/projects.spec.ts, created before the server starts by
+ * project-fixtures.ts through the marketplace services (work request → estimate → accepted project, then
+ * funded, delivered or completed as each test needs). Each test owns its pair of members and its project.
+ * No app imports here: spec files import this.
+ */
+export const PROJECT_PASSWORD = "project-pass-123";
+
+/** $200.00 of mixing with one revision included; the platform fee is 10 %, so the provider receives $180.00. */
+export const PROJECT_AMOUNT_CENTS = 20_000;
+
+export const PROJECT_SCENARIOS = {
+  /** Accepted, not funded: the whole flow through the pages. */
+  flow: "accepted",
+  /** Funded and delivered: the client approves without JavaScript. */
+  nojs: "delivered",
+  /** Funded and delivered: an administrator resolves it with a split. */
+  split: "delivered",
+  /** Completed and paid: bad review input; a stranger gets 404 on it and its deliverable. */
+  done: "completed",
+  /** Funded, in progress: bad uploads. */
+  upload: "funded",
+} as const;
+export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
+
+export const projectClient = (key: ProjectScenario) => `pj-${key}-client@example.test`;
+export const projectProvider = (key: ProjectScenario) => `pj-${key}-provider@example.test`;
+export const projectProfileName = (key: ProjectScenario) => `Projects ${key[0]!.toUpperCase()}${key.slice(1)} Producer`;
+/** A member who is party to none of them. */
+export const PROJECT_STRANGER = "pj-stranger@example.test";
+/** Funds the prepared projects (the fixtures' administrator; the spec's own needs two-factor). */
+export const PROJECT_FIXTURE_ADMIN = "pj-admin@example.test";
