@@ -74,6 +74,13 @@ const PATHS: Record<string, string> = {
   "member-payment-account-stripe-refresh": "/member/:memberId/payment-account-stripe-refresh/:id",
   "member-payment-account-stripe-onboarding": "/member/:memberId/payment-account-stripe-onboarding",
   "admin-member-payment-account-stripe-refresh": "/admin/member/:memberId/payment-account-stripe-refresh/:id",
+  // Marketplace (issue 12). The estimate page's id is its work request's (decision 021).
+  "member-work-requests": "/member/:memberId/work-requests",
+  "member-work-request": "/member/:memberId/work-request/:id",
+  "member-work-request-estimate": "/member/:memberId/work-request/estimate/:id",
+  "admin-work-requests": "/admin/work-requests",
+  "admin-work-request": "/admin/work-request/:id",
+  "admin-work-request-estimate": "/admin/work-request/estimate/:id",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

@@ -83,7 +83,8 @@ async function issueEstimate(actor: MarketplaceActor, workRequestId: number, inp
     type: estimate.version === 1 ? "EstimateReceived" : "EstimateRevised",
     message: `${estimate.version === 1 ? "An estimate" : `Estimate version ${estimate.version}`} for work request #${request.id}: ${formatCents(BigInt(estimate.totalCents))}, delivery in ${estimate.deliveryDays} days${estimate.pointsBps ? ` and ${(estimate.pointsBps / 100).toFixed(2)}% points` : ""}. Accept, decline or ask for a revision.`,
     routeName: ESTIMATE_ROUTE,
-    resourceId: estimate.id,
+    resourceId: request.id,
+    routeHash: `estimate-v${estimate.version}`,
   });
   return estimate;
 }
@@ -204,7 +205,8 @@ export async function declineEstimate(actor: MarketplaceActor, estimateId: numbe
     message: `Your estimate for work request #${request.id} was declined${note ? `: ${note}` : "."}`,
     color: "red",
     routeName: ESTIMATE_ROUTE,
-    resourceId: estimate.id,
+    resourceId: request.id,
+    routeHash: `estimate-v${estimate.version}`,
   });
   return estimate;
 }
@@ -218,7 +220,8 @@ export async function requestEstimateRevision(actor: MarketplaceActor, estimateI
     message: `The client of work request #${request.id} asked for a revised estimate: ${text}`,
     color: "orange",
     routeName: ESTIMATE_ROUTE,
-    resourceId: estimate.id,
+    resourceId: request.id,
+    routeHash: `estimate-v${estimate.version}`,
   });
   return estimate;
 }

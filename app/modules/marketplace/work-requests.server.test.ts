@@ -95,7 +95,7 @@ describe("estimates", () => {
     expect(estimate).toMatchObject({ version: 1, totalCents: 50_001, status: "awaiting_approval", revisionsIncluded: 2 });
     expect((await getWorkRequest(client, request.id)).request.status).toBe("awaiting_approval");
     await refusedWith(sendEstimate(provider, request.id, estimateInput()), 409);
-    expect((await notificationsOf(client.id)).some((n) => n.type === "EstimateReceived" && n.data.resource_id === estimate.id)).toBe(true);
+    expect((await notificationsOf(client.id)).some((n) => n.type === "EstimateReceived" && n.data.resource_id === request.id && n.data.route_hash === "estimate-v1")).toBe(true);
   });
 
   it("refuses bad estimates: no items, bad amounts, days, revisions, points without a song, expiry", async () => {
@@ -216,6 +216,10 @@ describe("lists", () => {
     expect(asProvider.total).toBe(3);
     expect(asProvider.rows[0]!.providerName).toBe(otherProfile.name);
     expect((await listMemberWorkRequests(stranger, "client")).total).toBe(0);
+    // a status filter (an unknown status is ignored)
+    expect((await listMemberWorkRequests(other, "provider", 1, "pending")).total).toBe(3);
+    expect((await listMemberWorkRequests(other, "provider", 1, "accepted")).total).toBe(0);
+    expect((await listMemberWorkRequests(other, "provider", 1, "nonsense")).total).toBe(3);
     // newest first
     const times = asClient.rows.map((r) => r.createdAt.getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);

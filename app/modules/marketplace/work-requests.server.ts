@@ -250,9 +250,12 @@ async function workRequestPage(where: SQL | undefined, page: number, pageSize = 
   return { rows, total, page, pageSize, pageCount: pageCountFor(total, pageSize) };
 }
 
-/** A member's work requests, as the client (sent) or as a provider (received), newest first. Two statements. */
-export async function listMemberWorkRequests(actor: MarketplaceActor, as: "client" | "provider", page?: number): Promise<ListPage<WorkRequestListRow>> {
-  const where = as === "client" ? eq(workRequests.clientId, actor.id) : eq(workRequests.providerOwnerId, actor.id);
+/** A member's work requests, as the client (sent) or as a provider (received), newest first, optionally of one status. Two statements. */
+export async function listMemberWorkRequests(actor: MarketplaceActor, as: "client" | "provider", page?: number, status?: string): Promise<ListPage<WorkRequestListRow>> {
+  const where = and(
+    as === "client" ? eq(workRequests.clientId, actor.id) : eq(workRequests.providerOwnerId, actor.id),
+    status && (workRequestStatuses as readonly string[]).includes(status) ? eq(workRequests.status, status as WorkRequestStatus) : undefined,
+  );
   return workRequestPage(where, pageOf(page));
 }
 

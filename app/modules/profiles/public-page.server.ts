@@ -58,6 +58,8 @@ export interface PublicPageData {
   canLeaveBand: boolean;
   /** Shown to those who may edit the profile. */
   editPath: string | null;
+  /** Providers: the page asking this profile for work (issue 12); null on the viewer's own or an unpublished profile. */
+  hirePath: string | null;
   /** Set when the profile is not published (only people with rights get this far). */
   notPublic: { status: ProfileStatus; label: string; rejectionReason: string | null } | null;
   directoryPath: string;
@@ -156,6 +158,7 @@ export async function loadPublicPage(
     band,
     canLeaveBand,
     editPath: rights ? paths.ownerPage(profile.id) : null,
+    hirePath: info.provider && published && profile.ownerId !== user.id ? `${paths.directory}/${profile.id}/create-work-request` : null,
     notPublic: published
       ? null
       : {

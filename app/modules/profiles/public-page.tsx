@@ -106,6 +106,14 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
               ) : null}
             </p>
           </div>
+          {data.hirePath ? (
+            <Link
+              to={data.hirePath}
+              className="inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
+              Request work<span className="sr-only"> from {profile.name}</span>
+            </Link>
+          ) : null}
           {data.editPath ? (
             <Link
               to={data.editPath}

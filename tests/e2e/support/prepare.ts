@@ -20,6 +20,7 @@ import { prepareReleasesData } from "./prepare-releases";
 import { prepareSongsData } from "./prepare-songs";
 import { prepareCreditsData } from "./prepare-credits";
 import { prepareProjectData } from "./project-fixtures";
+import { prepareWorkRequestData } from "./prepare-work-requests";
 
 await boot();
 try {
@@ -40,6 +41,7 @@ try {
     console.log(`[e2e] prepared ${await prepareCatalog()}`);
   }
   console.log(`[e2e] prepared ${await prepareProjectData()}`);
+  console.log(`[e2e] prepared ${await prepareWorkRequestData()}`);
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
 } finally {
   await shutdown();
