@@ -58,6 +58,10 @@ describe("statements per page request", () => {
     ["a directory search", () => `/member/${member.id}/artists?q=midnight&sort=newest`, () => member.cookie, 7],
     // session (1), layout (3), the profile, its values, rates and band (4)
     ["a public profile page", () => `/member/${member.id}/artists/midnight-owls`, () => member.cookie, 8],
+    // session (1), layout (3), the projects page and its count (2)
+    ["the member's projects", () => `/member/${member.id}/projects?as=provider&status=completed`, () => member.cookie, 6],
+    // session (1), bell, What's new (2), the projects page and its count (2)
+    ["admin projects", () => "/admin/projects?q=mia&status=in_progress&service=mixing", () => admin.cookie, 5],
     ["the login page, signed out", () => "/login", () => "", 0],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
