@@ -62,6 +62,10 @@ describe("statements per page request", () => {
     ["the member's projects", () => `/member/${member.id}/projects?as=provider&status=completed`, () => member.cookie, 6],
     // session (1), bell, What's new (2), the projects page and its count (2)
     ["admin projects", () => "/admin/projects?q=mia&status=in_progress&service=mixing", () => admin.cookie, 5],
+    // session (1), layout (3), the work request page and its count (2)
+    ["member work requests", () => `/member/${member.id}/work-requests?as=provider&status=pending`, () => member.cookie, 6],
+    // session (1), bell, What's new (2), the work request page and its count (2)
+    ["admin work requests", () => "/admin/work-requests?q=mix&status=pending&service=mixing", () => admin.cookie, 5],
     ["the login page, signed out", () => "/login", () => "", 0],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());

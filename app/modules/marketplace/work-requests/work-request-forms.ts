@@ -47,8 +47,12 @@ export function percentToBps(value: string | undefined): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
 
-const isDate = (v: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
+/** A real calendar day as YYYY-MM-DD (2001-02-30 is not one). */
+const isDate = (v: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const time = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === v;
+};
 
 export const WorkRequestSchema = z.object({
   service: z.enum(SERVICES, { error: "Choose a service." }),

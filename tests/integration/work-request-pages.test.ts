@@ -1,0 +1,295 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { users, type User } from "~/db/schema";
+import { sendEstimate } from "~/modules/marketplace/estimates.server";
+import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { createSignedMember } from "../helpers/factories";
+import {
+  createProviderProfile,
+  estimateInput,
+  isoIn,
+  requestInput,
+} from "../helpers/marketplace";
+import { sessionCookieFor } from "../helpers/requests";
+
+useTestDatabase();
+
+/**
+ * The work request pages through the real request handler, as a browser without JavaScript posts them:
+ * the guards (strangers get 404 on reads and writes, members get no admin page) and bad input (400, errors
+ * beside the fields, values kept). The whole flow in a browser: tests/e2e/marketplace/work-requests.spec.ts.
+ */
+describe("work request pages (no JavaScript)", () => {
+  let server: AppServer;
+  let client: User;
+  let provider: User;
+  let stranger: User;
+  let admin: User;
+  let profileId: number;
+  let requestId: number;
+  let cookies: {
+    client: string;
+    provider: string;
+    stranger: string;
+    admin: string;
+  };
+
+  beforeAll(async () => {
+    client = await createSignedMember("Cleo");
+    provider = await createSignedMember("Pete");
+    stranger = await createSignedMember("Stan");
+    admin = await createSignedMember("Ada");
+    await db()
+      .update(users)
+      .set({ acctType: 2, roleId: 2 })
+      .where(eq(users.id, admin.id));
+    profileId = (await createProviderProfile(provider, "musician")).id;
+    requestId = (await createWorkRequest(client, profileId, requestInput())).id;
+    cookies = {
+      client: await sessionCookieFor(client.id),
+      provider: await sessionCookieFor(provider.id),
+      stranger: await sessionCookieFor(stranger.id),
+      admin: await sessionCookieFor(admin.id),
+    };
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  it("strangers get 404 on the request, its estimate and their posts; members get no admin page", async () => {
+    const s = `/member/${stranger.id}`;
+    expect(
+      (await server.getAs(`${s}/work-request/${requestId}`, cookies.stranger))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await server.getAs(
+          `${s}/work-request/estimate/${requestId}`,
+          cookies.stranger,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.getAs(
+          `/member/${client.id}/work-request/${requestId}`,
+          cookies.stranger,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.postForm(
+          `${s}/work-request/${requestId}`,
+          { intent: "message", body: "hi" },
+          cookies.stranger,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.postForm(
+          `${s}/work-request/${requestId}`,
+          { intent: "cancel" },
+          cookies.stranger,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await server.postForm(
+          `${s}/work-request/estimate/${requestId}`,
+          { intent: "accept", estimateId: "1" },
+          cookies.stranger,
+        )
+      ).status,
+    ).toBe(404);
+    // The client may not send an estimate for their own request (the provider's form).
+    const asClient = await server.postForm(
+      `/member/${client.id}/work-request/estimate/${requestId}`,
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "10",
+        deliveryDays: "3",
+        revisionsIncluded: "1",
+        expiresAt: isoIn(5),
+      },
+      cookies.client,
+    );
+    expect(asClient.status).toBe(404);
+    // Another directory's id is not found; one's own profile is refused.
+    expect(
+      (
+        await server.getAs(
+          `/member/${client.id}/studios/${profileId}/create-work-request`,
+          cookies.client,
+        )
+      ).status,
+    ).toBe(404);
+    const own = await server.postForm(
+      `/member/${provider.id}/musicians/${profileId}/create-work-request`,
+      {
+        service: "mixing",
+        description: "Mix my own song please.",
+        budget: "10",
+        deadline: isoIn(3),
+      },
+      cookies.provider,
+    );
+    expect(own.status).toBe(400);
+    expect(await own.text()).toContain("you cannot hire yourself");
+
+    const adminList = await server.getAs(
+      "/admin/work-requests",
+      cookies.client,
+    );
+    expect(adminList.status).toBe(302);
+    expect(adminList.headers.get("location")).toBe("/login");
+    expect(
+      (await server.getAs(`/admin/work-request/${requestId}`, cookies.admin))
+        .status,
+    ).toBe(200);
+    expect(
+      (await server.getAs("/admin/work-request/999999", cookies.admin)).status,
+    ).toBe(404);
+  });
+
+  it("bad input: 400 beside the fields with the values kept; then sent", async () => {
+    const path = `/member/${client.id}/musicians/${profileId}/create-work-request`;
+    const bad = await server.postForm(
+      path,
+      {
+        service: "yodelling",
+        description: "Mix <b>",
+        budget: "12.345",
+        deadline: "2001-02-30",
+      },
+      cookies.client,
+    );
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    expect(html).toContain("Choose a service.");
+    expect(html).toContain("Enter a budget in dollars, such as 500 or 499.99.");
+    expect(html).toContain("Enter the deadline as a date.");
+    expect(html).toContain("Describe the work in 10 to 5000 characters.");
+    expect(html).toContain("Mix &lt;b&gt;");
+    expect(html).toContain('value="12.345"');
+
+    const sent = await server.postForm(
+      path,
+      {
+        service: "mixing",
+        description: "Mix my single, 12 stems.",
+        referenceLinks: "https://example.com/a\nhttps://example.com/b",
+        budget: "1,250.50",
+        deadline: isoIn(10),
+      },
+      cookies.client,
+    );
+    expect(sent.status).toBe(302);
+    const id = Number(
+      /work-request\/(\d+)$/.exec(sent.headers.get("location") ?? "")?.[1],
+    );
+    expect(id).toBeGreaterThan(0);
+    const page = await (
+      await server.getAs(
+        `/member/${client.id}/work-request/${id}`,
+        cookies.client,
+      )
+    ).text();
+    expect(page).toContain("$1,250.50");
+    expect(page).toContain("https://example.com/b");
+
+    const estimatePath = `/member/${provider.id}/work-request/estimate/${id}`;
+    const badEstimate = await server.postForm(
+      estimatePath,
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "0",
+        deliveryDays: "400",
+        revisionsIncluded: "1",
+        points: "60",
+        expiresAt: isoIn(200),
+      },
+      cookies.provider,
+    );
+    expect(badEstimate.status).toBe(400);
+    const estimateHtml = await badEstimate.text();
+    expect(estimateHtml).toContain("Enter an amount in dollars above $0.00.");
+    expect(estimateHtml).toContain("Delivery takes 1 to 365 days.");
+    expect(estimateHtml).toContain(
+      "Points are 0.01% to 50% of the song&#x27;s master royalties, or empty.",
+    );
+    // The expiry is the service's rule: it answers after the form's checks pass.
+    const late = await server.postForm(
+      estimatePath,
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "99",
+        deliveryDays: "4",
+        revisionsIncluded: "1",
+        expiresAt: isoIn(200),
+      },
+      cookies.provider,
+    );
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain(
+      "The estimate expires within 90 days from now.",
+    );
+    const ok = await server.postForm(
+      estimatePath,
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "99",
+        deliveryDays: "4",
+        revisionsIncluded: "1",
+        expiresAt: isoIn(20),
+      },
+      cookies.provider,
+    );
+    expect(ok.status).toBe(302);
+
+    // The client's revision needs a note; a second estimate for a pending request is a 409 (now awaiting approval: revised instead).
+    const noNote = await server.postForm(
+      `/member/${client.id}/work-request/estimate/${id}`,
+      { intent: "revision", estimateId: "0" },
+      cookies.client,
+    );
+    expect(noNote.status).toBe(400);
+  });
+
+  it("an estimate id from another request is not found on this request's page", async () => {
+    const other = await createWorkRequest(client, profileId, requestInput());
+    const estimate = await sendEstimate(provider, other.id, estimateInput());
+    const wrongPage = await server.postForm(
+      `/member/${client.id}/work-request/estimate/${requestId}`,
+      { intent: "accept", estimateId: String(estimate.id) },
+      cookies.client,
+    );
+    expect(wrongPage.status).toBe(404);
+    const accepted = await server.postForm(
+      `/member/${client.id}/work-request/estimate/${other.id}`,
+      { intent: "accept", estimateId: String(estimate.id) },
+      cookies.client,
+    );
+    expect(accepted.status).toBe(302);
+    expect(accepted.headers.get("location")).toBe(
+      `/member/${client.id}/work-request/${other.id}`,
+    );
+    const html = await (
+      await server.getAs(
+        `/member/${client.id}/work-request/${other.id}`,
+        cookies.client,
+      )
+    ).text();
+    expect(html).toMatch(/Open project #(<!-- -->)?\d+/);
+  });
+});
