@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { profileReviews } from "~/modules/marketplace/reviews.server";
 import {
   artistMembers,
   profiles,
@@ -66,6 +67,8 @@ export interface PublicPageData {
   share: { url: string; title: string; description: string; hashtags: string[]; twitterUser?: string; media?: string };
   /** Providers: the owner's verified song credits on released music, each linking to its release page. */
   verifiedCredits: Array<{ role: string; songTitle: string; releaseTitle: string; artistName: string; href: string }>;
+  /** A provider's verified reviews (completed, paid projects; issue 12): the newest ten, the count and the average. */
+  reviews: { count: number; average: string | null; items: Array<{ id: number; rating: number; body: string; clientName: string; createdAt: string }> } | null;
 }
 
 type Args = RouteArgs;
@@ -118,11 +121,12 @@ export async function loadPublicPage(
   const profile = await findProfileByUsername(type, usernameParam);
   if (!profile) throw notFound();
   const published = profile.status === "published";
-  const [rights, extras, bandMembers, verifiedCredits] = await Promise.all([
+  const [rights, extras, bandMembers, verifiedCredits, reviews] = await Promise.all([
     profileRights(user, profile),
     loadProfileExtras([profile.id]),
     type === "artist" ? loadBandMembers(profile.id) : Promise.resolve([]),
     PROFILE_TYPE_INFO[type].provider ? listVerifiedCreditsOfUser(profile.ownerId, PUBLIC_RELEASE_STATUSES) : Promise.resolve([]),
+    PROFILE_TYPE_INFO[type].provider ? profileReviews(profile.id, 10) : Promise.resolve(null),
   ]);
   // Everyone in the band sees its page (their menu links here), published or not; editing needs rights.
   const inBand = bandMembers.some((m) => m.userId === user.id);
@@ -182,6 +186,13 @@ export async function loadPublicPage(
       artistName: c.artist.name,
       href: releasePagePath(area === "admin" ? null : (memberId ?? user.id), { slug: c.release.slug, artist: c.artist }),
     })),
+    reviews: reviews
+      ? {
+          count: reviews.count,
+          average: reviews.averageX100 === null ? null : (reviews.averageX100 / 100).toFixed(1),
+          items: reviews.reviews.map((r) => ({ id: r.id, rating: r.rating, body: r.body, clientName: r.clientName, createdAt: r.createdAt.toISOString() })),
+        }
+      : null,
   };
 }
 

@@ -228,6 +228,28 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
             </Section>
           ) : null}
 
+          {data.reviews?.count ? (
+            <Section id="profile-reviews" title="Reviews">
+              <p className="text-sm text-stone-700">
+                {data.reviews.average} of 5 from {data.reviews.count} verified {data.reviews.count === 1 ? "review" : "reviews"} (completed, paid projects).
+              </p>
+              <ul aria-label="Reviews" className="space-y-3 text-sm">
+                {data.reviews.items.map((r) => (
+                  <li key={r.id}>
+                    <p>
+                      <span aria-hidden="true" className="text-amber-600">
+                        {"★".repeat(r.rating)}
+                        {"☆".repeat(5 - r.rating)}
+                      </span>{" "}
+                      {r.rating} of 5 · {r.clientName} · verified
+                    </p>
+                    {r.body ? <p className="whitespace-pre-wrap text-stone-800">{r.body}</p> : null}
+                  </li>
+                ))}
+              </ul>
+            </Section>
+          ) : null}
+
           {profile.links.length ? (
             <Section id="profile-links" title="Links">
               <ExternalLinks links={profile.links} label="Links" />

@@ -59,7 +59,7 @@ async function as(app: App, key: ProjectScenario, role: "client" | "provider", p
   return id;
 }
 
-test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review", async ({ page, app }) => {
+test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review on the profile", async ({ page, app }) => {
   test.setTimeout(180_000);
   const admin = await twoFactorAdmin();
 
@@ -129,8 +129,14 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   const review = page.getByRole("region", { name: "Review", exact: true });
   await expect(review).toContainText("5 of 5 · verified");
   await expect(review).toContainText("Great mix, delivered on time.");
+  // The review is on the provider's profile page, verified.
+  await app.goto(`/member/${clientId}/music-producers/pj-flow-producer`);
+  const onProfile = page.getByRole("region", { name: "Reviews" });
+  await expect(onProfile).toContainText("5.0 of 5 from 1 verified review");
+  await expect(onProfile.getByRole("list", { name: "Reviews" })).toContainText("5 of 5 · Cleo C. · verified");
+  await expect(onProfile).toContainText("Great mix, delivered on time.");
 
-  // The provider's payout balance is the amount less the fee; the review shows on their project page.
+  // The provider's payout balance is the amount less the fee; the review shows on their project page too.
   await as(app, "flow", "provider", (id) => `/member/${id}/royalty-payment-requests`);
   await expect(page.getByText("Available to request:")).toContainText("$180.00");
   await app.goto(`/member/${providerId}/project/${projectId}`);
