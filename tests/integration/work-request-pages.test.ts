@@ -150,6 +150,25 @@ describe("work request pages (no JavaScript)", () => {
     );
     expect(adminList.status).toBe(302);
     expect(adminList.headers.get("location")).toBe("/login");
+    const visitingPath = `/member/${client.id}/musicians/${profileId}/create-work-request`;
+    const visiting = await server.getAs(visitingPath, cookies.admin);
+    expect(visiting.status).toBe(200);
+    const visitingHtml = await visiting.text();
+    expect(visitingHtml).toContain(
+      "Only the member whose area this is can ask for work here.",
+    );
+    expect(visitingHtml).not.toContain("Send work request");
+    const visitingPost = await server.postForm(
+      visitingPath,
+      {
+        service: "mixing",
+        description: "Mix it for them please.",
+        budget: "10",
+        deadline: isoIn(3),
+      },
+      cookies.admin,
+    );
+    expect(visitingPost.status).toBe(404);
     expect(
       (await server.getAs(`/admin/work-request/${requestId}`, cookies.admin))
         .status,

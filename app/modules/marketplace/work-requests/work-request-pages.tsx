@@ -71,6 +71,7 @@ function PageHeader({
 export interface CreatePageData {
   area: "member" | "admin";
   own: boolean;
+  readOnly: boolean;
   provider: {
     id: number;
     name: string;
@@ -101,9 +102,9 @@ export function CreateWorkRequestPage({
           Back to the profile
         </Link>
       </PageHeader>
-      {data.own ? (
+      {data.own || data.readOnly ? (
         <p className={`${card} text-sm text-stone-700`}>
-          This is your own profile: you cannot hire yourself.
+          {data.own ? "This is your own profile: you cannot hire yourself." : "Only the member whose area this is can ask for work here."}
         </p>
       ) : (
         <section aria-label="Work request" className={card}>

@@ -156,6 +156,8 @@ export async function createWorkRequestLoader(
   return {
     area,
     own: profile.ownerId === user.id,
+    // An administrator visiting a member's area reads the page; nobody asks for work in another's name.
+    readOnly: area === "member" && memberId !== user.id,
     provider: {
       id: profile.id,
       name: profile.name,
