@@ -3,31 +3,13 @@ import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { PROJECT_PASSWORD, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
 import { expect, test, type App } from "../support/test";
 import { flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
+import { tinyWav } from "../support/tiny-wav";
 
 /**
  * The project pages (issue 12): the member's list and project page, the admin's, and the deliverable
  * downloads. Each test owns a project prepared by tests/e2e/support/project-fixtures.ts ($200.00 of mixing,
  * one revision included, 10 % platform fee).
  */
-
-/** A WAV header and a few samples: what the upload route recognises as WAV. */
-function wav(): Buffer {
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0, "ascii");
-  header.writeUInt32LE(36 + 64, 4);
-  header.write("WAVE", 8, "ascii");
-  header.write("fmt ", 12, "ascii");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(44_100, 24);
-  header.writeUInt32LE(88_200, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "ascii");
-  header.writeUInt32LE(64, 40);
-  return Buffer.concat([header, Buffer.alloc(64)]);
-}
 
 /** Logs in (a form POST) and answers the member's id. */
 async function logInMember(app: App, email: string): Promise<number> {
@@ -90,7 +72,7 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   await page.getByRole("button", { name: "Move to Mixed" }).click();
   await expect(flash(page)).toContainText("The project is now mixed.");
   await expect(summaryValue(page, "Stage")).toHaveText("Mixed");
-  await page.getByLabel("Deliverable file").setInputFiles({ name: "mix-v1.wav", mimeType: "audio/wav", buffer: wav() });
+  await page.getByLabel("Deliverable file").setInputFiles({ name: "mix-v1.wav", mimeType: "audio/wav", buffer: tinyWav() });
   await page.getByRole("button", { name: "Upload deliverable" }).click();
   await expect(flash(page)).toContainText("mix-v1.wav is delivered.");
   await expect(page.getByRole("list", { name: "Deliverables" }).getByRole("link", { name: "mix-v1.wav" })).toBeVisible();
@@ -110,7 +92,7 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   // The provider delivers again.
   await as(app, "flow", "provider", (id) => `/member/${id}/project/${projectId}`);
   await expect(summaryValue(page, "Status")).toHaveText("Revision requested");
-  await page.getByLabel("Deliverable file").setInputFiles({ name: "mix-v2.wav", mimeType: "audio/wav", buffer: wav() });
+  await page.getByLabel("Deliverable file").setInputFiles({ name: "mix-v2.wav", mimeType: "audio/wav", buffer: tinyWav() });
   await page.getByRole("button", { name: "Upload deliverable" }).click();
   await expect(flash(page)).toContainText("mix-v2.wav is delivered.");
 

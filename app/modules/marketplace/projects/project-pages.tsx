@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
+import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
@@ -70,25 +71,6 @@ function columns(show: "client" | "provider" | "both"): Array<DataColumn<Project
     { key: "amount", header: "Amount", align: "right", cell: (r) => <span className="tabular-nums">{r.amount}</span> },
     { key: "created", header: "Opened", cell: (r) => <DateTime iso={r.createdAt} /> },
   ];
-}
-
-function FilterForm({ label, children, clear }: { label: string; children: ReactNode; clear: boolean }) {
-  const location = useLocation();
-  return (
-    <Form method="get" role="search" aria-label={label} key={location.search} className="flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
-      {children}
-      <div className="flex items-end gap-2">
-        <button type="submit" className="inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
-          Filter
-        </button>
-        {clear ? (
-          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
-            Clear
-          </Link>
-        ) : null}
-      </div>
-    </Form>
-  );
 }
 
 function Select({ id, name, label, value, options }: { id: string; name: string; label: string; value: string; options: Array<[string, string]> }) {

@@ -9,6 +9,7 @@ import {
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
+import { FilterForm } from "~/components/filter-form";
 import { DateTime, Money } from "~/components/formatting";
 import {
   Field,
@@ -385,19 +386,21 @@ export function AdminWorkRequestsPage({
         Every work request between members. Administrators act on projects;
         requests are read-only here.
       </PageHeader>
-      <Form
-        method="get"
-        className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end"
+      <FilterForm
+        label="Filter work requests"
+        clear={Boolean(filters.status || filters.service || filters.q)}
       >
-        <Field
-          label="Search"
-          inputProps={{
-            name: "q",
-            type: "search",
-            defaultValue: filters.q,
-            placeholder: "Client, provider, description or #id",
-          }}
-        />
+        <div className="min-w-56 flex-[2]">
+          <Field
+            label="Search"
+            inputProps={{
+              name: "q",
+              type: "search",
+              defaultValue: filters.q,
+              placeholder: "Client, provider, description or #id",
+            }}
+          />
+        </div>
         <SelectField
           label="Status"
           selectProps={{ name: "status", defaultValue: filters.status }}
@@ -408,13 +411,7 @@ export function AdminWorkRequestsPage({
           selectProps={{ name: "service", defaultValue: filters.service }}
           options={[{ value: "", label: "Any service" }, ...SERVICE_OPTIONS]}
         />
-        <button
-          type="submit"
-          className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-semibold"
-        >
-          Filter
-        </button>
-      </Form>
+      </FilterForm>
       <DataTable
         caption="Work requests"
         columns={listColumns("/admin", "both")}
