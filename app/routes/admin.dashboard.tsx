@@ -61,6 +61,15 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           />
           <StatCard label="Paid out" value={<Money cents={financial.paid_out_cents} currency={financial.currency} />} />
           <StatCard
+            label="Marketplace escrow"
+            value={<Money cents={financial.escrow_cents} currency={financial.currency} />}
+            hint={
+              <>
+                Held for projects; <Money cents={financial.marketplace_received_cents} currency={financial.currency} /> received from clients in all
+              </>
+            }
+          />
+          <StatCard
             label="Journal"
             value={
               <Link to="/admin/transactions" className="text-base font-medium text-brand-800 underline">

@@ -65,7 +65,10 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
  * GET /api/admin/dashboard/system-financial-summary: the platform's money, derived from the ledger's postings
  * (one statement). Amounts are six-decimal strings (MONEY.md) with their whole cents (rounded down) beside
  * them for the page:
- * - imported: every statement's money (the receipts accounts' balance, negated: the sum of the lines posted);
+ * - imported: every statement's money (the statement receipts accounts' balance, negated: the sum of the lines
+ *   posted); clients' marketplace payments come in through their own receipts account and are not counted here;
+ * - marketplace_received: what clients paid for marketplace projects, less refunds; escrow: the part of it still
+ *   held for projects not yet released or refunded (decision 021);
  * - commission: the platform commission earned; suspense: unmatched money waiting for a match;
  * - held: split shares waiting for pending parties; owed_to_members: the members' earnings balances;
  * - pending_payouts: reserved for payout requests; paid_out: paid to members.
@@ -80,6 +83,8 @@ export interface SystemFinancialSummary {
   owed_to_members: string;
   pending_payouts: string;
   paid_out: string;
+  marketplace_received: string;
+  escrow: string;
   income_cents: number;
   commission_cents: number;
   suspense_cents: number;
@@ -87,6 +92,8 @@ export interface SystemFinancialSummary {
   owed_to_members_cents: number;
   paid_out_cents: number;
   pending_payouts_cents: number;
+  marketplace_received_cents: number;
+  escrow_cents: number;
   /** Payout requests waiting for an administrator (pending), for the queue's link. */
   pending_payout_requests: number;
   /** Members whose available balance (the earnings balance: payout requests move out of it, decision 018) is at least one cent. */
@@ -97,13 +104,15 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
   const result = await db().execute(sql`
     with bal as (
       -- posting_rollups: the postings' totals, written with them (schema.ts, app/modules/ledger/summaries.server.ts).
-      select a.kind, a.user_id, sum(ps.amount_micros) as amount
+      select a.kind, a.sub_kind, a.user_id, sum(ps.amount_micros) as amount
       from posting_rollups ps join ledger_accounts a on a.id = ps.account_id
       where a.currency = 'USD' and ps.dim = ''
-      group by a.id, a.kind, a.user_id
+      group by a.id, a.kind, a.sub_kind, a.user_id
     )
     select
-      coalesce(-sum(amount) filter (where kind = 'receipts'), 0)::text as imported,
+      coalesce(-sum(amount) filter (where kind = 'receipts' and sub_kind <> 'marketplace'), 0)::text as imported,
+      coalesce(-sum(amount) filter (where kind = 'receipts' and sub_kind = 'marketplace'), 0)::text as marketplace,
+      coalesce(sum(amount) filter (where kind = 'escrow'), 0)::text as escrow,
       coalesce(sum(amount) filter (where kind = 'commission'), 0)::text as commission,
       coalesce(sum(amount) filter (where kind = 'suspense'), 0)::text as suspense,
       coalesce(sum(amount) filter (where kind = 'held'), 0)::text as held,
@@ -128,6 +137,8 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
     owed_to_members: formatMicros(micros("owed")),
     pending_payouts: formatMicros(micros("reserved")),
     paid_out: formatMicros(micros("paid")),
+    marketplace_received: formatMicros(micros("marketplace")),
+    escrow: formatMicros(micros("escrow")),
     income_cents: cents("imported"),
     commission_cents: cents("commission"),
     suspense_cents: cents("suspense"),
@@ -135,6 +146,8 @@ export async function systemFinancialSummary(): Promise<SystemFinancialSummary> 
     owed_to_members_cents: cents("owed"),
     paid_out_cents: cents("paid"),
     pending_payouts_cents: cents("reserved"),
+    marketplace_received_cents: cents("marketplace"),
+    escrow_cents: cents("escrow"),
     pending_payout_requests: Number(row.pending_payout_requests ?? 0),
     members_with_balance: row.members_with_balance ?? 0,
   };

@@ -9,7 +9,7 @@ import { useTestDatabase } from "../../../tests/helpers/database";
 import { createProviderProfile, openProject, requestInput } from "../../../tests/helpers/marketplace";
 import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { memberDashboardProjects, memberDashboardStats, memberDashboardWorkRequests } from "./member-dashboard.server";
-import { systemProfilesSummary } from "./admin-dashboard.server";
+import { systemFinancialSummary, systemProfilesSummary } from "./admin-dashboard.server";
 
 useTestDatabase();
 
@@ -59,6 +59,20 @@ describe("the dashboard's projects and work requests", () => {
     ]);
     expect((await memberDashboardProjects(stranger.id)).data).toEqual([]);
     expect((await memberDashboardWorkRequests(stranger.id)).data).toEqual([]);
+  });
+});
+
+describe("system financial summary", () => {
+  it("keeps clients' marketplace payments out of the imported statements, and shows what escrow holds", async () => {
+    const before = await systemFinancialSummary();
+    const admin = await createUser({ acctType: 2, roleId: 1 });
+    // A $500.01 project, funded by the admin's confirmation: receipts (marketplace) -> the project's escrow.
+    await openProject(await createUser(), await createUser(), { admin });
+    const after = await systemFinancialSummary();
+    expect(after.imported).toBe(before.imported);
+    expect(after.income_cents).toBe(before.income_cents);
+    expect(after.marketplace_received_cents - before.marketplace_received_cents).toBe(50_001);
+    expect(after.escrow_cents - before.escrow_cents).toBe(50_001);
   });
 });
 
