@@ -21,7 +21,7 @@ const preview = (page: Page) => page.getByRole("region", { name: "Preview" });
 const versionTable = (page: Page) => page.getByRole("table");
 const versionRow = (page: Page, name: string) =>
   versionTable(page).getByRole("row").filter({ has: page.getByRole("rowheader").filter({ hasText: name }) });
-/** The row's "Seen by" cell (the fourth; the phone-only label inside it is hidden on a desktop viewport). */
+/** The row's "Seen by" cell (its phone label is drawn by CSS, so the cell's text is the value alone). */
 const seenBy = (row: Locator) => row.getByRole("cell").nth(2);
 
 /** Nothing of the script or the handler made it into `scope`. */
