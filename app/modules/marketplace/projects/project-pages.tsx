@@ -73,19 +73,11 @@ function columns(show: "client" | "provider" | "both"): Array<DataColumn<Project
   ];
 }
 
+/** A filter's select: the shared SelectField, options given as [value, label] pairs. */
 function Select({ id, name, label, value, options }: { id: string; name: string; label: string; value: string; options: Array<[string, string]> }) {
   return (
     <div className="min-w-40">
-      <label htmlFor={id} className="block text-sm font-medium text-stone-800">
-        {label}
-      </label>
-      <select id={id} name={name} defaultValue={value} className={inputClass}>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
+      <SelectField label={label} selectProps={{ id, name, defaultValue: value }} options={options.map(([v, l]) => ({ value: v, label: l }))} />
     </div>
   );
 }
