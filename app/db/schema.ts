@@ -1620,3 +1620,8 @@ export type Project = typeof projects.$inferSelect;
 export type ProjectDeliverable = typeof projectDeliverables.$inferSelect;
 export type MarketplaceMessage = typeof marketplaceMessages.$inferSelect;
 export type ProjectReview = typeof projectReviews.$inferSelect;
+
+// Tables of the later features, one file each.
+export * from "./schema-post-production";
+export * from "./schema-legal-documents";
+export * from "./schema-affiliates";

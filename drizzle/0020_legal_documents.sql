@@ -1,0 +1,2 @@
+-- Placeholder: this slot's tables arrive with their feature.
+SELECT 1;
