@@ -1503,6 +1503,8 @@ export const projects = pgTable(
     refundedMicros: bigint("refunded_micros", { mode: "bigint" }).notNull().default(sql`0`),
     /** The payment's reference (manual: what the administrator saw arrive). */
     fundingReference: text("funding_reference"),
+    /** The client's latest Stripe Checkout Session (card funding, decision 022); one open session at a time. */
+    checkoutSessionId: text("checkout_session_id"),
     fundEntryId: bigint("fund_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     settleEntryId: bigint("settle_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     /** Set by the first delivery: from then on only an administrator may cancel. */

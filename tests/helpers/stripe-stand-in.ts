@@ -11,8 +11,9 @@ import Stripe from "stripe";
  * use), and sends webhooks signed the way Stripe signs them (the SDK's generateTestHeaderString).
  *
  * Endpoints: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/transfers,
- * GET /v1/transfers (transfer_group filter), POST /v1/transfers/:id/reversals; and the hosted onboarding
- * page GET/POST /connect/onboarding/:link.
+ * GET /v1/transfers (transfer_group filter), POST /v1/transfers/:id/reversals, POST /v1/checkout/sessions,
+ * GET /v1/checkout/sessions/:id; the hosted onboarding page GET/POST /connect/onboarding/:link and the hosted
+ * Checkout page GET/POST /checkout/pay/:session (paying sends checkout.session.completed).
  */
 
 export interface StandInAccount {
@@ -48,6 +49,26 @@ export interface StandInTransfer {
   livemode: false;
 }
 
+/** The parts of a Checkout Session (mode payment) the app reads. */
+export interface StandInCheckoutSession {
+  id: string;
+  object: "checkout.session";
+  mode: "payment";
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  amount_total: number;
+  currency: string;
+  client_reference_id: string | null;
+  customer_email: string | null;
+  metadata: Record<string, string>;
+  payment_intent: string | null;
+  success_url: string;
+  cancel_url: string;
+  url: string | null;
+  created: number;
+  livemode: false;
+}
+
 interface StandInLink {
   id: string;
   account: string;
@@ -78,6 +99,9 @@ export interface StripeStandIn {
   accounts: Map<string, StandInAccount>;
   transfers: Map<string, StandInTransfer>;
   links: Map<string, StandInLink>;
+  checkoutSessions: Map<string, StandInCheckoutSession>;
+  /** Pays an open Checkout Session as the hosted page would; answers the completed session. */
+  payCheckoutSession(sessionId: string): StandInCheckoutSession;
   /** Every API request received: method, path and Idempotency-Key. */
   requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
   /** The next POST /v1/transfers is carried out, but its connection is cut before the answer (a lost response). */
@@ -128,6 +152,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
   const accounts = new Map<string, StandInAccount>();
   const transfers = new Map<string, StandInTransfer>();
   const links = new Map<string, StandInLink>();
+  const checkoutSessions = new Map<string, StandInCheckoutSession>();
   const requests: StripeStandIn["requests"] = [];
   const idempotent = new Map<string, { params: string; status: number; body: string }>();
   let dropNext = false;
@@ -156,6 +181,19 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     t.reversed = t.amount_reversed === t.amount;
     t.reversals.data.push({ id: randomId("trr"), object: "transfer_reversal", amount: value, transfer: t.id, created: now() });
     return t;
+  }
+
+  function checkoutSession(id: string): StandInCheckoutSession {
+    const found = checkoutSessions.get(id);
+    if (!found) throw new StandInError(404, "invalid_request_error", `No such checkout.session: '${id}'`, "resource_missing", "session");
+    return found;
+  }
+
+  function payCheckoutSession(id: string): StandInCheckoutSession {
+    const s = checkoutSession(id);
+    if (s.status !== "open") throw new StandInError(400, "invalid_request_error", "This Checkout Session is no longer open.", "checkout_session_not_open");
+    Object.assign(s, { status: "complete", payment_status: "paid", payment_intent: randomId("pi"), url: null });
+    return s;
   }
 
   function event(type: string, object: unknown, id = randomId("evt")): Stripe.Event {
@@ -273,6 +311,49 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       notify("transfer.reversed", t);
       return { status: 200, body: t.reversals.data.at(-1) };
     }
+    if (method === "POST" && path === "/v1/checkout/sessions") {
+      if (params.mode !== "payment") throw new StandInError(400, "invalid_request_error", "Only mode=payment is supported here.", "parameter_invalid", "mode");
+      for (const field of ["success_url", "cancel_url"]) {
+        if (typeof params[field] !== "string" || !/^https?:\/\//.test(params[field] as string)) throw new StandInError(400, "invalid_request_error", `Invalid URL: ${field}`, "url_invalid", field);
+      }
+      const items = Object.values((params.line_items as Record<string, Record<string, unknown>>) ?? {});
+      if (items.length === 0) throw new StandInError(400, "invalid_request_error", "line_items is required in payment mode.", "parameter_missing", "line_items");
+      let total = 0;
+      let currency = "";
+      for (const item of items) {
+        const price = item.price_data as Record<string, unknown> | undefined;
+        const amount = Number(price?.unit_amount);
+        const quantity = Number(item.quantity ?? 1);
+        if (!price || !Number.isInteger(amount) || amount < 1 || !Number.isInteger(quantity) || quantity < 1) {
+          throw new StandInError(400, "invalid_request_error", "Each line item needs price_data with a positive unit_amount and a quantity.", "parameter_invalid_integer", "line_items");
+        }
+        total += amount * quantity;
+        currency = String(price.currency ?? "usd");
+      }
+      const id = randomId("cs_test");
+      const s: StandInCheckoutSession = {
+        id,
+        object: "checkout.session",
+        mode: "payment",
+        status: "open",
+        payment_status: "unpaid",
+        amount_total: total,
+        currency,
+        client_reference_id: (params.client_reference_id as string) ?? null,
+        customer_email: (params.customer_email as string) ?? null,
+        metadata: (params.metadata as Record<string, string>) ?? {},
+        payment_intent: null,
+        success_url: String(params.success_url),
+        cancel_url: String(params.cancel_url),
+        url: `${baseUrl}/checkout/pay/${id}`,
+        created: now(),
+        livemode: false,
+      };
+      checkoutSessions.set(id, s);
+      return { status: 200, body: s };
+    }
+    const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === "GET" && sessionMatch) return { status: 200, body: checkoutSession(decodeURIComponent(sessionMatch[1]!)) };
     throw new StandInError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
   }
 
@@ -301,6 +382,30 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     );
   }
 
+  /** Stripe's hosted Checkout, played: paying completes the session, sends checkout.session.completed and returns to success_url. */
+  function checkoutPage(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string) {
+    const s = checkoutSessions.get(sessionId);
+    if (!s) {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("Unknown Checkout Session");
+      return;
+    }
+    const back = (url: string) => url.replace("{CHECKOUT_SESSION_ID}", encodeURIComponent(s.id));
+    if (req.method === "POST") {
+      if (s.status === "open") {
+        payCheckoutSession(s.id);
+        notify("checkout.session.completed", s);
+      }
+      res.writeHead(303, { Location: back(s.success_url) }).end();
+      return;
+    }
+    const amount = `${(s.amount_total / 100).toFixed(2)} ${s.currency.toUpperCase()}`;
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(
+      `<!doctype html><html lang="en"><head><title>Stripe Checkout (stand-in)</title></head><body>` +
+        `<h1>Pay ${amount}</h1><form method="post"><button type="submit">Pay ${amount}</button></form>` +
+        `<a href="${back(s.cancel_url)}">Back without paying</a></body></html>`,
+    );
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -308,6 +413,8 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       const url = new URL(req.url ?? "/", "http://stand-in");
       const onboarding = /^\/connect\/onboarding\/([^/]+)$/.exec(url.pathname);
       if (onboarding) return onboardingPage(req, res, onboarding[1]!);
+      const checkout = /^\/checkout\/pay\/([^/]+)$/.exec(url.pathname);
+      if (checkout) return checkoutPage(req, res, checkout[1]!);
       // A browser on the onboarding page asks for an icon: there is none (not an API call, so no key needed).
       if (url.pathname === "/favicon.ico") return void res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
       const raw = Buffer.concat(chunks).toString("utf8");
@@ -346,6 +453,8 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     accounts,
     transfers,
     links,
+    checkoutSessions,
+    payCheckoutSession,
     requests,
     dropNextTransferResponse: () => {
       dropNext = true;

@@ -73,25 +73,36 @@ export async function fundProject(actor: MarketplaceActor, id: number, reference
   if (!mayDecideMoney(actor)) throw new MarketplaceError(404, NO_PROJECT);
   const ref = cleanText(reference);
   if (ref.length < 3 || ref.length > 120) throw new MarketplaceError(400, "Enter the payment's reference (3 to 120 characters).", "reference");
-  const project = await db().transaction(async (tx) => {
-    const current = await visibleProject(tx, actor, id);
-    const { entryId, fundedMicros } = await postFunding(tx, current, actor.id, ref);
-    const [row] = await tx
-      .update(projects)
-      .set({ fundingStatus: "funded", fundedMicros, fundEntryId: entryId, fundingReference: ref, fundedAt: now, updatedAt: now })
-      .where(and(eq(projects.id, current.id), eq(projects.fundingStatus, "unfunded"), eq(projects.status, "in_progress")))
-      .returning();
-    if (!row) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} and ${current.fundingStatus}: it cannot be funded.`);
-    return row;
-  });
-  await notifyParties([project.clientId, project.providerOwnerId], actor.id, {
+  const project = await db().transaction(async (tx) => recordFunding(tx, await visibleProject(tx, actor, id), actor.id, ref, now));
+  await notifyFunded(project, actor.id);
+  return project;
+}
+
+/**
+ * Posts the funding entry (receipts → escrow) and claims the project's change to funded in `tx`; a project no
+ * longer unfunded and in progress throws 409, which rolls the entry back with the caller's transaction. The one
+ * way a project is funded: by an administrator's confirmation (manual) or a paid Stripe Checkout Session.
+ */
+export async function recordFunding(tx: Db, current: Project, actorId: number, reference: string, now = new Date()): Promise<Project> {
+  const { entryId, fundedMicros } = await postFunding(tx, current, actorId, reference);
+  const [row] = await tx
+    .update(projects)
+    .set({ fundingStatus: "funded", fundedMicros, fundEntryId: entryId, fundingReference: reference, fundedAt: now, updatedAt: now })
+    .where(and(eq(projects.id, current.id), eq(projects.fundingStatus, "unfunded"), eq(projects.status, "in_progress")))
+    .returning();
+  if (!row) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} and ${current.fundingStatus}: it cannot be funded.`);
+  return row;
+}
+
+/** Both parties hear that the money is in escrow (after the commit; `actorId` is not told of their own act). */
+export async function notifyFunded(project: Project, actorId: number | null): Promise<void> {
+  await notifyParties([project.clientId, project.providerOwnerId], actorId ?? 0, {
     type: "ProjectFunded",
     message: `Project #${project.id} is funded: ${money(project.amountCents)} is held in escrow until the delivery is approved.`,
     color: "green",
     routeName: PROJECT_ROUTE,
     resourceId: project.id,
   });
-  return project;
 }
 
 /* ------------------------------------------------------------------ stages and delivery */

@@ -224,13 +224,20 @@ function Summary({ view }: { view: ProjectView }) {
   );
 }
 
-function Funding({ view }: { view: ProjectView }) {
+function Funding({ view, lastResult }: { view: ProjectView; lastResult?: SubmissionResult<string[]> }) {
   const p = view.project;
   if (view.role !== "client" || p.fundingStatus !== "unfunded" || p.status !== "in_progress") return null;
   return (
     <Card title="Fund the project">
+      {view.can.payByCard ? (
+        <div className="mb-4 space-y-2">
+          <p className="text-sm text-stone-700">Pay by card on Stripe&rsquo;s secure page; the project is funded as soon as Stripe confirms the payment.</p>
+          <OneButtonForm intent="checkout" label={`Pay ${p.amount} by card`} pending="Opening Stripe…" lastResult={lastResult} />
+        </div>
+      ) : null}
       <p className="text-sm text-stone-700">
-        Pay <strong>{p.amount}</strong> by bank transfer with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it
+        {view.can.payByCard ? "Or pay " : "Pay "}
+        <strong>{p.amount}</strong> by bank transfer with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it
         arrives; the money is then held in escrow and released to the provider only when you approve the delivery.
       </p>
     </Card>
@@ -419,7 +426,7 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
       ) : null}
 
       <Summary view={view} />
-      <Funding view={view} />
+      <Funding view={view} lastResult={lastResultFor(actionData, "checkout")} />
 
       {can.fund ? (
         <Card title="Confirm funding">

@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { data, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { projectStages, projectStatuses, marketplaceServices, type User } from "~/db/schema";
 import { parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
-import { redirectAfterSuccess } from "~/modules/flash/flash.server";
+import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
 import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
@@ -29,6 +29,7 @@ import {
 } from "../projects.server";
 import { leaveReview } from "../reviews.server";
 import { receiveDeliverable } from "./deliverable-files.server";
+import { cardFundingEnabled, confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
 
 /**
  * The project pages (issue 12): the member's list and project page, the admin list and project page. Route
@@ -46,7 +47,7 @@ interface Args {
   context: Context;
 }
 
-export type ProjectForm = "fund" | "advance" | "upload" | "approve" | "revision" | "cancel" | "review" | "resolve" | "message";
+export type ProjectForm = "checkout" | "fund" | "advance" | "upload" | "approve" | "revision" | "cancel" | "review" | "resolve" | "message";
 export interface ProjectActionData {
   form: ProjectForm;
   result: SubmissionResult<string[]>;
@@ -186,6 +187,7 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
       review: role === "client" && p.status === "completed" && ["released", "split"].includes(p.fundingStatus) && !detail.review,
       message: role !== "admin",
       fund: area === "admin" && p.fundingStatus === "unfunded" && p.status === "in_progress",
+      payByCard: role === "client" && p.fundingStatus === "unfunded" && p.status === "in_progress" && cardFundingEnabled(),
       resolve: area === "admin" && open && funded,
       adminCancel: area === "admin" && open,
     },
@@ -210,7 +212,30 @@ async function viewOr404(user: User, id: number, area: "member" | "admin", membe
 
 export async function memberProjectLoader({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  return viewOr404(user, projectId(params), "member", memberId);
+  const id = projectId(params);
+  const url = new URL(request.url);
+  const checkout = url.searchParams.get("checkout");
+  if (checkout) return checkoutReturn(user, id, url.pathname, checkout, url.searchParams.get("session_id") ?? "");
+  return viewOr404(user, id, "member", memberId);
+}
+
+const CARD_PAID = "Your card payment is received: the money is held in escrow until you approve the delivery.";
+
+/** The client back from Stripe Checkout: the payment is read from Stripe (never from the URL), then the plain page. */
+async function checkoutReturn(user: User, id: number, path: string, checkout: string, sessionId: string) {
+  if (checkout !== "done") return redirectWithFlash(path, { kind: "info", message: "The card payment was canceled: nothing was charged." });
+  let outcome;
+  try {
+    outcome = await confirmProjectCheckout(user, id, sessionId);
+  } catch (error) {
+    if (error instanceof MarketplaceError && error.status === 404) throw notFound();
+    throw error;
+  }
+  if (outcome === "funded" || outcome === "already") {
+    return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
+  }
+  if (outcome === "unpaid") return redirectWithFlash(path, { kind: "info", message: "Stripe has not confirmed the payment yet. This page shows it as funded once it does." });
+  return redirectWithFlash(path, { kind: "error", message: "That payment is not one for this project." });
 }
 
 export async function adminProjectLoader({ request, params, context }: Args) {
@@ -227,6 +252,7 @@ const REASON = "Give a reason (3 to 500 characters).";
 const NOTE = "Say what should change (3 to 2000 characters).";
 
 export const MemberActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("checkout") }),
   z.object({ intent: z.literal("advance") }),
   z.object({ intent: z.literal("approve") }),
   z.object({ intent: z.literal("revision"), note: required(NOTE, 2000) }),
@@ -284,7 +310,7 @@ export async function memberProjectAction({ request, params, context }: Args) {
   if (Number(request.headers.get("content-length") ?? 0) > FORM_BODY_MAX_BYTES) throw routeError(413, "The form is too large.");
   const formData = await readForm(request);
   const rawIntent = String(formData.get("intent") ?? "");
-  const form = (["advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message") as ProjectForm;
+  const form = (["checkout", "advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message") as ProjectForm;
   const submission = parseForm(formData, { schema: MemberActionSchema });
   if (submission.status !== "success") return reply(form, submission.reply());
   const value = submission.value;
@@ -294,6 +320,11 @@ export async function memberProjectAction({ request, params, context }: Args) {
   }
   try {
     switch (value.intent) {
+      case "checkout": {
+        const payAt = await startProjectCheckout(user, id, path);
+        if (payAt) return redirect(payAt, 303);
+        return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
+      }
       case "advance": {
         const p = await advanceStage(user, id);
         return redirectAfterSuccess(path, doneId("advance"), `The project is now ${stageLabel(p.stage).toLowerCase()}. The client was told.`);

@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { db, type Db } from "~/db/client.server";
-import { payoutAccounts, payoutRequests, stripeWebhookEvents } from "~/db/schema";
+import { payoutAccounts, payoutRequests, stripeWebhookEvents, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
+import { notifyFunded } from "~/modules/marketplace/projects.server";
+import { recordCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
 import { stripeClient } from "./client.server";
@@ -20,7 +22,9 @@ import { applyOnboardingStatus, onboardingStatusOf } from "./stripe-connect.serv
  * - account.updated: the connected account's onboarding status (complete makes Stripe the member's method);
  * - transfer.created: a transfer made for a request whose payment was not recorded (the app stopped between
  *   Stripe's answer and its commit) is recorded now, as the administrator's payment would have been;
- * - transfer.reversed: what Stripe took back goes back to the member's earnings (reversePaidPayout).
+ * - transfer.reversed: what Stripe took back goes back to the member's earnings (reversePaidPayout);
+ * - checkout.session.completed: a client's card payment for a marketplace project puts it in escrow (the same
+ *   recording as the client's return from Checkout; whichever comes first does it).
  */
 
 export type WebhookOutcome = "processed" | "duplicate";
@@ -49,6 +53,7 @@ type Notice = { userId: number; notification: NewNotification };
 /** Handles one verified event, once (by its id). */
 export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   const notices: Notice[] = [];
+  const funded: Project[] = [];
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const inserted = await tx.insert(stripeWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeWebhookEvents.id });
     if (inserted.length === 0) return "duplicate";
@@ -64,6 +69,12 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
       case "transfer.reversed":
         await recordReversal(tx, event.data.object, notices);
         break;
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded": {
+        const payment = await recordCheckoutPayment(tx, event.data.object);
+        if (payment.outcome === "funded" && payment.project) funded.push(payment.project);
+        break;
+      }
       default:
         // Other events are acknowledged (and remembered) without effect.
         break;
@@ -73,6 +84,9 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
   // Told after the commit, as the administrator's decisions are; a failure to publish never undoes the money.
   for (const notice of notices) {
     await notifyMember(notice.userId, notice.notification).catch((error) => console.error("[stripe] notification failed", error));
+  }
+  for (const project of funded) {
+    await notifyFunded(project, project.clientId).catch((error) => console.error("[stripe] notification failed", error));
   }
   return outcome;
 }

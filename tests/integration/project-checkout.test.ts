@@ -1,0 +1,140 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
+import { journalEntries, projects, type User } from "~/db/schema";
+import { escrowBalanceMicros } from "~/modules/marketplace/escrow.server";
+import { startAppServer, type AppServer } from "../helpers/app-server";
+import { useTestDatabase } from "../helpers/database";
+import { createSignedMember } from "../helpers/factories";
+import { openProject } from "../helpers/marketplace";
+import { sessionCookieFor } from "../helpers/requests";
+import { startStripeStandIn, type StripeStandIn } from "../helpers/stripe-stand-in";
+import { useTestSettings } from "../setup/settings";
+
+useTestDatabase();
+
+const WEBHOOK_SECRET = "whsec_test_backline_checkout";
+
+/**
+ * Card funding of a marketplace project through Stripe Checkout, against the stand-in, through the real handler
+ * and the SDK: one open session per project, only the client may pay, the payment recorded once whether the
+ * webhook or the client's return comes first, never from the URL alone.
+ */
+describe("project funding by Stripe Checkout (stand-in)", () => {
+  let stand: StripeStandIn;
+  let server: AppServer;
+  let client: User;
+  let provider: User;
+  let stranger: User;
+  let cookies: { client: string; provider: string; stranger: string };
+
+  beforeAll(async () => {
+    stand = await startStripeStandIn();
+    useTestSettings({ STRIPE_SECRET_KEY: "sk_test_backline_checkout", STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stand.url });
+    client = await createSignedMember("Cleo");
+    provider = await createSignedMember("Pax");
+    stranger = await createSignedMember("Sid");
+    cookies = { client: await sessionCookieFor(client.id), provider: await sessionCookieFor(provider.id), stranger: await sessionCookieFor(stranger.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await stand?.close();
+    useTestSettings();
+  });
+
+  const pagePath = (member: User, id: number) => `/member/${member.id}/project/${id}`;
+  const row = async (id: number) => (await db().select().from(projects).where(eq(projects.id, id)))[0]!;
+  const fundingEntries = async (id: number) =>
+    db().select().from(journalEntries).where(and(eq(journalEntries.kind, "marketplace_funding"), eq(journalEntries.memo, `Project #${id} funded (Stripe Checkout ${(await row(id)).checkoutSessionId})`)));
+  const webhook = (type: string, session: unknown, id?: string) => stand.sendEvent(stand.event(type, session, id), { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET });
+
+  it("the client gets one Stripe page per project; the provider and strangers get 404 and no session", async () => {
+    const { project } = await openProject(client, provider);
+    const page = await server.getAs(pagePath(client, project.id), cookies.client);
+    expect(await page.text()).toContain("by card");
+
+    const first = await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    expect(first.status).toBe(303);
+    const location = first.headers.get("location")!;
+    expect(location).toMatch(new RegExp(`^${stand.url}/checkout/pay/cs_test_`));
+    const session = [...stand.checkoutSessions.values()].at(-1)!;
+    expect(session).toMatchObject({ amount_total: project.amountCents, currency: "usd", metadata: { backline_project_id: String(project.id) }, customer_email: client.email });
+    expect((await row(project.id)).checkoutSessionId).toBe(session.id);
+
+    // A second click reuses the open session: never two payments for one project.
+    const again = await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    expect(again.headers.get("location")).toBe(location);
+    const sessions = stand.checkoutSessions.size;
+
+    expect((await server.postForm(pagePath(provider, project.id), { intent: "checkout" }, cookies.provider)).status).toBe(404);
+    expect((await server.postForm(pagePath(stranger, project.id), { intent: "checkout" }, cookies.stranger)).status).toBe(404);
+    expect(stand.checkoutSessions.size).toBe(sessions);
+    expect((await row(project.id)).fundingStatus).toBe("unfunded");
+  });
+
+  it("the webhook records a paid session once; the client's return then only shows it", async () => {
+    const { project } = await openProject(client, provider);
+    await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    const session = [...stand.checkoutSessions.values()].at(-1)!;
+
+    // Back before paying (or with a made-up paid flag in the URL): Stripe says unpaid, nothing is recorded.
+    const early = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}&payment_status=paid`, cookies.client);
+    expect(early.status).toBe(302);
+    expect((await row(project.id)).fundingStatus).toBe("unfunded");
+
+    stand.payCheckoutSession(session.id);
+    const sent = await webhook("checkout.session.completed", session);
+    expect(sent.status).toBe(200);
+    const funded = await row(project.id);
+    expect(funded).toMatchObject({ fundingStatus: "funded", fundingReference: `Stripe Checkout ${session.id}` });
+    expect(await escrowBalanceMicros(project.id)).toBe(BigInt(project.amountCents) * 10_000n);
+
+    // Stripe delivers twice (same event), or sends the async event too (another event): one entry.
+    expect(JSON.parse((await stand.sendEvent(sent.event, { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET })).body)).toMatchObject({ duplicate: true });
+    expect((await webhook("checkout.session.async_payment_succeeded", session)).status).toBe(200);
+    const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toMatch(new RegExp(`^${pagePath(client, project.id)}\\?done=checkout-`));
+    expect(await fundingEntries(project.id)).toHaveLength(1);
+    expect(await escrowBalanceMicros(project.id)).toBe(BigInt(project.amountCents) * 10_000n);
+    // Paid: the page offers no payment any more.
+    expect((await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client)).status).toBe(409);
+  });
+
+  it("the client's return records the payment when it comes before the webhook", async () => {
+    const { project } = await openProject(client, provider);
+    await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    const session = [...stand.checkoutSessions.values()].at(-1)!;
+    stand.payCheckoutSession(session.id);
+
+    // Another project's session on this project's page is not this project's payment.
+    const other = await openProject(client, provider);
+    const wrong = await server.getAs(`${pagePath(client, other.project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
+    expect(wrong.status).toBe(302);
+    expect((await row(other.project.id)).fundingStatus).toBe("unfunded");
+    // Nor may someone else confirm it.
+    expect((await server.getAs(`${pagePath(stranger, project.id)}?checkout=done&session_id=${session.id}`, cookies.stranger)).status).toBe(404);
+
+    const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
+    expect(back.headers.get("location")).toMatch(/\?done=checkout-/);
+    expect((await row(project.id)).fundingStatus).toBe("funded");
+    expect((await webhook("checkout.session.completed", session)).status).toBe(200);
+    expect(await fundingEntries(project.id)).toHaveLength(1);
+  });
+
+  it("a canceled payment changes nothing; a session for another amount is not recorded", async () => {
+    const { project } = await openProject(client, provider);
+    const canceled = await server.getAs(`${pagePath(client, project.id)}?checkout=canceled`, cookies.client);
+    expect(canceled.status).toBe(302);
+    expect(canceled.headers.get("location")).toBe(pagePath(client, project.id));
+
+    await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    const session = [...stand.checkoutSessions.values()].at(-1)!;
+    stand.payCheckoutSession(session.id);
+    const tampered = { ...session, amount_total: 1 };
+    expect((await webhook("checkout.session.completed", tampered)).status).toBe(200);
+    expect((await row(project.id)).fundingStatus).toBe("unfunded");
+  });
+});
