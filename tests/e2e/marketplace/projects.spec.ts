@@ -234,3 +234,27 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("region", { name: "Review", exact: true })).toContainText("4 of 5 · verified");
   });
 });
+
+test("the client funds a project by card on Stripe Checkout and comes back to it funded", async ({ page, app }) => {
+  const clientId = await logInMember(app, projectClient("card"));
+  const projectId = await openOnlyProject(app, page, clientId, "client");
+  const funding = page.getByRole("region", { name: "Fund the project" });
+  await expect(funding).toContainText(`BACKLINE-PROJECT-${projectId}`);
+
+  // Cancelling on Stripe's page changes nothing.
+  await funding.getByRole("button", { name: "Pay $200.00 by card" }).click();
+  await expect(page.getByRole("heading", { name: "Pay 200.00 USD" })).toBeVisible();
+  await page.getByRole("link", { name: "Back without paying" }).click();
+  await expect(page).toHaveURL(`/member/${clientId}/project/${projectId}`);
+  await expect(flash(page)).toContainText("The card payment was canceled: nothing was charged.");
+  await expect(summaryValue(page, "Funding")).toHaveText("Not funded");
+
+  // Paying: back on the project, funded (the webhook and the return race; whichever is first records it once).
+  await app.hydrated();
+  await page.getByRole("region", { name: "Fund the project" }).getByRole("button", { name: "Pay $200.00 by card" }).click();
+  await page.getByRole("button", { name: "Pay 200.00 USD" }).click();
+  await expect(page).toHaveURL(new RegExp(`/member/${clientId}/project/${projectId}\\?done=checkout-`));
+  await expect(flash(page)).toContainText("Your card payment is received");
+  await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
+  await expect(page.getByRole("region", { name: "Fund the project" })).toHaveCount(0);
+});

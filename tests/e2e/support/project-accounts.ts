@@ -20,6 +20,8 @@ export const PROJECT_SCENARIOS = {
   done: "completed",
   /** Funded, in progress: bad uploads. */
   upload: "funded",
+  /** Accepted, not funded: the client pays by card through Stripe Checkout (the stand-in). */
+  card: "accepted",
 } as const;
 export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
 
