@@ -18,12 +18,12 @@ export { notFound };
 type Context = Readonly<RouterContextProvider>;
 
 export function requireAgreedUser(request: Request, context: Context): { user: User; loggedUser: LoggedUser } {
-  const { user, agreedToAllDocuments } = sessionUserOf(context);
+  const { user, agreedToAllDocuments, postProductionJobsCount } = sessionUserOf(context);
   // Rule 5: no user -> /login with the full path (empty when the path already carries a redirect).
   if (!user) throw redirect(loginPathFor(request));
   // Rule 2: a user who has not agreed to every required document goes to /login, which lists them.
   if (!agreedToAllDocuments) throw redirect(loginPathFor(request));
-  return { user, loggedUser: toLoggedUser(user, agreedToAllDocuments) };
+  return { user, loggedUser: toLoggedUser(user, agreedToAllDocuments, postProductionJobsCount) };
 }
 
 /** Rule 3: admin routes need acct_type 2, otherwise /login (which sends a member to their own dashboard). */

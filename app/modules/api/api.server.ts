@@ -26,10 +26,10 @@ type Context = Readonly<RouterContextProvider>;
  * Both come from the request's session lookup (root middleware): no statement of its own.
  */
 export function requireApiLoggedUser(context: Context): { user: User; loggedUser: LoggedUser } {
-  const { user, agreedToAllDocuments } = sessionUserOf(context);
+  const { user, agreedToAllDocuments, postProductionJobsCount } = sessionUserOf(context);
   if (!user) throw apiError(401, UNAUTHENTICATED);
   if (!agreedToAllDocuments) throw apiError(403, LEGAL_AGREEMENT_REQUIRED);
-  return { user, loggedUser: toLoggedUser(user, agreedToAllDocuments) };
+  return { user, loggedUser: toLoggedUser(user, agreedToAllDocuments, postProductionJobsCount) };
 }
 
 /** Session-cookie auth for /api: 401 JSON instead of a redirect, 403 JSON until the legal documents are agreed. */

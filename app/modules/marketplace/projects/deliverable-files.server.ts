@@ -28,7 +28,16 @@ function deliverablesRoot(): string {
 
 /** The file on disk behind a recorded deliverable path; null when it is not one of ours. */
 export function deliverableFilePath(recorded: string): string | null {
-  if (!/^deliverables\/[1-9][0-9]*\/[0-9a-f]{32}\.(wav|flac|aiff|mp3|aac|ogg|m4a|zip)$/.test(recorded)) return null;
+  return storedUploadPath("deliverables", recorded);
+}
+
+/**
+ * The file on disk behind a path `storeCheckedFile` recorded under the `root` folder (`<root>/<id>/<random>.<ext>`);
+ * null for anything else (another folder, `..`, an absolute path, a name it does not write).
+ */
+export function storedUploadPath(root: string, recorded: string): string | null {
+  if (!/^[a-z][a-z-]*$/.test(root) || !recorded.startsWith(`${root}/`)) return null;
+  if (!/^[1-9][0-9]*\/[0-9a-f]{32}\.(wav|flac|aiff|mp3|aac|ogg|m4a|zip)$/.test(recorded.slice(root.length + 1))) return null;
   return path.resolve(env().STORAGE_DIR, recorded);
 }
 
@@ -60,25 +69,51 @@ async function readHead(file: string): Promise<Uint8Array> {
   }
 }
 
+/** A received upload (the streamed temporary file), as `receiveStreamedUpload` gives it. */
+export interface ReceivedFile {
+  tmpPath: string;
+  filename: string;
+  bytes: number;
+  sha256: string | null;
+}
+
+/** A file `storeCheckedFile` moved into place: its recorded path (relative to STORAGE_DIR) and what it is. */
+export interface CheckedFile {
+  filePath: string;
+  fileName: string;
+  bytes: number;
+  mime: string;
+  sha256: string | null;
+}
+
 /**
- * Moves a checked file into the project's folder and records it through `uploadDeliverable` (the service's
- * rules: only the provider's owner, a funded open project). The source file is gone either way.
+ * The shared part of a delivered file's way in (project deliverables, post-production deliveries): refuses an
+ * empty file and anything its first bytes do not show to be deliverable audio or a zip, lets `check` refuse it
+ * further (it may read the temporary file), moves it to `<folder>/<random>.<ext>` under STORAGE_DIR and hands
+ * it to `record` (the service's rules). The temporary file is gone either way, and the stored one too when
+ * `check` or `record` refuses it. Refusals are MarketplaceErrors on the `file` field.
  */
-export async function storeDeliverable(actor: MarketplaceActor, projectId: number, source: { tmpPath: string; filename: string; bytes: number; sha256: string | null }) {
+export async function storeCheckedFile<T>(
+  source: ReceivedFile,
+  folder: string,
+  record: (file: CheckedFile) => Promise<T>,
+  check?: (tmpPath: string, kind: { mime: string; ext: string }) => Promise<void>,
+): Promise<T> {
   let target: string | null = null;
   try {
-    if (!validId(projectId)) throw new MarketplaceError(404, "This project does not exist.");
+    if (!/^[a-z][a-z-]*\/[1-9][0-9]*$/.test(folder)) throw new Error(`Not an upload folder: ${folder}`);
     if (source.bytes <= 0) throw new MarketplaceError(400, "The file is empty.", DELIVERABLE_FIELD);
     const kind = sniffDeliverable(await readHead(source.tmpPath));
     if (!kind) throw new MarketplaceError(400, `This file is not ${DELIVERABLE_TYPES_TEXT}.`, DELIVERABLE_FIELD);
-    const recorded = `deliverables/${projectId}/${randomBytes(16).toString("hex")}.${kind.ext}`;
+    if (check) await check(source.tmpPath, kind);
+    const recorded = `${folder}/${randomBytes(16).toString("hex")}.${kind.ext}`;
     target = path.resolve(env().STORAGE_DIR, recorded);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(source.tmpPath, target).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== "EXDEV") throw error;
       await fs.copyFile(source.tmpPath, target!);
     });
-    const result = await uploadDeliverable(actor, projectId, { filePath: recorded, fileName: path.basename(source.filename), bytes: source.bytes, mime: kind.mime, sha256: source.sha256 });
+    const result = await record({ filePath: recorded, fileName: path.basename(source.filename), bytes: source.bytes, mime: kind.mime, sha256: source.sha256 });
     target = null;
     return result;
   } finally {
@@ -87,26 +122,49 @@ export async function storeDeliverable(actor: MarketplaceActor, projectId: numbe
   }
 }
 
-/** Streams the multipart body's `file` to a temporary file and stores it as the project's deliverable. */
-export async function receiveDeliverable(request: Request, actor: MarketplaceActor, projectId: number) {
+/**
+ * Moves a checked file into the project's folder and records it through `uploadDeliverable` (the service's
+ * rules: only the provider's owner, a funded open project). The source file is gone either way.
+ */
+export async function storeDeliverable(actor: MarketplaceActor, projectId: number, source: ReceivedFile) {
+  if (!validId(projectId)) {
+    await fs.rm(source.tmpPath, { force: true });
+    throw new MarketplaceError(404, "This project does not exist.");
+  }
+  return storeCheckedFile(source, `deliverables/${projectId}`, (file) => uploadDeliverable(actor, projectId, file));
+}
+
+/**
+ * Streams a multipart body's `file` to a temporary file under `tmpDir`, capped at `maxBytes` (deliverables'
+ * limit unless told); refusals are MarketplaceErrors on the `file` field.
+ */
+export async function receiveCheckedFile(request: Request, options: { tmpDir: string; maxBytes?: number; noFile?: string; tooLarge?: string }): Promise<ReceivedFile> {
+  const maxBytes = options.maxBytes ?? LIMITS.deliverableMaxBytes;
+  const noFile = options.noFile ?? `Choose the file to deliver: ${DELIVERABLE_TYPES_TEXT}.`;
   let received;
   try {
     received = await receiveStreamedUpload(request, {
       fileField: DELIVERABLE_FIELD,
-      maxBytes: LIMITS.deliverableMaxBytes,
-      tmpDir: path.join(deliverablesRoot(), "tmp"),
+      maxBytes,
+      tmpDir: options.tmpDir,
       messages: {
-        noFile: `Choose the file to deliver: ${DELIVERABLE_TYPES_TEXT}.`,
+        noFile,
         unreadable: "The upload was interrupted or could not be read. Choose the file again.",
-        tooLarge: `Deliverables can be at most ${LIMITS.deliverableMaxBytes / 1024 / 1024} MB.`,
+        tooLarge: options.tooLarge ?? `Deliverables can be at most ${maxBytes / 1024 / 1024} MB.`,
       },
     });
   } catch (error) {
     if (error instanceof StreamedUploadError) throw new MarketplaceError(400, error.message, DELIVERABLE_FIELD);
     throw error;
   }
-  if (!received.file) throw new MarketplaceError(400, `Choose the file to deliver: ${DELIVERABLE_TYPES_TEXT}.`, DELIVERABLE_FIELD);
-  return storeDeliverable(actor, projectId, received.file);
+  if (!received.file) throw new MarketplaceError(400, noFile, DELIVERABLE_FIELD);
+  return received.file;
+}
+
+/** Streams the multipart body's `file` to a temporary file and stores it as the project's deliverable. */
+export async function receiveDeliverable(request: Request, actor: MarketplaceActor, projectId: number) {
+  const file = await receiveCheckedFile(request, { tmpDir: path.join(deliverablesRoot(), "tmp") });
+  return storeDeliverable(actor, projectId, file);
 }
 
 /**
