@@ -112,12 +112,16 @@ export class EmailTakenError extends Error {
   }
 }
 
-export async function registerMember(input: {
-  name: string;
-  lastName: string;
-  email: string;
-  password: string;
-}): Promise<User> {
+export async function registerMember(
+  input: {
+    name: string;
+    lastName: string;
+    email: string;
+    password: string;
+  },
+  /** Runs in the transaction that creates the account (an affiliate referral is bound there, decision 025). */
+  options: { onCreated?: (tx: Db, user: User) => Promise<unknown> } = {},
+): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   const user = await db().transaction(async (tx) => {
     if (await findUserByEmail(input.email, tx)) throw new EmailTakenError();
@@ -133,6 +137,7 @@ export async function registerMember(input: {
         activatedAt: new Date(),
       })
       .returning();
+    await options.onCreated?.(tx as unknown as Db, created!);
     return created!;
   });
   await sendVerificationEmail(user);

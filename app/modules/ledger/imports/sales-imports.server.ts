@@ -5,6 +5,7 @@ import { pgArrayLiteral, withBulkTransaction, type BulkRows, type BulkWriter } f
 import { db, type Db } from "~/db/client.server";
 import { journalEntries, salesImports, type SalesImport } from "~/db/schema";
 import { env } from "~/env.server";
+import { postAffiliateCommissions } from "~/modules/affiliates/commissions.server";
 import { readConfigValue } from "~/modules/config/config.server";
 import { accountKeyString, Accounts, resolveAccounts, type AccountKey } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
@@ -394,6 +395,11 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
 
   // The pages' running totals, added once, in this transaction (summaries.server.ts).
   await summary.write(tx);
+
+  // Affiliate commissions earned by this import's commission postings (decision 025): their own entry, set-based, in this transaction.
+  if (kind !== "pro") {
+    await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: salesImport.id, createdBy: salesImport.uploadedBy, memo: `Affiliate commissions of sales import #${salesImport.id}` });
+  }
 
   const [done] = await tx
     .update(salesImports)

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
+import { postAffiliateCommissions } from "~/modules/affiliates/commissions.server";
 import { matchAliases, salesImports, statementLines, type MatchKeyType, type StatementLineRow } from "~/db/schema";
 import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
@@ -70,7 +71,7 @@ async function moveOutOfSuspense(tx: Db, line: StatementLineRow, match: LineMatc
       })
       .where(eq(statementLines.id, line.id)),
   );
-  await postEntry(tx, {
+  const entryId = await postEntry(tx, {
     kind: "suspense_match",
     memo: `Line ${line.lineNo} of import #${line.importId} matched`,
     importId: line.importId,
@@ -80,6 +81,10 @@ async function moveOutOfSuspense(tx: Db, line: StatementLineRow, match: LineMatc
       ...shares.map((p) => ({ account: p.account, amountMicros: p.amountMicros, statementLineId: line.id, source: p.source, splitVersionId: p.splitVersionId, songId: p.songId, recoupMicros: p.recoupMicros })),
     ],
   });
+  // The line's commission may earn an affiliate (decision 025), in this transaction.
+  if (entryId !== null && line.kind !== "pro") {
+    await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: line.importId, createdBy: actorId, memo: `Affiliate commissions of line ${line.lineNo} of import #${line.importId}` });
+  }
   await tx
     .update(salesImports)
     .set({ matched: sql`${salesImports.matched} + 1`, unmatched: sql`${salesImports.unmatched} - 1`, suspenseMicros: sql`${salesImports.suspenseMicros} - ${line.amountMicros}` })
