@@ -6,6 +6,7 @@ import { seedDemoSplits } from "~/modules/splits/split-seed.server";
 import { seedDemoProIdentities } from "~/modules/ledger/ledger-seed.server";
 import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
+import { recordVersionsInForce } from "~/modules/legal/documents/documents.server";
 import { db } from "./client.server";
 import { legalDocuments, signatures, users } from "./schema";
 
@@ -70,6 +71,8 @@ export async function seedDemoData(): Promise<void> {
       .insert(legalDocuments)
       .values(DEMO_DOCUMENTS.map((d) => ({ ...d, version: 1, required: true, published: true })))
       .onConflictDoNothing();
+    // Their text in force is version 1 on record (what a later version's diff compares with).
+    await recordVersionsInForce(tx);
 
     const signers = await tx
       .select({ id: users.id })
