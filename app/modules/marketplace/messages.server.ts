@@ -1,11 +1,13 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { publish } from "~/modules/notifications/broadcaster.server";
 import { marketplaceMessages, projects, users, workRequests, type MarketplaceMessage } from "~/db/schema";
 import { participantOrAdmin, validId, type MarketplaceActor } from "./access.server";
 import { MarketplaceError, NO_PROJECT, NO_WORK_REQUEST } from "./marketplace-errors";
 import { LIMITS } from "./marketplace-rules";
 import { notifyParties, PROJECT_ROUTE, WORK_REQUEST_ROUTE } from "./notify.server";
 import { cleanText } from "./work-requests.server";
+import { THREAD_EVENT, threadChannel, type ThreadMessage } from "./messages/message-thread";
 
 /**
  * The message thread of a work request, continued by its project (issue 12). Text and links, stored as plain
@@ -43,7 +45,10 @@ export function messageBody(value: unknown): string {
   return body;
 }
 
-/** Posts a message to the thread and notifies the other side. Two statements (the check, the insert). */
+/**
+ * Posts a message to the thread, sends it to whoever has the thread open (its private realtime channel) and
+ * notifies the other side. Two statements (the check, the insert).
+ */
 export async function postMessage(actor: MarketplaceActor, target: MessageTarget, body: unknown, now = new Date()): Promise<MarketplaceMessage> {
   const text = messageBody(body);
   const thread = await threadOf(actor, target);
@@ -51,6 +56,8 @@ export async function postMessage(actor: MarketplaceActor, target: MessageTarget
     .insert(marketplaceMessages)
     .values({ workRequestId: thread.workRequestId, projectId: thread.projectId, senderId: actor.id, body: text, createdAt: now })
     .returning();
+  const live: ThreadMessage = { id: row!.id, body: row!.body, senderId: actor.id, senderName: actor.name, createdAt: row!.createdAt.toISOString() };
+  await publish([`private-${threadChannel(thread.workRequestId)}`], THREAD_EVENT, { ...live });
   await notifyParties([thread.clientId, thread.providerOwnerId], actor.id, {
     type: "MarketplaceMessage",
     message: `New message from ${actor.name} on ${thread.projectId ? `project #${thread.projectId}` : `work request #${thread.workRequestId}`}.`,
@@ -59,6 +66,16 @@ export async function postMessage(actor: MarketplaceActor, target: MessageTarget
     routeHash: "messages",
   });
   return row!;
+}
+
+const THREAD_CHANNEL = /^private-marketplace-thread\.([1-9][0-9]{0,9})$/;
+
+/** Whether `actor` may listen on a thread's private channel: the same people who may read the thread. */
+export async function mayJoinThreadChannel(actor: MarketplaceActor, channel: string): Promise<boolean> {
+  const id = Number(THREAD_CHANNEL.exec(channel)?.[1]);
+  if (!validId(id)) return false;
+  const [row] = await db().select({ id: workRequests.id }).from(workRequests).where(and(eq(workRequests.id, id), participantOrAdmin(workRequests, actor)));
+  return Boolean(row);
 }
 
 export interface MessageView {

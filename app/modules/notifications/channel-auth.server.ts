@@ -4,6 +4,7 @@ import { getOptionalUser, fullName } from "~/modules/accounts/current-user.serve
 import { readSessionUser } from "~/modules/accounts/session-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { apiError } from "~/modules/api/api.server";
+import { mayJoinThreadChannel } from "~/modules/marketplace/messages.server";
 import { ADMIN_CHANNEL, memberChannel, pusherClient } from "./broadcaster.server";
 
 const SOCKET_ID = /^\d+\.\d+$/;
@@ -45,7 +46,8 @@ export async function authorizeChannelRequest(request: Request, context: Readonl
   const socketId = fields.socket_id ?? "";
   const channel = fields.channel_name ?? "";
   if (!SOCKET_ID.test(socketId) || !channel) return apiError(422, "socket_id and channel_name are required.");
-  if (!mayJoin(user, channel)) return apiError(403, "This action is unauthorized.");
+  // A marketplace thread's channel: the thread's two parties and administrators (one statement).
+  if (!mayJoin(user, channel) && !(await mayJoinThreadChannel(user, channel))) return apiError(403, "This action is unauthorized.");
   return Response.json(pusherClient().authorizeChannel(socketId, channel));
 }
 

@@ -1,9 +1,11 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { PROJECT_PASSWORD, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
+import { PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
 import { expect, test, type App } from "../support/test";
 import { flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { tinyWav } from "../support/tiny-wav";
+import { otherBrowser } from "../support/account-admin-helpers";
+import { waitForSubscription } from "../support/realtime";
 
 /**
  * The project pages (issue 12): the member's list and project page, the admin's, and the deliverable
@@ -257,4 +259,32 @@ test("the client funds a project by card on Stripe Checkout and comes back to it
   await expect(flash(page)).toContainText("Your card payment is received");
   await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
   await expect(page.getByRole("region", { name: "Fund the project" })).toHaveCount(0);
+});
+
+test("the message thread is live: an administrator watching the project sees the client's message arrive without a reload", async ({ page, app, browser, browserErrors }) => {
+  const clientId = await logInMember(app, projectClient("live"));
+  const projectId = await openOnlyProject(app, page, clientId, "client");
+  const requestId = Number(/#(\d+)$/.exec((await summaryValue(page, "Work request").textContent()) ?? "")?.[1]);
+  expect(requestId).toBeGreaterThan(0);
+
+  // The administrator (no notification reaches them for a message) watches the admin project page.
+  const admin = await otherBrowser(browser, browserErrors);
+  await app.logInQuickly(PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, { page: admin.page });
+  const subscribed = waitForSubscription(admin.page, `private-marketplace-thread.${requestId}`);
+  await app.goto(`/admin/project/${projectId}`, admin.page);
+  await subscribed;
+  await admin.page.evaluate(() => ((window as unknown as { __liveMarker?: string }).__liveMarker = "kept"));
+
+  const text = `Live check <b>${Date.now().toString(36)}</b> https://example.com/ref`;
+  await page.getByLabel("New message").fill(text);
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(flash(page)).toContainText("Your message is sent.");
+
+  const thread = admin.page.getByRole("list", { name: "Messages" });
+  await expect(thread.getByRole("listitem").filter({ hasText: text.split(" https")[0]! })).toBeVisible();
+  // Shown as text: the markup stays literal; the address is a safe link. And the page was not reloaded.
+  await expect(thread.locator("b")).toHaveCount(0);
+  await expect(thread.getByRole("link", { name: "https://example.com/ref" }).last()).toHaveAttribute("rel", "nofollow noopener noreferrer ugc");
+  expect(await admin.page.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("kept");
+  await admin.context.close();
 });

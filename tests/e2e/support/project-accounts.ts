@@ -22,6 +22,8 @@ export const PROJECT_SCENARIOS = {
   upload: "funded",
   /** Accepted, not funded: the client pays by card through Stripe Checkout (the stand-in). */
   card: "accepted",
+  /** Accepted: the message thread reaches an administrator watching the project live. */
+  live: "accepted",
 } as const;
 export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
 

@@ -4,7 +4,7 @@ import {
   useForm,
   type SubmissionResult,
 } from "@conform-to/react";
-import { Fragment, type ReactNode } from "react";
+import { Fragment, useState, type ReactNode } from "react";
 import { Form } from "react-router";
 import { z } from "zod";
 import { DateTime } from "~/components/formatting";
@@ -14,6 +14,7 @@ import {
   TextareaField,
   useFormResetKey,
 } from "~/components/forms";
+import { useRealtimeEvent } from "~/components/realtime/realtime";
 import { LIMITS } from "../marketplace-rules";
 
 /**
@@ -27,6 +28,8 @@ import { LIMITS } from "../marketplace-rules";
  * - `lastResult`: the Conform reply of the last post (`actionData.message` when the route's action answered
  *   the `message` intent with field errors), so errors show beside the field and the text is kept.
  * - `action`: where the form posts (default: the current route).
+ * - `liveThreadId`: the work request whose thread this is; while the page is open, messages posted by anyone
+ *   arrive over its private realtime channel (`threadChannel`) and are appended without a reload.
  *
  * The form posts `intent=message` and `body`. The route's action reads it with `MessageFormSchema` (through
  * `parseForm`), calls `postMessage(actor, target, body)` and redirects with `redirectAfterSuccess(path, id,
@@ -50,6 +53,10 @@ export const MessageFormSchema = z.object({
       `A message is at most ${LIMITS.messageMax} characters.`,
     ),
 });
+
+/** The thread's private channel (as Echo names it, without `private-`) and its event (decision 021). */
+export const threadChannel = (workRequestId: number) => `marketplace-thread.${workRequestId}`;
+export const THREAD_EVENT = "marketplace.message";
 
 export interface ThreadMessage {
   id: number;
@@ -115,20 +122,50 @@ export function LinkifiedText({ text }: { text: string }) {
   );
 }
 
+/** A realtime payload, checked: only a well-formed message is shown (as text, like every message). */
+function threadMessageOf(payload: unknown): ThreadMessage | null {
+  const m = payload as Partial<ThreadMessage> | null;
+  if (!m || typeof m.id !== "number" || typeof m.body !== "string" || typeof m.createdAt !== "string") return null;
+  return {
+    id: m.id,
+    body: m.body,
+    senderId: typeof m.senderId === "number" ? m.senderId : null,
+    senderName: typeof m.senderName === "string" ? m.senderName : null,
+    createdAt: m.createdAt,
+  };
+}
+
+/** The loaded thread plus what arrived live since, once each, oldest first. */
+function useLiveThread(messages: ThreadMessage[], liveThreadId: number | undefined): ThreadMessage[] {
+  const [arrived, setArrived] = useState<ThreadMessage[]>([]);
+  useRealtimeEvent(liveThreadId ? threadChannel(liveThreadId) : null, `.${THREAD_EVENT}`, (payload) => {
+    const message = threadMessageOf(payload);
+    if (message) setArrived((current) => (current.some((m) => m.id === message.id) ? current : [...current, message]));
+  });
+  if (arrived.length === 0) return messages;
+  const known = new Set(messages.map((m) => m.id));
+  const newest = messages.at(-1)?.id ?? 0;
+  const extra = arrived.filter((m) => !known.has(m.id) && m.id > newest);
+  return extra.length === 0 ? messages : [...messages, ...extra];
+}
+
 export function MessageThread({
-  messages,
+  messages: loaded,
   viewerId,
   canPost,
   lastResult,
   action,
+  liveThreadId,
 }: {
   messages: ThreadMessage[];
   viewerId: number;
   canPost: boolean;
   lastResult?: SubmissionResult<string[]> | null;
   action?: string;
+  liveThreadId?: number;
 }) {
   const resetKey = useFormResetKey();
+  const messages = useLiveThread(loaded, liveThreadId);
   return (
     <section
       id="messages"
@@ -141,7 +178,7 @@ export function MessageThread({
       {messages.length === 0 ? (
         <p className="mt-2 text-sm text-stone-600">No messages yet.</p>
       ) : (
-        <ol aria-label="Messages" className="mt-3 space-y-3">
+        <ol aria-label="Messages" aria-live="polite" aria-relevant="additions" className="mt-3 space-y-3">
           {messages.map((m) => (
             <li
               key={m.id}

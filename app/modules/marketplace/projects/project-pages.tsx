@@ -196,6 +196,12 @@ function Summary({ view }: { view: ProjectView }) {
   const p = view.project;
   const rows: Array<[string, ReactNode]> = [
     ["Service", p.service],
+    [
+      "Work request",
+      <Link key="request" to={view.workRequestPath} className="text-brand-800 underline">
+        #{p.workRequestId}
+      </Link>,
+    ],
     ["Client", view.client.name],
     ["Provider", view.provider.name],
     ["Amount", p.amount],
@@ -513,9 +519,9 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
       ) : null}
 
       {view.area === "member" ? (
-        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={can.message} lastResult={lastResultFor(actionData, "message")} />
+        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={can.message} lastResult={lastResultFor(actionData, "message")} liveThreadId={p.workRequestId} />
       ) : (
-        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={false} />
+        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={false} liveThreadId={p.workRequestId} />
       )}
     </div>
   );

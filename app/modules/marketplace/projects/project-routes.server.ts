@@ -136,6 +136,7 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
     area,
     path: `${base}/project/${p.id}`,
     listPath: `${base}/projects`,
+    workRequestPath: `${base}/work-request/${p.workRequestId}`,
     adminPath: `/admin/project/${p.id}`,
     viewerId: user.id,
     role,

@@ -701,6 +701,7 @@ export function WorkRequestPage({
         viewerId={data.viewerId}
         canPost={data.canAct}
         lastResult={reply?.intent === "message" ? reply.result : undefined}
+        liveThreadId={r.id}
       />
     </div>
   );
