@@ -11,7 +11,7 @@ describe("route names", () => {
   });
 
   it("gives nothing for an unknown name or a missing parameter", () => {
-    expect(pathForRoute("member-post-production-jobs", { memberId: 7 })).toBeNull();
+    expect(pathForRoute("no-such-page", { memberId: 7 })).toBeNull();
     expect(pathForRoute("admin-member", {})).toBeNull();
     expect(pathForRoute(null)).toBeNull();
   });

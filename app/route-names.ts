@@ -8,6 +8,7 @@ import { PROFILE_TYPE_INFO, PROFILE_TYPES, profileRouteNames } from "~/modules/p
 const PATHS: Record<string, string> = {
   login: "/login",
   register: "/register",
+  "register-affiliate": "/register/affiliate",
   "legal-terms": "/legal-terms",
   "legal-terms-document": "/legal-terms/:id",
   "member-dashboard": "/member/:memberId/dashboard",
@@ -43,6 +44,12 @@ const PATHS: Record<string, string> = {
   "member-songs": "/member/:memberId/songs",
   "member-song-profile": "/member/:memberId/song-profile/:id",
   "admin-songs": "/admin/songs",
+  // Legal documents and signatures (issue 13). The spec lists `document/create/` with a trailing slash: React Router
+  // matches it with or without one, and links use the form without (decision 024).
+  "admin-documents": "/admin/documents",
+  "admin-document-create": "/admin/document/create",
+  "admin-document-edit": "/admin/document/edit/:id",
+  "admin-signatures": "/admin/signatures",
   "admin-song-profile": "/admin/song-profile/:id",
   "song-producer-invite": "/song-producer-invite/:id",
   "song-featured-artist-invite": "/song-featured-artist-invite/:id",
@@ -81,6 +88,16 @@ const PATHS: Record<string, string> = {
   "admin-work-requests": "/admin/work-requests",
   "admin-work-request": "/admin/work-request/:id",
   "admin-work-request-estimate": "/admin/work-request/estimate/:id",
+  // Affiliates (issue 13).
+  "member-affiliate": "/member/:memberId/affiliate/:id",
+  "admin-affiliates": "/admin/affiliates",
+  "admin-affiliate": "/admin/affiliate/:id",
+  // Post-production jobs (issue 12, decision 023): the signed link carries the job in its query.
+  "member-post-production-jobs": "/member/:memberId/post-production-jobs",
+  "member-post-production-job": "/member/:memberId/post-production-job/:id",
+  "admin-post-production-jobs": "/admin/post-production-jobs",
+  "admin-post-production-job": "/admin/post-production-job/:id",
+  "post-production-jobs-create-account": "/post-production-jobs/create-account",
 };
 
 /** The pages of every profile type (profile-types.ts); a public page's `:id` is the username. */

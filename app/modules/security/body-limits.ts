@@ -21,7 +21,11 @@ export const UPLOAD_PATHS: RegExp[] = [
 
 /** A song's page takes its audio master (WAV or FLAC, app/modules/catalog/songs/audio.server.ts: 250 MB). */
 export const AUDIO_BODY_MAX_BYTES = 250 * 1024 * 1024 + 256 * 1024;
-export const AUDIO_PATHS: RegExp[] = [/^\/(?:member\/[^/]+|admin)\/song-profile\/[^/]+(?:\.data)?$/];
+export const AUDIO_PATHS: RegExp[] = [
+  /^\/(?:member\/[^/]+|admin)\/song-profile\/[^/]+(?:\.data)?$/,
+  // A post-production job's delivery: the song's next audio (app/modules/post-production: 250 MB).
+  /^\/member\/[^/]+\/post-production-job\/[^/]+(?:\.data)?$/,
+];
 
 /** Sales statements (app/modules/ledger/imports/sales-imports.server.ts: 512 MB). */
 export const STATEMENT_BODY_MAX_BYTES = 512 * 1024 * 1024 + 256 * 1024;

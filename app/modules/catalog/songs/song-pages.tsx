@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
+import { Form, Link, useActionData, useLoaderData, useLocation, useParams } from "react-router";
 import { CheckboxField, Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
@@ -378,6 +378,7 @@ function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResu
 
 export function SongProfilePage() {
   const data = useLoaderData() as SongProfileData;
+  const { memberId } = useParams();
   const details = useSongActionResult("details");
   const writers = useSongActionResult("writers");
   const audio = useSongActionResult("audio");
@@ -432,6 +433,14 @@ export function SongProfilePage() {
         <p className="mt-1 text-sm text-stone-600">
           {song.isrc ?? "ISRC assigned at submission"} · {formatDuration(song.durationSeconds)}
         </p>
+        {/* Post-production jobs (decision 023): the member area's way to send this song to an engineer. */}
+        {memberId && !locked ? (
+          <p className="mt-2 text-sm">
+            <Link to={`/member/${memberId}/post-production-jobs?song=${song.id}`} className="font-medium text-brand-800 underline">
+              Send to post-production
+            </Link>
+          </p>
+        ) : null}
       </header>
       {locked ? (
         <p className="rounded-md border border-stone-200 bg-stone-50 p-4 text-sm text-stone-700">
@@ -449,6 +458,21 @@ export function SongProfilePage() {
       </Section>
       <Section title="Credits" id="credits" description="Producers and featured artists, invited by email; a credit is verified once they accept.">
         <CreditsSection song={song} lastResult={credits} />
+        {data.hired.length ? (
+          <div className="mt-4">
+            <h3 className="text-sm font-semibold text-stone-800">Hired through Backline</h3>
+            <ul aria-label="Credits from completed projects" className="mt-1 divide-y divide-stone-200 text-sm">
+              {data.hired.map((c) => (
+                <li key={c.projectId} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <span>
+                    {c.providerName} · {c.service}
+                  </span>
+                  <StatusTag status="approved" label={`Verified: project #${c.projectId}`} />
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </Section>
       <Section title="Splits" id="splits" description={SPLITS_DESCRIPTION}>
         <SplitSection splits={data.splits} lastResult={splits} />

@@ -1,0 +1,112 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useActionData } from "react-router";
+import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
+import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
+import { RegisterSchema } from "~/modules/accounts/schemas";
+import type { JobInviteActionData, JobInviteData } from "./job-invite.server";
+
+type Invitation = Extract<JobInviteData, { kind: "invite" }>;
+
+const secondaryButton =
+  "inline-flex w-full items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+
+/** `/post-production-jobs/create-account` (see job-invite.server.ts). */
+export function JobInvitePage({ data }: { data: JobInviteData }) {
+  const title = "Post production job";
+  if (data.kind === "refused") {
+    return (
+      <AuthCard title={title}>
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {data.message}
+        </p>
+        {data.loggedIn ? null : (
+          <p className="mt-4 text-sm">
+            <Link to="/login" className="font-medium text-brand-800 underline">
+              Go to login
+            </Link>
+          </p>
+        )}
+      </AuthCard>
+    );
+  }
+  const { invite } = data;
+  return (
+    <AuthCard
+      title={title}
+      intro={
+        <p>
+          <span className="font-semibold text-stone-900">{invite.ownerName}</span> asks <span className="font-medium break-words text-stone-900">{invite.email}</span> for the{" "}
+          {invite.service.toLowerCase()} of “{invite.songTitle}” by {invite.artistName}.
+        </p>
+      }
+    >
+      <div className="space-y-6">
+        {invite.notes ? (
+          <div>
+            <p className="text-xs font-medium tracking-wide text-stone-500 uppercase">Notes</p>
+            <p className="text-sm whitespace-pre-wrap text-stone-800">{invite.notes}</p>
+          </div>
+        ) : null}
+        {data.mode === "mismatch" ? <Mismatch invitation={data} /> : null}
+        {data.mode === "login" ? (
+          <div className="space-y-4">
+            <p className="text-sm text-stone-600">You already have an account with this address. Log in to see the job and answer it.</p>
+            <Link to={data.loginHref} className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+              Log in to answer
+            </Link>
+          </div>
+        ) : null}
+        {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+      </div>
+    </AuthCard>
+  );
+}
+
+function Mismatch({ invitation }: { invitation: Invitation }) {
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        This job was sent to {invitation.invite.email}. Log in with that address to answer it.
+      </p>
+      <p className="text-sm text-stone-600">
+        You are logged in as <span className="font-medium break-words">{invitation.currentEmail}</span>.
+      </p>
+      <Form method="post">
+        <SubmitButton name="intent" value="logout" pendingLabel="Logging out…" className={secondaryButton}>
+          Log out and use another account
+        </SubmitButton>
+      </Form>
+    </div>
+  );
+}
+
+function CreateAccount({ invitation }: { invitation: Invitation }) {
+  const actionData = useActionData<JobInviteActionData>();
+  const lastResult = actionData?.intent === "register" ? actionData.result : undefined;
+  const [form, fields] = useForm({
+    id: "job-invite-register",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  useClearOnError(form.id, lastResult, ["password", "passwordConfirmation"]);
+  return (
+    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+      <p className="text-sm text-stone-600">Create your free account to see the job, accept it and deliver your file. This link proves your email address, so you can start right away.</p>
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <NameFields name={fields.name} lastName={fields.lastName} />
+      <div>
+        <p className="block text-sm font-medium text-stone-800">Email</p>
+        <p className="mt-1 text-sm break-words text-stone-900">{invitation.invite.email}</p>
+        <input type="hidden" name="email" value={invitation.invite.email} />
+      </div>
+      <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
+      <TermsAgreementField field={fields.terms} documents={invitation.documents} />
+      <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
+        Create account and open the job
+      </SubmitButton>
+    </Form>
+  );
+}
