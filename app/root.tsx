@@ -21,6 +21,7 @@ import { SiteHeader } from "./components/site-header";
 import { useRequestInfo } from "./context";
 import { env } from "./env.server";
 import { statementCountMiddleware } from "./db/statement-count-middleware.server";
+import { referralMiddleware } from "./modules/affiliates/referrals.server";
 import { dashboardPath, fullName, getOptionalUser } from "./modules/accounts/current-user.server";
 import { sessionMiddleware } from "./modules/accounts/session-user.server";
 import { analyticsConfig } from "./modules/config/public-config.server";
@@ -32,7 +33,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /** Every request: the statement count (when asked for), then the session read once for all loaders. */
-export const middleware: Route.MiddlewareFunction[] = [statementCountMiddleware, sessionMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [statementCountMiddleware, sessionMiddleware, referralMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, { flash, clearHeader }] = await Promise.all([getOptionalUser(context), readFlash(request)]);

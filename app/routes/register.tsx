@@ -14,6 +14,7 @@ import type { Route } from "./+types/register";
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { requestInfoContext } from "~/request-context";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { bindReferral, readRefTouch } from "~/modules/affiliates/referrals.server";
 
 export const handle = { routeName: "register" };
 
@@ -51,7 +52,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       message: `Almost there: we sent a message to ${submission.value.email}. Open it to continue.`,
     });
   try {
-    const user = await registerMember(submission.value);
+    // A referral (the first-touch cookie of an affiliate's link) is bound with the account, never afterwards (decision 025).
+    const touch = await readRefTouch(request.headers.get("Cookie"));
+    const user = await registerMember(submission.value, { onCreated: (tx, created) => bindReferral(tx, created.id, touch) });
     // Ticking the box agreed to the documents listed beside it: record it so the first login needs no second step.
     const pending = await pendingDocumentsFor(user.id);
     await signDocuments({

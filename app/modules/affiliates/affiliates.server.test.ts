@@ -4,6 +4,7 @@ import { db, type Db } from "~/db/client.server";
 import { affiliateClicks, affiliateReferrals, affiliates, songs, statementLines, users, type Affiliate, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail, registerMember } from "~/modules/accounts/accounts.server";
+import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { matchSuspenseLine } from "~/modules/ledger/imports/suspense-matching.server";
 import { memberIncome } from "~/modules/ledger/reports/income.server";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
@@ -264,5 +265,9 @@ describe("application and its transitions (conditional updates)", () => {
     await expect(approveAffiliate(admin.id, other.id)).rejects.toMatchObject({ status: 409 });
     await expect(setAffiliateRate(admin.id, other.id, 100)).rejects.toMatchObject({ status: 409 });
     expect((await affiliateOfUser(owner.id))?.id).toBe(applied.id);
+    // The member menu's Affiliate entry: the member's affiliate, from the profiles' one statement, with or without profiles.
+    expect((await loadDashboardProfiles(owner.id)).owned_affiliate).toEqual({ id: applied.id });
+    expect((await loadDashboardProfiles(mia.id)).owned_affiliate).toBeNull();
+    expect((await loadDashboardProfiles(mia.id)).artists.length).toBeGreaterThan(0);
   });
 });

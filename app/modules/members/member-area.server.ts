@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne, or } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { artistMembers, profiles, users, type User } from "~/db/schema";
 import { notFound, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
@@ -9,7 +9,8 @@ import { oncePerRequest } from "~/request-context";
 
 /**
  * The member's profiles shown in menus and on the dashboard (spec section 3): the artist pages they own
- * or play in, and their provider profiles. Affiliates arrive with their own issue; until then null.
+ * or play in, their provider profiles, and the affiliate they own (issue 13: any status, so the menu leads
+ * an applicant to their application's state).
  */
 export interface DashboardProfiles {
   owned_affiliate: { id: number } | null;
@@ -41,17 +42,33 @@ export async function loadDashboardProfiles(memberId: number): Promise<Dashboard
       name: profiles.name,
       username: profiles.username,
       canEdit: artistMembers.canEdit,
+      // The member's affiliate, in the same statement (a scalar subquery on each row; see below when there is no row).
+      affiliateId: sql<number | null>`(select a.id from affiliates a where a.user_id = ${memberId})`.as("affiliate_id"),
     })
     .from(profiles)
     .leftJoin(artistMembers, and(eq(artistMembers.artistId, profiles.id), eq(artistMembers.userId, memberId)))
     .where(or(and(ne(profiles.type, "artist"), eq(profiles.ownerId, memberId)), isNotNull(artistMembers.userId)))
+    // Without any profile the statement still answers one row (the affiliate's), through the union below.
+    .unionAll(
+      db()
+        .select({
+          id: sql<number>`0`,
+          type: sql<(typeof profiles.$inferSelect)["type"]>`'affiliate'`,
+          name: sql<string>`''`,
+          username: sql<string>`''`,
+          canEdit: sql<boolean | null>`null`,
+          affiliateId: sql<number | null>`a.id`.as("affiliate_id"),
+        })
+        .from(sql`affiliates a`)
+        .where(sql`a.user_id = ${memberId}`),
+    )
     .orderBy(asc(profiles.name), asc(profiles.id));
   const one = (type: string) => {
     const row = rows.find((r) => r.type === type);
     return row ? { id: row.id } : null;
   };
   return {
-    owned_affiliate: null,
+    owned_affiliate: rows.find((r) => r.affiliateId !== null)?.affiliateId ? { id: Number(rows.find((r) => r.affiliateId !== null)!.affiliateId) } : null,
     artists: rows
       .filter((r) => r.type === "artist")
       .map((r) => ({ id: r.id, name: r.name, username: r.username, can_edit: r.canEdit === true })),
