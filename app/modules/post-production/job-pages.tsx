@@ -314,6 +314,11 @@ function Stages({ view }: { view: JobView }) {
   );
 }
 
+function shownForms(view: JobView): Record<JobForm, boolean> {
+  const can = view.can;
+  return { create: false, accept: can.accept, decline: can.decline, advance: can.advance, upload: can.upload, "accept-audio": can.acceptAudio, revision: can.revise, cancel: can.cancel || can.adminCancel };
+}
+
 export function JobPage({ loaderData: view, actionData }: { loaderData: JobView; actionData?: JobActionData }) {
   const j = view.job;
   const can = view.can;
@@ -345,6 +350,9 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
         </div>
         <StatusTag status={PP_STATUS_TAG[j.status]} label={j.statusLabel} />
       </header>
+
+      {/* A form sent from a page that is out of date (the job moved on): its answer shows here. */}
+      {actionData && !shownForms(view)[actionData.form] ? <FormAlert errors={actionData.result.error?.[""]} /> : null}
 
       {view.area === "member" && view.role === "admin" ? (
         <p className="text-sm text-stone-700">
