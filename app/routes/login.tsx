@@ -12,6 +12,8 @@ import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { startUserSession } from "~/modules/accounts/session.server";
 import { sessionUserOf } from "~/modules/accounts/session-user.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
+import { pendingDocumentsWithChanges, type PendingDocument } from "~/modules/legal/documents/agreement-changes.server";
+import { DocumentChanges } from "~/modules/legal/documents/document-changes-view";
 import type { Route } from "./+types/login";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
@@ -32,7 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
   if (agreedToAllDocuments) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
-  const documents = await pendingDocumentsFor(user.id);
+  // Each with what changed since the version this user agreed to, when there was one (issue 13).
+  const documents = await pendingDocumentsWithChanges(user.id);
   // Agreed in another tab since the session was read.
   if (!documents.length) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
   return { mode: "agree" as const, redirectTo, documents };
@@ -191,7 +194,7 @@ function AgreeToDocuments({
   documents,
   redirectTo,
 }: {
-  documents: Array<{ id: number; name: string; slug: string; version: number }>;
+  documents: PendingDocument[];
   redirectTo: string;
 }) {
   const lastResult = useActionData<typeof action>();
@@ -205,16 +208,19 @@ function AgreeToDocuments({
         <FormAlert id={form.errorId} errors={form.errors} />
         <ul className="divide-y divide-stone-200 rounded-md border border-stone-200">
           {documents.map((doc) => (
-            <li key={doc.id} className="flex items-center justify-between gap-3 px-3 py-2.5">
-              <span className="font-medium">{doc.name}</span>
-              <Link
-                to={`/legal-terms/${doc.slug}`}
-                target="_blank"
-                rel="noopener"
-                className="text-sm font-medium text-brand-800 underline"
-              >
-                Read<span className="sr-only"> {doc.name}</span>
-              </Link>
+            <li key={doc.id} className="px-3 py-2.5">
+              <div className="flex items-center justify-between gap-3">
+                <span className="font-medium">{doc.name}</span>
+                <Link
+                  to={`/legal-terms/${doc.slug}`}
+                  target="_blank"
+                  rel="noopener"
+                  className="text-sm font-medium text-brand-800 underline"
+                >
+                  Read<span className="sr-only"> {doc.name}</span>
+                </Link>
+              </div>
+              {doc.changes ? <DocumentChanges name={doc.name} changes={doc.changes} /> : null}
               <input type="hidden" name="documentId" value={doc.id} />
             </li>
           ))}

@@ -40,6 +40,8 @@ import {
 } from "~/modules/accounts/two-factor.server";
 import { TwoFactorSection, type TwoFactorView } from "~/modules/accounts/two-factor-section";
 import { requestInfoContext } from "~/request-context";
+import { signaturesOfMember } from "~/modules/legal/signatures/signatures.server";
+import { OwnSignatures } from "~/modules/legal/signatures/own-signatures";
 
 export const handle = { routeName: "member-profile" };
 
@@ -56,7 +58,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const state = await twoFactorState(user.id);
     twoFactor = { enabled: state.enabled, recoveryCodesLeft: state.recoveryCodesLeft, enrolment: state.enrolling ? await pendingEnrolment(user) : null };
   }
-  return { account, isOwnAccount, twoFactor };
+  // The legal documents this member agreed to, version by version (issue 13).
+  const agreements = await signaturesOfMember(memberId);
+  return { account, isOwnAccount, twoFactor, agreements };
 }
 
 const DisableTwoFactorSchema = z.object({
@@ -255,6 +259,13 @@ export default function ProfileRoute({ loaderData, actionData }: Route.Component
             />
           </Section>
         ) : null}
+        <Section
+          id="agreements"
+          title="Legal agreements"
+          description={isOwnAccount ? "The documents you agreed to, and when: each new version of a required document is agreed to again." : `The documents ${fullname} agreed to, and when.`}
+        >
+          <OwnSignatures rows={loaderData.agreements} />
+        </Section>
         <Section id="password" title="Password" description="Changing it signs out every other session of your account.">
           {isOwnAccount ? (
             <PasswordForm key={account.version} lastResult={resultFor("password")} />

@@ -6,7 +6,9 @@ import sanitizeHtml from "sanitize-html";
  * content, not of the markup. Computed on the server, so the agreement page ships no diff library.
  */
 
-export type ChangePart = { kind: "same" | "added" | "removed"; text: string };
+import type { ChangePart } from "./change-part";
+
+export type { ChangePart };
 
 const BLOCK_END = /<\/(p|h[1-6]|li|blockquote|pre|div|tr|table|ul|ol)>|<br\s*\/?>/gi;
 
