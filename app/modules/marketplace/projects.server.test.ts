@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countQueries, db } from "~/db/client.server";
-import { projects, splitParties, splitVersions, type Project, type User } from "~/db/schema";
+import { projects, releases, releaseTracks, splitParties, splitVersions, type Project, type User } from "~/db/schema";
 import { setConfigValue } from "~/modules/config/config.server";
 import { availableCents } from "~/modules/payouts/payouts.server";
 import { confirmSplit, proposeSplit } from "~/modules/splits/splits.server";
@@ -25,6 +25,7 @@ import {
 } from "./projects.server";
 import { listMessages } from "./messages.server";
 import { leaveReview, profileReviews } from "./reviews.server";
+import { projectCreditsOfProfile, projectCreditsOfSong } from "./project-credits.server";
 
 useTestDatabase();
 
@@ -381,5 +382,32 @@ describe("lists", () => {
     expect((await countQueries(() => listMemberProjects(client, "client", 1, { status: "completed", stage: "mixed" }))).count).toBe(2);
     expect((await countQueries(() => adminListProjects(admin, { status: "completed", service: "mixing", q: "x" }))).count).toBe(2);
     expect((await countQueries(() => getProject(client, asClient.rows[0]!.id))).count).toBe(3);
+  });
+});
+
+describe("verified credits from completed projects", () => {
+  it("credit the provider on the song once the project is completed and paid; the profile names only released songs", async () => {
+    const song = await createOwnedSong(client, "Credit Song");
+    const { project, profile } = await openProject(client, provider, { admin, type: "music_producer", request: { songId: song.id, service: "production" } });
+    expect(await projectCreditsOfSong(song.id)).toEqual([]);
+    await uploadDeliverable(provider, project.id, file);
+    expect(await projectCreditsOfSong(song.id)).toEqual([]);
+    await approveDelivery(client, project.id);
+
+    const [credit] = await projectCreditsOfSong(song.id);
+    expect(credit).toMatchObject({ projectId: project.id, service: "Production", songTitle: "Credit Song", provider: { name: profile.name, type: "music_producer" } });
+    // Not on a public release yet: the public profile does not name the client's song.
+    expect(await projectCreditsOfProfile(profile.id, ["in_distribution"])).toEqual([]);
+    const [release] = await db().insert(releases).values({ artistId: song.artistId, title: "Credit EP", slug: `credit-ep-${song.id}`, type: "ep", status: "in_distribution" }).returning();
+    await db().insert(releaseTracks).values({ releaseId: release!.id, songId: song.id, position: 1 });
+    expect((await projectCreditsOfProfile(profile.id, ["in_distribution"])).map((c) => c.songTitle)).toEqual(["Credit Song"]);
+  });
+
+  it("give no credit for a refunded project", async () => {
+    const song = await createOwnedSong(client, "Refunded Song");
+    const { project } = await openProject(client, provider, { admin, request: { songId: song.id } });
+    await uploadDeliverable(provider, project.id, file);
+    await adminResolve(admin, project.id, { outcome: "refund" }, "Not delivered as agreed");
+    expect(await projectCreditsOfSong(song.id)).toEqual([]);
   });
 });

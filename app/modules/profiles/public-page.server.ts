@@ -24,6 +24,7 @@ import { PUBLIC_RELEASE_STATUSES } from "~/modules/catalog/release-page/release-
 import { releasePagePath } from "~/modules/catalog/releases/release-options";
 import { handleBandIntent } from "./band-actions.server";
 import { profileRights } from "./profile-access.server";
+import { projectCreditsOfProfile } from "~/modules/marketplace/project-credits.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { readForm } from "~/modules/security/form-body.server";
 import { routeError } from "~/modules/http/route-errors.server";
@@ -68,6 +69,8 @@ export interface PublicPageData {
   /** Providers: the owner's verified song credits on released music, each linking to its release page. */
   verifiedCredits: Array<{ role: string; songTitle: string; releaseTitle: string; artistName: string; href: string }>;
   /** A provider's verified reviews (completed, paid projects; issue 12): the newest ten, the count and the average. */
+  /** Songs this provider was hired for through Backline and paid (completed projects), on public releases. */
+  projectCredits: Array<{ projectId: number; service: string; songTitle: string; artistName: string }>;
   reviews: { count: number; average: string | null; items: Array<{ id: number; rating: number; body: string; clientName: string; createdAt: string }> } | null;
 }
 
@@ -121,12 +124,14 @@ export async function loadPublicPage(
   const profile = await findProfileByUsername(type, usernameParam);
   if (!profile) throw notFound();
   const published = profile.status === "published";
-  const [rights, extras, bandMembers, verifiedCredits, reviews] = await Promise.all([
+  const provider = PROFILE_TYPE_INFO[type].provider;
+  const [rights, extras, bandMembers, verifiedCredits, reviews, projectCredits] = await Promise.all([
     profileRights(user, profile),
     loadProfileExtras([profile.id]),
     type === "artist" ? loadBandMembers(profile.id) : Promise.resolve([]),
     PROFILE_TYPE_INFO[type].provider ? listVerifiedCreditsOfUser(profile.ownerId, PUBLIC_RELEASE_STATUSES) : Promise.resolve([]),
     PROFILE_TYPE_INFO[type].provider ? profileReviews(profile.id, 10) : Promise.resolve(null),
+    provider ? projectCreditsOfProfile(profile.id, PUBLIC_RELEASE_STATUSES) : Promise.resolve([]),
   ]);
   // Everyone in the band sees its page (their menu links here), published or not; editing needs rights.
   const inBand = bandMembers.some((m) => m.userId === user.id);
@@ -186,6 +191,7 @@ export async function loadPublicPage(
       artistName: c.artist.name,
       href: releasePagePath(area === "admin" ? null : (memberId ?? user.id), { slug: c.release.slug, artist: c.artist }),
     })),
+    projectCredits: projectCredits.map((c) => ({ projectId: c.projectId, service: c.service, songTitle: c.songTitle, artistName: c.artistName })),
     reviews: reviews
       ? {
           count: reviews.count,

@@ -228,6 +228,19 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
             </Section>
           ) : null}
 
+          {data.projectCredits.length ? (
+            <Section id="profile-project-credits" title="Hired through Backline">
+              <ul aria-label="Credits from completed projects" className="space-y-2 text-sm">
+                {data.projectCredits.map((c) => (
+                  <li key={c.projectId}>
+                    <span className="text-stone-600">{c.service} on</span> “{c.songTitle}” <span className="text-stone-600">by {c.artistName}</span>{" "}
+                    <span className="text-xs text-stone-500">(verified: a completed, paid project)</span>
+                  </li>
+                ))}
+              </ul>
+            </Section>
+          ) : null}
+
           {data.reviews?.count ? (
             <Section id="profile-reviews" title="Reviews">
               <p className="text-sm text-stone-700">

@@ -18,6 +18,7 @@ import { AudioSchema, CreditInviteSchema, CreditRevokeSchema, SongDetailsSchema,
 import { CREDIT_ROLE_LABELS, CreditError, inviteCredit, revokeCredit } from "~/modules/catalog/credits/credits.server";
 import { isSplitIntent, loadSplitSection, requireSongOrSplitParty, splitAction } from "~/modules/splits/split-routes.server";
 import { findUserById } from "~/modules/accounts/accounts.server";
+import { projectCreditsOfSong } from "~/modules/marketplace/project-credits.server";
 
 /**
  * The song pages' loaders and actions (thin route modules call these). Forms are plain POSTs with an
@@ -87,7 +88,7 @@ export async function songProfileLoader(args: RouteArgs, area: Area["area"]) {
       splits,
     };
   }
-  const options = await loadReferenceOptions(["language", "pro"]);
+  const [options, hired] = await Promise.all([loadReferenceOptions(["language", "pro"]), projectCreditsOfSong(song.id)]);
   const memberId = where.area === "member" ? where.memberId : song.artist.ownerId;
   return {
     mode: "edit" as const,
@@ -98,6 +99,8 @@ export async function songProfileLoader(args: RouteArgs, area: Area["area"]) {
     options,
     locked: isSongLocked(song),
     audioUrl: song.audioPath ? `/storage/audio/${song.id}` : null,
+    /** Providers hired and paid for this song through the marketplace (verified credits). */
+    hired: hired.map((c) => ({ projectId: c.projectId, service: c.service, providerName: c.provider.name })),
     releases: song.releases.map((r) => ({
       ...r,
       href: where.area === "admin" ? `/admin/release-profile/${r.id}` : `/member/${memberId}/release-profile/${r.id}`,
