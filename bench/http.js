@@ -24,6 +24,9 @@ const releasesLabel = CATALOG_RELEASES.toLocaleString("en-US");
 /** Posted statement lines seeded for the ledger targets (bench/seed-ledger.ts); 0 skips them. */
 const LEDGER_LINES = Number(process.env.BENCH_LEDGER_LINES ?? 1_000_000);
 const ledgerLabel = LEDGER_LINES.toLocaleString("en-US");
+/** Work requests seeded for the marketplace targets (bench/seed-marketplace.ts); 0 skips them. */
+const WORK_REQUESTS = Number(process.env.BENCH_WORK_REQUESTS ?? 10_000);
+const workRequestsLabel = WORK_REQUESTS.toLocaleString("en-US");
 /** Seconds after which autocannon gives up on a request (counted as a timeout, which misses any p99 goal). */
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 10);
 
@@ -31,17 +34,17 @@ const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 10);
  * A goal of issue 15 or 10, read from the figures (never asserted): requests/s at least `minLoginRatio` times
  * GET /login's, p99 under `maxP99Ms` (with no request timed out), and at most `maxStatements` SQL
  * statements per request (the budget its integration test asserts). The goal is stated for `connections`,
- * `directoryProfiles` and `ledgerLines`; a run under other conditions still says PASS/MISS, marked as indicative.
- * @typedef {{ text: string, minLoginRatio: number, maxP99Ms?: number, maxStatements?: number, connections?: number, directoryProfiles?: number, ledgerLines?: number }} Goal
+ * `directoryProfiles`, `ledgerLines` and `workRequests`; a run under other conditions still says PASS/MISS, marked as indicative.
+ * @typedef {{ text: string, minLoginRatio: number, maxP99Ms?: number, maxStatements?: number, connections?: number, directoryProfiles?: number, ledgerLines?: number, workRequests?: number }} Goal
  */
 /**
  * A page to measure. With `login`, requests carry that demo user's session; without `path`, the page
  * is where that login lands (the user's dashboard). In `path`, `{memberId}` is the logged-in member's id
  * and `{genre}` / `{instrument}` are ids printed by the directory seed (bench/seed-directory.ts), `{artistId}`
  * the demo artist page's id printed by the ledger seed (bench/seed-ledger.ts).
- * `directory` targets need the seeded profiles, `catalog` targets the seeded releases and `ledger` targets the
- * seeded statement lines; each is skipped without them.
- * @typedef {{ name: string, path?: string, login?: string, directory?: boolean, catalog?: boolean, ledger?: boolean, goal?: Goal }} Target
+ * `directory` targets need the seeded profiles, `catalog` targets the seeded releases, `ledger` targets the
+ * seeded statement lines and `marketplace` targets the seeded work requests; each is skipped without them.
+ * @typedef {{ name: string, path?: string, login?: string, directory?: boolean, catalog?: boolean, ledger?: boolean, marketplace?: boolean, goal?: Goal }} Target
  */
 /** Later issues add their pages here. GET /login is the baseline itself: its row reuses that measurement. */
 /** @type {Target[]} */
@@ -95,6 +98,30 @@ export const targets = [
     ledger: true,
     goal: { text: "member-income over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 7 statements", minLoginRatio: 0, maxP99Ms: 150, maxStatements: 7, connections: 10, ledgerLines: 1_000_000 },
   },
+  // Marketplace (issue 12), over 10,000 seeded work requests from the demo member to the demo producer: the
+  // client's list (the default "Sent" tab), the provider's, and the admin's filtered search. Statement budgets as
+  // tests/integration/page-statements.test.ts asserts them.
+  {
+    name: `member work requests (${workRequestsLabel})`,
+    path: "/member/{memberId}/work-requests",
+    login: "member@example.com",
+    marketplace: true,
+    goal: { text: "work requests over 10,000: >= 0.4x /login req/s, <= 6 statements", minLoginRatio: 0.4, maxStatements: 6, workRequests: 10_000 },
+  },
+  {
+    name: `provider's work requests (${workRequestsLabel})`,
+    path: "/member/{memberId}/work-requests?as=provider&status=awaiting_approval",
+    login: "producer@example.com",
+    marketplace: true,
+    goal: { text: "work requests over 10,000: >= 0.4x /login req/s, <= 6 statements", minLoginRatio: 0.4, maxStatements: 6, workRequests: 10_000 },
+  },
+  {
+    name: `admin work requests (${workRequestsLabel}): search`,
+    path: "/admin/work-requests?q=mix&status=pending&service=mixing",
+    login: "admin@example.com",
+    marketplace: true,
+    goal: { text: "admin work requests over 10,000: >= 0.4x /login req/s, <= 5 statements", minLoginRatio: 0.4, maxStatements: 5, workRequests: 10_000 },
+  },
 ];
 
 /**
@@ -122,18 +149,30 @@ function serverEnv(dataDir, databaseUrl) {
 }
 
 /**
- * Seeds the catalogue's releases (before the server starts, like the directory).
+ * Runs a seed script with the server's settings (PGlite allows one process at a time, so before the server
+ * starts); `extra` adds its size setting.
+ * @param {string} script @param {Record<string, string>} extra @param {string} ready what is ready, for the log
  * @param {string} dataDir @param {string} databaseUrl
  */
-function seedCatalog(dataDir, databaseUrl) {
+function runSeed(script, extra, ready, dataDir, databaseUrl) {
   const started = Date.now();
-  const result = spawnSync(process.execPath, ["--import", "tsx", "bench/seed-catalog.ts"], {
+  const result = spawnSync(process.execPath, ["--import", "tsx", script], {
     cwd: root,
-    env: { ...serverEnv(dataDir, databaseUrl), BENCH_CATALOG_RELEASES: String(CATALOG_RELEASES) },
+    env: { ...serverEnv(dataDir, databaseUrl), ...extra },
     stdio: ["ignore", "inherit", "inherit"],
   });
-  if (result.status !== 0) throw new Error(`bench/seed-catalog.ts exited with ${result.status ?? result.signal}`);
-  console.log(`Catalogue: ${releasesLabel} releases ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) throw new Error(`${script} exited with ${result.status ?? result.signal}`);
+  console.log(`${ready} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The catalogue's releases. @param {string} dataDir @param {string} databaseUrl */
+function seedCatalog(dataDir, databaseUrl) {
+  runSeed("bench/seed-catalog.ts", { BENCH_CATALOG_RELEASES: String(CATALOG_RELEASES) }, `Catalogue: ${releasesLabel} releases`, dataDir, databaseUrl);
+}
+
+/** The marketplace's work requests. @param {string} dataDir @param {string} databaseUrl */
+function seedMarketplace(dataDir, databaseUrl) {
+  runSeed("bench/seed-marketplace.ts", { BENCH_WORK_REQUESTS: String(WORK_REQUESTS) }, `Marketplace: ${workRequestsLabel} work requests`, dataDir, databaseUrl);
 }
 
 /**
@@ -323,6 +362,7 @@ function goalResult(goal, measured, ratioToLogin, statements) {
   if (goal.directoryProfiles !== undefined && DIRECTORY_PROFILES < goal.directoryProfiles)
     unlike.push(`${profilesLabel} profiles, goal over ${goal.directoryProfiles.toLocaleString("en-US")}`);
   if (goal.ledgerLines !== undefined && LEDGER_LINES < goal.ledgerLines) unlike.push(`${ledgerLabel} ledger lines, goal over ${goal.ledgerLines.toLocaleString("en-US")}`);
+  if (goal.workRequests !== undefined && WORK_REQUESTS < goal.workRequests) unlike.push(`${workRequestsLabel} work requests, goal over ${goal.workRequests.toLocaleString("en-US")}`);
   return {
     goal: goal.text,
     met: ratioMet && p99Met && statementsMet,
@@ -361,7 +401,9 @@ async function freshPostgres(adminUrl) {
  */
 export async function runHttpBench(database = { name: "PGlite", url: "" }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
-  const selected = targets.filter((t) => (!t.directory || DIRECTORY_PROFILES > 0) && (!t.catalog || CATALOG_RELEASES > 0) && (!t.ledger || LEDGER_LINES > 0));
+  const selected = targets.filter(
+    (t) => (!t.directory || DIRECTORY_PROFILES > 0) && (!t.catalog || CATALOG_RELEASES > 0) && (!t.ledger || LEDGER_LINES > 0) && (!t.marketplace || WORK_REQUESTS > 0),
+  );
   /** @type {Awaited<ReturnType<typeof freshPostgres>> | null} */
   let postgres = null;
   /** @type {import("node:child_process").ChildProcess | null} */
@@ -389,6 +431,7 @@ export async function runHttpBench(database = { name: "PGlite", url: "" }) {
     /** @type {Record<string, string>} */
     const placeholders = selected.some((t) => t.directory) ? seedDirectory(dataDir, databaseUrl) : {};
     if (selected.some((t) => t.catalog)) seedCatalog(dataDir, databaseUrl);
+    if (selected.some((t) => t.marketplace)) seedMarketplace(dataDir, databaseUrl);
     if (selected.some((t) => t.ledger)) Object.assign(placeholders, seedLedger(dataDir, databaseUrl));
     server = await startServer(dataDir, databaseUrl);
 
@@ -449,6 +492,7 @@ export async function runHttpBench(database = { name: "PGlite", url: "" }) {
       directoryProfiles: placeholders.genre ? DIRECTORY_PROFILES : 0,
       catalogReleases: selected.some((t) => t.catalog) ? CATALOG_RELEASES : 0,
       ledgerLines: selected.some((t) => t.ledger) ? LEDGER_LINES : 0,
+      workRequests: selected.some((t) => t.marketplace) ? WORK_REQUESTS : 0,
       baselines: { healthz, login: loginPage },
       rows,
     };
@@ -464,7 +508,7 @@ export async function runHttpBench(database = { name: "PGlite", url: "" }) {
 /** The table of one database: the baselines, then every page with its ratios, figures and statements. @param {HttpRun} run */
 export function formatHttpRun(run) {
   const lines = [
-    `HTTP on ${run.database}: ${run.connections} connections, ${run.durationSeconds} s per load run, ${run.cpus} cores, ${run.directoryProfiles.toLocaleString("en-US")} directory profiles, ${run.catalogReleases.toLocaleString("en-US")} releases, ${(run.ledgerLines ?? 0).toLocaleString("en-US")} ledger lines`,
+    `HTTP on ${run.database}: ${run.connections} connections, ${run.durationSeconds} s per load run, ${run.cpus} cores, ${run.directoryProfiles.toLocaleString("en-US")} directory profiles, ${run.catalogReleases.toLocaleString("en-US")} releases, ${(run.ledgerLines ?? 0).toLocaleString("en-US")} ledger lines, ${(run.workRequests ?? 0).toLocaleString("en-US")} work requests`,
     "Baselines (mean of a run before the pages and one after them):",
   ];
   for (const b of [run.baselines.healthz, run.baselines.login]) {
