@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { db } from "~/db/client.server";
-import { legalDocuments, signatures, type LegalDocument } from "~/db/schema";
+import { legalDocuments, legalDocumentVersions, signatures, type LegalDocument } from "~/db/schema";
 
 export type DocumentSummary = Pick<LegalDocument, "id" | "name" | "slug" | "version" | "required">;
 
@@ -29,13 +29,19 @@ export async function listPublishedDocuments(): Promise<DocumentSummary[]> {
     .orderBy(asc(legalDocuments.name));
 }
 
+/**
+ * A published document by slug, its text sanitised. `updatedAt` is when its version in force was published
+ * (a draft being edited, or a change of settings, does not make the public text newer).
+ */
 export async function findPublishedDocument(slug: string): Promise<LegalDocument | undefined> {
-  const [doc] = await db()
-    .select()
+  const [row] = await db()
+    .select({ doc: legalDocuments, publishedAt: legalDocumentVersions.publishedAt })
     .from(legalDocuments)
+    .leftJoin(legalDocumentVersions, and(eq(legalDocumentVersions.documentId, legalDocuments.id), eq(legalDocumentVersions.version, legalDocuments.version)))
     .where(and(eq(legalDocuments.slug, slug), eq(legalDocuments.published, true)))
     .limit(1);
-  return doc ? { ...doc, content: sanitizeDocumentHtml(doc.content) } : undefined;
+  if (!row) return undefined;
+  return { ...row.doc, content: sanitizeDocumentHtml(row.doc.content), updatedAt: row.publishedAt ?? row.doc.updatedAt };
 }
 
 /** Required, published documents whose current version the user has not signed. One query. */

@@ -21,6 +21,7 @@ import { prepareSongsData } from "./prepare-songs";
 import { prepareCreditsData } from "./prepare-credits";
 import { prepareProjectData } from "./project-fixtures";
 import { prepareWorkRequestData } from "./prepare-work-requests";
+import { prepareLegalAdminData } from "./prepare-legal-admin";
 
 await boot();
 try {
@@ -43,6 +44,8 @@ try {
   console.log(`[e2e] prepared ${await prepareProjectData()}`);
   console.log(`[e2e] prepared ${await prepareWorkRequestData()}`);
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
+  // Last: its gate document's next version is agreed to ahead by every account prepared above (legal-admin/accounts.ts).
+  console.log(`[e2e] prepared ${await prepareLegalAdminData()}`);
 } finally {
   await shutdown();
 }
