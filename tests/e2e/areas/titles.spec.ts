@@ -18,7 +18,7 @@ test("admin area: Dashboard and Not Found carry 'Admin Area', also after client-
 
   await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Affiliates" }).click();
   await expect(page).toHaveURL("/admin/affiliates");
-  await expect(page).toHaveTitle("Not Found | Admin Area | Backline");
+  await expect(page).toHaveTitle("Affiliates | Admin Area | Backline");
 
   await page.goto("/admin/nope");
   await expect(page).toHaveTitle("Not Found | Admin Area | Backline");

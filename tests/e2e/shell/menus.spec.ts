@@ -1,11 +1,13 @@
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
+import { AFF, AFF_PASSWORD } from "../affiliates/affiliate-accounts";
 
 /**
  * The area menus (spec section 2) as the sidebar renders them on a desktop viewport.
- * The demo member has an artist page and a musician profile (demo data). Affiliates and post-production
- * jobs do not exist in the app yet, so the variants that show Affiliate and Post Production Jobs are
- * unit-tested in app/components/menus/menus.test.ts; tests/e2e/community covers menus changing as
+ * The demo member has an artist page and a musician profile (demo data), and no affiliate: the Affiliate
+ * entry is checked with an affiliate's owner (tests/e2e/affiliates/affiliate-accounts.ts). Post-production
+ * jobs do not exist in the app yet, so the variant that shows Post Production Jobs is unit-tested in
+ * app/components/menus/menus.test.ts; tests/e2e/community covers menus changing as
  * profiles are created and bands joined.
  */
 
@@ -77,24 +79,36 @@ test("the admin menu: groups in order with their items", async ({ page, app }) =
   await expect(nav.getByRole("link", { name: "Artists", exact: true })).toHaveAttribute("href", "/admin/artists/profiles");
 });
 
-test("a member-area page not built yet (Affiliate, linked only for affiliates) lands on the area's Not Found", async ({ page, app, browserErrors }) => {
+test("the Affiliate entry shows for an affiliate's owner; another member's affiliate page is the area's Not Found", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(404);
+  const home = await app.logInQuickly(AFF.earner, AFF_PASSWORD);
+  await app.goto(home);
+  const entry = page.getByRole("navigation", { name: "Member menu" }).getByRole("link", { name: "Affiliate", exact: true });
+  await expect(entry).toHaveAttribute("href", /^\/member\/\d+\/affiliate\/\d+$/);
+  // The same affiliate page under the demo member's own area.
+  const href = (await entry.getAttribute("href"))?.replace(/^\/member\/\d+\//, "/member/2/");
+  await app.dropSession();
+  // The demo member owns no affiliate: no entry, and someone else's affiliate page is Not Found.
   await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
-  // Every entry of the demo member's menu is built; the Affiliate entry shows only to an affiliate.
-  const response = await page.goto("/member/2/affiliate/1");
+  await app.goto("/member/2/dashboard");
+  await expect(page.getByRole("navigation", { name: "Member menu" }).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/member/2/dashboard");
+  await expect(page.getByRole("navigation", { name: "Member menu" }).getByRole("link", { name: "Affiliate", exact: true })).toHaveCount(0);
+  const response = await page.goto(href!);
   expect(response?.status()).toBe(404);
   await app.hydrated();
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
   await expect(page).toHaveTitle("Mia Member | Not Found | Backline");
-  await expect(page.getByRole("navigation", { name: "Member menu" }).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/member/2/dashboard");
 });
 
-test("an admin menu link to a page not built yet (Affiliates) lands on the admin Not Found", async ({ page, app, browserErrors }) => {
+test("the admin menu's Affiliates link lands on the affiliates list; an unknown admin page is the admin Not Found", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(404);
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
   await app.goto("/admin/dashboard");
   await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Affiliates" }).click();
   await expect(page).toHaveURL("/admin/affiliates");
+  await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Affiliates" })).toBeVisible();
+  await expect(page).toHaveTitle("Affiliates | Admin Area | Backline");
+  await app.goto("/admin/nope");
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", "/admin/dashboard");
 });
