@@ -261,8 +261,11 @@ function TextForm(props: { intent: string; field: "reason" | "note"; label: stri
 }
 
 function UploadForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const resetKey = useFormResetKey();
-  const [form, fields] = useForm({ id: `job-upload-${resetKey}`, lastResult });
+  // A fresh form (empty file input) after each successful upload only: another action's `done`, or the
+  // upload's own error answer (whose URL has none), keeps the same form, so its error shows.
+  const done = useFormResetKey();
+  const resetKey = done.startsWith("upload-") ? done : "upload";
+  const [form, fields] = useForm({ id: `job-${resetKey}`, lastResult });
   return (
     <Form method="post" action="?upload=delivery" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3" key={resetKey}>
       <FormAlert id={form.errorId} errors={form.errors} />

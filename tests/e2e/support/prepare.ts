@@ -22,6 +22,7 @@ import { prepareCreditsData } from "./prepare-credits";
 import { prepareProjectData } from "./project-fixtures";
 import { prepareWorkRequestData } from "./prepare-work-requests";
 import { prepareLegalAdminData } from "./prepare-legal-admin";
+import { preparePostProductionData } from "./prepare-post-production";
 import { prepareAffiliatesData } from "./prepare-affiliates";
 
 await boot();
@@ -44,6 +45,7 @@ try {
   }
   console.log(`[e2e] prepared ${await prepareProjectData()}`);
   console.log(`[e2e] prepared ${await prepareWorkRequestData()}`);
+  console.log(`[e2e] prepared ${await preparePostProductionData()}`);
   console.log(`[e2e] prepared ${await prepareAffiliatesData()}`);
   console.log(`[e2e] prepared ${Object.keys(PENDING).length} pending and ${Object.keys(UNSIGNED).length} unsigned accounts`);
   // Last: its gate document's next version is agreed to ahead by every account prepared above (legal-admin/accounts.ts).

@@ -1,0 +1,19 @@
+/**
+ * Accounts and songs for the post-production specs (tests/e2e/post-production/), created before the server
+ * starts by tests/e2e/support/prepare-post-production.ts. No app imports here: spec files import this.
+ */
+export const PP_PASSWORD = "post-prod-pass-123";
+
+/** Owns "Harbour Lights" (no audio yet): the member-engineer flow; and the form's bad input. */
+export const PP_OWNER = "pp-owner@example.test";
+export const PP_OWNER_NAME = "Olive Owner";
+export const PP_SONG = "Harbour Lights";
+/** A member: the engineer of the first flow. */
+export const PP_ENGINEER = "pp-engineer@example.test";
+export const PP_ENGINEER_NAME = "Eddie Engineer";
+/** A member who is party to nothing: 404 everywhere. */
+export const PP_THIRD = "pp-third@example.test";
+/** Owns "Paper Boats" and has no job yet (no menu entry): the invited-engineer flow. */
+export const PP_FRESH = "pp-fresh@example.test";
+export const PP_FRESH_NAME = "Fay Fresh";
+export const PP_FRESH_SONG = "Paper Boats";

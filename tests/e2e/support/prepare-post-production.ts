@@ -1,0 +1,27 @@
+/** E2E data for tests/e2e/post-production/, made before the server starts (prepare.ts). */
+import { profiles, songs } from "../../../app/db/schema";
+import { db } from "../../../app/db/client.server";
+import { PP_ENGINEER, PP_FRESH, PP_FRESH_SONG, PP_OWNER, PP_PASSWORD, PP_SONG, PP_THIRD } from "../post-production/accounts";
+import { createReadyMembers } from "./community-members.server";
+
+export async function preparePostProductionData(): Promise<string> {
+  const ids = await createReadyMembers(
+    [
+      { email: PP_OWNER, name: "Olive", lastName: "Owner" },
+      { email: PP_ENGINEER, name: "Eddie", lastName: "Engineer" },
+      { email: PP_THIRD, name: "Theo", lastName: "Third" },
+      { email: PP_FRESH, name: "Fay", lastName: "Fresh" },
+    ],
+    PP_PASSWORD,
+  );
+  const now = new Date();
+  for (const [email, username, name, title] of [
+    [PP_OWNER, "pp-harbour", "Harbour Band", PP_SONG],
+    [PP_FRESH, "pp-paper", "Paper Band", PP_FRESH_SONG],
+  ] as const) {
+    const ownerId = ids.get(email)!;
+    const [artist] = await db().insert(profiles).values({ type: "artist", ownerId, name, username, status: "published", publishedAt: now }).returning({ id: profiles.id });
+    await db().insert(songs).values({ artistId: artist!.id, title, createdBy: ownerId });
+  }
+  return "post-production: 4 members, 2 songs";
+}
