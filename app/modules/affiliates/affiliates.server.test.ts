@@ -7,6 +7,7 @@ import { findUserByEmail, registerMember } from "~/modules/accounts/accounts.ser
 import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { matchSuspenseLine } from "~/modules/ledger/imports/suspense-matching.server";
 import { memberIncome } from "~/modules/ledger/reports/income.server";
+import { summaryRowsOf } from "~/modules/ledger/summaries.server";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { DIGITAL_HEADER, importStatement } from "../../../tests/helpers/statements";
@@ -173,6 +174,20 @@ describe("commissions posted by an import", () => {
     expect(await affiliateEarned(affiliate.userId)).toBe(200_000n);
     await expectImportInvariant(done.id);
     await db().delete(affiliateReferrals).where(eq(affiliateReferrals.userId, mia.id));
+  });
+});
+
+describe("the pages' cached totals", () => {
+  it("posting_summaries still equal the sums over the postings after affiliate entries (imports and a suspense match)", async () => {
+    const keyOrder = sql.raw("account_id, source, import_id, month, store, territory, song_id, release_id, release_title, track_title");
+    const cells = sql.raw(
+      "account_id, source, import_id, month::text as month, store, territory, song_id, release_id, release_title, track_title, amount_micros::text as amount, postings, lines, track_lines",
+    );
+    const affiliateEntries = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from journal_entries where kind = 'affiliate_commission'`));
+    expect(affiliateEntries[0]!.n).toBeGreaterThan(1);
+    const summaries = rowsOf<Record<string, unknown>>(await db().execute(sql`select ${cells} from posting_summaries where postings <> 0 order by ${keyOrder}`));
+    const fromPostings = rowsOf<Record<string, unknown>>(await db().execute(sql`select ${cells} from (${summaryRowsOf(sql`true`)}) x order by ${keyOrder}`));
+    expect(summaries).toEqual(fromPostings);
   });
 });
 
