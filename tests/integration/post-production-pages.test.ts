@@ -160,3 +160,46 @@ describe("post-production pages", () => {
     expect(adminJob.count).toBeLessThanOrEqual(5);
   });
 });
+
+describe("post-production admin pages", () => {
+  let server: AppServer;
+  let owner: User;
+  let engineer: User;
+  let admin: User;
+  let cookies: { owner: string; admin: string };
+
+  beforeAll(async () => {
+    owner = await createSignedMember("Ola");
+    engineer = await createSignedMember("Eno");
+    admin = await createSignedMember("Adi");
+    await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
+    cookies = { owner: await sessionCookieFor(owner.id), admin: await sessionCookieFor(admin.id) };
+    server = await startAppServer();
+  });
+
+  afterAll(() => server?.close());
+
+  it("lists and filters every job, shows one read-only, and cancels it with a reason (400 beside the field without one)", async () => {
+    const song = await createOwnedSong(owner, "Lighthouse Keeper");
+    const { job } = await createJob(owner, { songId: song.id, service: "mastering", engineerEmail: engineer.email });
+    const list = await server.getAs("/admin/post-production-jobs?q=lighthouse&service=mastering&status=pending", cookies.admin);
+    expect(list.status).toBe(200);
+    expect(await list.text()).toContain(`/admin/post-production-job/${job.id}`);
+    const none = await server.getAs("/admin/post-production-jobs?q=lighthouse&service=mixing", cookies.admin);
+    expect(await none.text()).toContain("No jobs match these filters.");
+    const page = await server.getAs(`/admin/post-production-job/${job.id}`, cookies.admin);
+    const html = await page.text();
+    expect(html).toContain("Cancel the job");
+    expect(html).not.toContain("Accept the job");
+    expect((await server.getAs(`/admin/post-production-job/${job.id}`, cookies.owner)).status).toBe(302);
+    expect((await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "Dispute settled by support." }, cookies.owner)).status).toBe(302);
+    const short = await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "x" }, cookies.admin);
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("Give a reason (3 to 500 characters).");
+    const done = await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "Dispute settled by support." }, cookies.admin);
+    expect(done.status).toBe(302);
+    const [row] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, job.id));
+    expect(row).toMatchObject({ status: "canceled", cancelReason: "Dispute settled by support.", canceledBy: admin.id });
+    expect((await server.postForm(`/admin/post-production-job/999999`, { intent: "cancel", reason: "Nothing here." }, cookies.admin)).status).toBe(404);
+  });
+});

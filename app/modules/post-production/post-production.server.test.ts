@@ -132,7 +132,10 @@ describe("deliveries and the owner's answer", () => {
     await acceptJob(engineer, job.id);
     await refusedWith(receiveDelivery(uploadRequest(wav()), owner, job.id), 404);
     await refusedWith(receiveDelivery(uploadRequest(wav()), stranger, job.id), 404);
-    expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.from("<html><script>alert(1)</script>")), engineer, job.id), 400)).field).toBe("file");
+    const html = await refusedWith(receiveDelivery(uploadRequest(Buffer.from("<html><script>alert(1)</script>")), engineer, job.id), 400);
+    expect(html).toMatchObject({ field: "file", message: "This file is not WAV or FLAC audio." });
+    // Audio the deliverable code knows, but not lossless audio a song can take.
+    expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.concat([Buffer.from("ID3"), Buffer.alloc(64)]), "mix.mp3"), engineer, job.id), 400)).field).toBe("file");
     expect((await refusedWith(receiveDelivery(uploadRequest(wav({ bitDepth: 8 })), engineer, job.id), 400)).message).toMatch(/16-bit/);
     expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.alloc(0)), engineer, job.id), 400)).field).toBe("file");
     // Nothing refused was kept.

@@ -364,6 +364,7 @@ export async function receiveDelivery(request: Request, actor: PpActor, id: numb
         throw error;
       }
     },
+    "WAV or FLAC audio",
   );
 }
 

@@ -105,7 +105,7 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   // Not audio a song can take: refused beside the file field.
   await engineer.page.getByLabel("Mixed or mastered file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("just text") });
   await engineer.page.getByRole("button", { name: "Upload file" }).click();
-  await expect(engineer.page.locator("#delivery-file").locator("xpath=..")).toContainText("This file is not audio");
+  await expect(engineer.page.locator("#delivery-file").locator("xpath=..")).toContainText("This file is not WAV or FLAC audio.");
   await engineer.page.getByLabel("Mixed or mastered file").setInputFiles({ name: "harbour-mix.wav", mimeType: "audio/wav", buffer: oneSecondWav() });
   await engineer.page.getByRole("button", { name: "Upload file" }).click();
   await expect(flash(engineer.page)).toContainText("harbour-mix.wav is delivered.");

@@ -98,13 +98,15 @@ export async function storeCheckedFile<T>(
   folder: string,
   record: (file: CheckedFile) => Promise<T>,
   check?: (tmpPath: string, kind: { mime: string; ext: string }) => Promise<void>,
+  /** What the refusal of an unrecognised file says is accepted. */
+  typesText = DELIVERABLE_TYPES_TEXT,
 ): Promise<T> {
   let target: string | null = null;
   try {
     if (!/^[a-z][a-z-]*\/[1-9][0-9]*$/.test(folder)) throw new Error(`Not an upload folder: ${folder}`);
     if (source.bytes <= 0) throw new MarketplaceError(400, "The file is empty.", DELIVERABLE_FIELD);
     const kind = sniffDeliverable(await readHead(source.tmpPath));
-    if (!kind) throw new MarketplaceError(400, `This file is not ${DELIVERABLE_TYPES_TEXT}.`, DELIVERABLE_FIELD);
+    if (!kind) throw new MarketplaceError(400, `This file is not ${typesText}.`, DELIVERABLE_FIELD);
     if (check) await check(source.tmpPath, kind);
     const recorded = `${folder}/${randomBytes(16).toString("hex")}.${kind.ext}`;
     target = path.resolve(env().STORAGE_DIR, recorded);
