@@ -7,6 +7,7 @@ import { findUserByEmail, registerMember } from "~/modules/accounts/accounts.ser
 import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { matchSuspenseLine } from "~/modules/ledger/imports/suspense-matching.server";
 import { memberIncome } from "~/modules/ledger/reports/income.server";
+import { availableCents, earningsBalanceMicros } from "~/modules/payouts/payouts.server";
 import { summaryRowsOf } from "~/modules/ledger/summaries.server";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
@@ -132,6 +133,10 @@ describe("commissions posted by an import", () => {
     // The affiliate's income shows it as "affiliate", and the dashboard figures agree with the ledger.
     const income = (await memberIncome(affiliate.userId))!;
     expect(income.bySource.affiliate).toBe(320_000n);
+    // It is part of what the payout flow can pay: the earnings balance, in whole cents.
+    expect(await earningsBalanceMicros(affiliate.userId)).toBe(320_000n);
+    expect(await availableCents(affiliate.userId)).toBe(32n);
+    expect(income.availableCents).toBe(32n);
     const figures = await affiliateFigures(affiliate);
     expect(figures.earnedMicros).toBe(320_000n);
     expect(figures.signUps).toBe(1);
