@@ -145,7 +145,7 @@ describe("legal documents: drafts, versions and the gate", () => {
     expect(await publishDocumentDraft(id, a.id)).toEqual({ ok: true, version: 2 });
   });
 
-  it("never reuses a version number that was signed, for documents written before versions were kept", async () => {
+  it("continues the numbering of documents published before versions were kept", async () => {
     const a = await admin();
     const s = slug("legacy");
     const [doc] = await db().insert(legalDocuments).values({ name: "Legacy", slug: s, content: "<p>Old</p>", version: 3, published: true }).returning();
@@ -173,6 +173,26 @@ describe("legal documents: drafts, versions and the gate", () => {
       fieldErrors: { content: [expect.stringContaining("nothing readable")] },
     });
     void id;
+  });
+
+  it("lists each document's own state, whatever the ids of other tables' rows", async () => {
+    const a = await admin();
+    const s = slug("many-versions");
+    const { id } = await createDocument({ name: "Many", slug: s, required: false, content: "<p>0</p>", adminId: a.id });
+    // Enough version rows that their ids pass the documents' ids (a subquery reading "id" unqualified would match them).
+    for (let n = 1; n <= 40; n++) {
+      await saveDocumentDraft(id, { name: "Many", slug: s, required: false, content: `<p>${n}</p>`, adminId: a.id });
+      await publishDocumentDraft(id, a.id);
+    }
+    const fresh = await createDocument({ name: "Fresh", slug: slug("fresh"), required: false, content: "<p>new</p>", adminId: a.id });
+    const member = await createUser();
+    await signDocuments({ userId: member.id, documentIds: [id], ip: "127.0.0.1", userAgent: "test" });
+    const rows = (await listDocuments({ page: 1, pageSize: 100 })).documents;
+    expect(rows.find((d) => d.id === fresh.id)).toMatchObject({ status: "draft", version: null, hasDraft: true, signedCurrent: 0 });
+    expect(rows.find((d) => d.id === id)).toMatchObject({ status: "published", version: 40, hasDraft: false, signedCurrent: 0 });
+    await db().insert(signatures).values({ userId: member.id, documentId: id, documentVersion: 40 });
+    expect((await listDocuments({ page: 1, pageSize: 100 })).documents.find((d) => d.id === id)!.signedCurrent).toBe(1);
+    expect((await getDocumentForEdit(id))!.versions).toHaveLength(40);
   });
 
   it("validates the form: name, slug shape, required flag", () => {

@@ -75,9 +75,11 @@ export async function listDocuments(query: { page: number; pageSize?: number }) 
         required: legalDocuments.required,
         published: legalDocuments.published,
         version: legalDocuments.version,
-        everPublished: sql<boolean>`exists (select 1 from ${legalDocumentVersions} v where v.document_id = ${legalDocuments.id})`,
-        hasDraft: sql<boolean>`exists (select 1 from ${legalDocumentDrafts} dr where dr.document_id = ${legalDocuments.id})`,
-        signedCurrent: sql<number>`(select count(*)::int from ${signatures} s where s.document_id = ${legalDocuments.id} and s.document_version = ${legalDocuments.version})`,
+        // Written out with the table's name: in a one-table select Drizzle leaves columns unqualified, and a bare
+        // "id" inside these subqueries would mean the inner table's own id.
+        everPublished: sql<boolean>`exists (select 1 from ${legalDocumentVersions} v where v.document_id = ${legalDocuments}.id)`,
+        hasDraft: sql<boolean>`exists (select 1 from ${legalDocumentDrafts} dr where dr.document_id = ${legalDocuments}.id)`,
+        signedCurrent: sql<number>`(select count(*)::int from ${signatures} s where s.document_id = ${legalDocuments}.id and s.document_version = ${legalDocuments}.version)`,
         updatedAt: legalDocuments.updatedAt,
       })
       .from(legalDocuments)
@@ -136,11 +138,11 @@ export interface DocumentForEdit {
   versions: DocumentVersionRow[];
 }
 
-/** The version number publishing uses: never one that was published or signed before. */
+/** The version number publishing uses: the one after the newest published (signatures name published versions). */
 function nextVersionSql(documentId: number) {
+  // A document published before versions were kept has no rows yet: its version in force counts too.
   return sql<number>`greatest(
     coalesce((select max(v.version) from ${legalDocumentVersions} v where v.document_id = ${documentId}), 0),
-    coalesce((select max(s.document_version) from ${signatures} s where s.document_id = ${documentId}), 0),
     (select case when d.published then d.version else 0 end from ${legalDocuments} d where d.id = ${documentId})
   ) + 1`;
 }
@@ -158,7 +160,7 @@ export async function getDocumentForEdit(id: number): Promise<DocumentForEdit | 
       nextVersion: nextVersionSql(id),
       draftContent: legalDocumentDrafts.content,
       draftUpdatedAt: legalDocumentDrafts.updatedAt,
-      draftUpdatedBy: sql<string | null>`(select trim(u.name || ' ' || u.last_name) from ${users} u where u.id = ${legalDocumentDrafts.updatedBy})`,
+      draftUpdatedBy: sql<string | null>`(select trim(u.name || ' ' || u.last_name) from ${users} u where u.id = ${legalDocumentDrafts}.updated_by)`,
     })
     .from(legalDocuments)
     .leftJoin(legalDocumentDrafts, eq(legalDocumentDrafts.documentId, legalDocuments.id))
@@ -172,7 +174,7 @@ export async function getDocumentForEdit(id: number): Promise<DocumentForEdit | 
       content: legalDocumentVersions.content,
       publishedAt: legalDocumentVersions.publishedAt,
       publishedBy: sql<string | null>`trim(${users.name} || ' ' || ${users.lastName})`,
-      signatures: sql<number>`(select count(*)::int from ${signatures} s where s.document_id = ${id} and s.document_version = ${legalDocumentVersions.version})`,
+      signatures: sql<number>`(select count(*)::int from ${signatures} s where s.document_id = ${id} and s.document_version = ${legalDocumentVersions}.version)`,
     })
     .from(legalDocumentVersions)
     .leftJoin(users, eq(users.id, legalDocumentVersions.publishedBy))
