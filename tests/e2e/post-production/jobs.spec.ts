@@ -84,7 +84,8 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
     const response = await third.page.goto(path);
     expect(response?.status(), path).toBe(404);
   }
-  for (const form of [{ intent: "accept" }, { intent: "cancel", reason: "Not my job at all." }, { intent: "accept-audio" }]) {
+  const forms: Array<Record<string, string>> = [{ intent: "accept" }, { intent: "cancel", reason: "Not my job at all." }, { intent: "accept-audio" }];
+  for (const form of forms) {
     const response = await third.context.request.post(`/member/${thirdId}/post-production-job/${jobId}`, { form, maxRedirects: 0 });
     expect(response.status(), form.intent).toBe(404);
   }
