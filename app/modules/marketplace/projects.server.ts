@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
-import { escapeLike, pageCountFor } from "~/db/list-queries";
+import { escapeLike, newestFirst, pageCountFor } from "~/db/list-queries";
 import {
   marketplaceMessages,
   marketplaceServices,
@@ -429,7 +429,21 @@ export interface ProjectListRow {
   providerName: string;
 }
 
-async function projectPage(where: SQL | undefined, page: number, pageSize = MARKETPLACE_PAGE_SIZE): Promise<ListPage<ProjectListRow>> {
+/** One page of projects and their count, cut from projects alone unless the filter reads people's names (as work requests are: see workRequestPage). */
+async function projectPage(where: SQL | undefined, page: number, searchesPeople: boolean, pageSize = MARKETPLACE_PAGE_SIZE): Promise<ListPage<ProjectListRow>> {
+  const order = newestFirst(projects.createdAt, projects.id);
+  const listed = (searchesPeople
+    ? db().select({ id: projects.id }).from(projects).innerJoin(users, eq(users.id, projects.clientId)).innerJoin(profiles, eq(profiles.id, projects.providerProfileId))
+    : db().select({ id: projects.id }).from(projects)
+  )
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .as("listed");
+  const counted = searchesPeople
+    ? db().select({ n: sql<number>`count(*)::int` }).from(projects).innerJoin(users, eq(users.id, projects.clientId)).innerJoin(profiles, eq(profiles.id, projects.providerProfileId)).where(where)
+    : db().select({ n: sql<number>`count(*)::int` }).from(projects).where(where);
   const [rows, [count]] = await Promise.all([
     db()
       .select({
@@ -447,14 +461,12 @@ async function projectPage(where: SQL | undefined, page: number, pageSize = MARK
         providerProfileId: projects.providerProfileId,
         providerName: profiles.name,
       })
-      .from(projects)
+      .from(listed)
+      .innerJoin(projects, eq(projects.id, listed.id))
       .innerJoin(users, eq(users.id, projects.clientId))
       .innerJoin(profiles, eq(profiles.id, projects.providerProfileId))
-      .where(where)
-      .orderBy(desc(projects.createdAt), desc(projects.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db().select({ n: sql<number>`count(*)::int` }).from(projects).innerJoin(users, eq(users.id, projects.clientId)).innerJoin(profiles, eq(profiles.id, projects.providerProfileId)).where(where),
+      .orderBy(...order),
+    counted,
   ]);
   const total = count?.n ?? 0;
   return { rows, total, page, pageSize, pageCount: pageCountFor(total, pageSize) };
@@ -478,6 +490,7 @@ export async function listMemberProjects(actor: Pick<MarketplaceActor, "id">, as
       filter.stage && (projectStages as readonly string[]).includes(filter.stage) ? eq(projects.stage, filter.stage as ProjectStage) : undefined,
     ),
     pageOf(page),
+    false,
   );
 }
 
@@ -497,5 +510,5 @@ export async function adminListProjects(actor: MarketplaceActor, query: AdminLis
         )
       : undefined,
   );
-  return projectPage(where, pageOf(query.page));
+  return projectPage(where, pageOf(query.page), Boolean(q));
 }

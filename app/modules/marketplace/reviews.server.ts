@@ -1,5 +1,6 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { newestFirst } from "~/db/list-queries";
 import { projectReviews, projects, users, type ProjectReview } from "~/db/schema";
 import { validId, type MarketplaceActor } from "./access.server";
 import { MarketplaceError, NO_PROJECT } from "./marketplace-errors";
@@ -64,7 +65,7 @@ export async function profileReviews(profileId: number, limit = 20): Promise<Pro
       .from(projectReviews)
       .innerJoin(users, eq(users.id, projectReviews.clientId))
       .where(eq(projectReviews.providerProfileId, profileId))
-      .orderBy(desc(projectReviews.createdAt), desc(projectReviews.id))
+      .orderBy(...newestFirst(projectReviews.createdAt, projectReviews.id))
       .limit(limit),
     db()
       .select({ count: sql<number>`count(*)::int`, avg: sql<number | null>`round(avg(${projectReviews.rating}) * 100)::int` })
