@@ -122,7 +122,10 @@ export interface DashboardWorkRequest {
   updated_at: string;
 }
 
-/** The member's latest projects as either party, open ones first, as a JSON array (a subquery). */
+/**
+ * The member's latest projects as either party, open ones first, as a JSON array (a subquery). The five are cut
+ * from the member's own rows before the names are joined (a member with 10,000 requests joins five, not all).
+ */
 function recentProjectsJson(memberId: number) {
   return sql`(select coalesce(json_agg(x), '[]'::json) from (
     select p.id, p.service, p.stage, p.status, p.funding_status,
@@ -130,12 +133,13 @@ function recentProjectsJson(memberId: number) {
       case when p.client_id = ${memberId} then pr.name else trim(u.name || ' ' || coalesce(u.last_name, '')) end as counterpart,
       p.amount_cents::int as amount_cents,
       to_char(p.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
-    from projects p
+    from (select * from projects p
+      where p.client_id = ${memberId} or p.provider_owner_id = ${memberId}
+      order by (p.status in (${inList(OPEN_PROJECT)})) desc, p.updated_at desc, p.id desc
+      limit ${RECENT}) p
     join profiles pr on pr.id = p.provider_profile_id
     join users u on u.id = p.client_id
-    where p.client_id = ${memberId} or p.provider_owner_id = ${memberId}
-    order by (p.status in (${inList(OPEN_PROJECT)})) desc, p.updated_at desc, p.id desc
-    limit ${RECENT}) x)`;
+    order by (p.status in (${inList(OPEN_PROJECT)})) desc, p.updated_at desc, p.id desc) x)`;
 }
 
 /** The member's latest work requests, sent or received, open ones first, as a JSON array (a subquery). */
@@ -146,12 +150,13 @@ function recentWorkRequestsJson(memberId: number) {
       case when w.client_id = ${memberId} then pr.name else trim(u.name || ' ' || coalesce(u.last_name, '')) end as counterpart,
       w.budget_cents::int as budget_cents, to_char(w.deadline, 'YYYY-MM-DD') as deadline,
       to_char(w.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as updated_at
-    from work_requests w
+    from (select * from work_requests w
+      where w.client_id = ${memberId} or w.provider_owner_id = ${memberId}
+      order by (w.status in (${inList(OPEN_WORK_REQUEST)})) desc, w.updated_at desc, w.id desc
+      limit ${RECENT}) w
     join profiles pr on pr.id = w.provider_profile_id
     join users u on u.id = w.client_id
-    where w.client_id = ${memberId} or w.provider_owner_id = ${memberId}
-    order by (w.status in (${inList(OPEN_WORK_REQUEST)})) desc, w.updated_at desc, w.id desc
-    limit ${RECENT}) x)`;
+    order by (w.status in (${inList(OPEN_WORK_REQUEST)})) desc, w.updated_at desc, w.id desc) x)`;
 }
 
 async function firstValue<T>(subquery: SQL): Promise<T> {
