@@ -36,7 +36,7 @@ const columns: Array<DataColumn<DocumentListRow>> = [
       <span className="flex flex-wrap gap-1">
         <StatusTag status={d.status} label={d.status === "draft" ? "Draft (never published)" : undefined} />
         {d.required ? <StatusTag status="required" /> : null}
-        {d.hasDraft && d.status !== "draft" ? <StatusTag status="draft" label="Unpublished changes" /> : null}
+        {d.hasDraft && d.status === "published" ? <StatusTag status="draft" label="Unpublished changes" /> : null}
       </span>
     ),
   },
