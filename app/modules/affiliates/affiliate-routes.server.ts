@@ -13,6 +13,8 @@ import { isHoneypotFilled } from "~/modules/security/honeypot.server";
 import { hitRateLimit } from "~/modules/security/rate-limit.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
+import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
+import type { NotificationColor } from "~/db/schema";
 import type { Affiliate } from "~/db/schema";
 import {
   AffiliateError,
@@ -184,18 +186,47 @@ export async function adminAffiliateAction({ request, params, context }: Args) {
   const form = (["approve", "reject", "suspend", "rate"] as const).find((f) => f === intent) ?? null;
   if (submission.status !== "success") return data<AdminAffiliateActionData>({ form, result: submission.reply() }, { status: 400 });
   const value = submission.value;
+  let changed: Affiliate;
   try {
-    if (value.intent === "approve") await approveAffiliate(user.id, id);
-    else if (value.intent === "reject") await rejectAffiliate(user.id, id, value.reason);
-    else if (value.intent === "suspend") await suspendAffiliate(user.id, id, value.reason);
-    else await setAffiliateRate(user.id, id, value.commissionBps);
+    if (value.intent === "approve") changed = await approveAffiliate(user.id, id);
+    else if (value.intent === "reject") changed = await rejectAffiliate(user.id, id, value.reason);
+    else if (value.intent === "suspend") changed = await suspendAffiliate(user.id, id, value.reason);
+    else changed = await setAffiliateRate(user.id, id, value.commissionBps);
   } catch (error) {
     if (!(error instanceof AffiliateError)) throw error;
     if (error.status === 404) throw notFound();
     const result = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
     return data<AdminAffiliateActionData>({ form, result }, { status: error.status });
   }
+  await tellOwner(changed, value.intent);
   return redirectAfterSuccess(`/admin/affiliate/${id}`, `${value.intent}-${Date.now().toString(36)}`, DONE[value.intent]);
+}
+
+const OWNER_MESSAGES: Record<AdminAffiliateForm, (a: Affiliate) => [string, NotificationColor]> = {
+  approve: () => ["Your affiliate account is approved: your links are on your affiliate page.", "green"],
+  reject: (a) => [`Your affiliate application was not accepted: ${a.rejectionReason ?? ""}`.trim(), "red"],
+  suspend: (a) => [`Your affiliate account is suspended: ${a.rejectionReason ?? ""}`.trim(), "red"],
+  rate: (a) => [`Your affiliate commission rate is now ${percent(a.commissionBps)} of the platform commission.`, "blue"],
+};
+
+const AFFILIATE_NOTIFICATION_TYPES: Record<AdminAffiliateForm, string> = { approve: "AffiliateApproved", reject: "AffiliateRejected", suspend: "AffiliateSuspended", rate: "AffiliateRateChanged" };
+
+/** The affiliate's owner hears about a decision (after it committed; a failed notification does not undo it). */
+async function tellOwner(affiliate: Affiliate, intent: AdminAffiliateForm) {
+  const [message, color] = OWNER_MESSAGES[intent](affiliate);
+  try {
+    await notifyMember(affiliate.userId, { type: AFFILIATE_NOTIFICATION_TYPES[intent], message, color, routeName: "member-affiliate", resourceId: affiliate.id });
+  } catch (error) {
+    console.warn("affiliate notification failed", error);
+  }
+}
+
+async function tellAdmins(affiliate: Affiliate) {
+  try {
+    await notifyAdmins({ type: "AffiliateApplied", message: `A new affiliate application (#${affiliate.id}) waits for review.`, color: "orange", routeName: "admin-affiliate", resourceId: affiliate.id });
+  } catch (error) {
+    console.warn("affiliate notification failed", error);
+  }
 }
 
 /* ------------------------------------------------------------------ member */
@@ -245,6 +276,7 @@ export async function registerAffiliateAction({ request, context }: Args) {
     if (isAdminAccount(user)) return data(submission.reply({ formErrors: ["Administrators cannot apply as affiliates: log in with a member account."] }), { status: 403 });
     try {
       const affiliate = await applyAsAffiliate(user.id, submission.value);
+      await tellAdmins(affiliate);
       return redirectWithFlash(`/member/${user.id}/affiliate/${affiliate.id}`, { kind: "success", message: "Your application is sent. An administrator will review it; you will get your links once it is approved." });
     } catch (error) {
       if (!(error instanceof AffiliateError)) throw error;
@@ -262,12 +294,14 @@ export async function registerAffiliateAction({ request, context }: Args) {
     redirectWithFlash("/login", { kind: "success", message: `Almost there: we sent a message to ${account.email}. Open it to continue; your affiliate application is reviewed meanwhile.` });
   const touch = await readRefTouch(request.headers.get("Cookie"));
   try {
+    let application: Affiliate | null = null;
     const created = await registerMember(account, {
       onCreated: async (tx, newUser) => {
         await bindReferral(tx, newUser.id, touch);
-        await applyAsAffiliate(newUser.id, { audience, payoutMethod }, tx);
+        application = await applyAsAffiliate(newUser.id, { audience, payoutMethod }, tx);
       },
     });
+    if (application) await tellAdmins(application);
     const pending = await pendingDocumentsFor(created.id);
     await signDocuments({ userId: created.id, documentIds: pending.map((d) => d.id), ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("user-agent") ?? "" });
     return checkYourMail();

@@ -18,6 +18,10 @@ export const AFF = {
   /** Pending applications an administrator approves, rejects (and suspends). */
   toApprove: "aff-to-approve@example.test",
   toReject: "aff-to-reject@example.test",
+  /** A member who applies without JavaScript (bad input first). */
+  noJs: "aff-nojs@example.test",
+  /** A pending application an administrator rejects without JavaScript. */
+  noJsReject: "aff-nojs-reject@example.test",
   /** A member with no affiliate: gets 404 on others' affiliate pages. */
   stranger: "aff-stranger@example.test",
 } as const;

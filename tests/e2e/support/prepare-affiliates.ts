@@ -16,6 +16,8 @@ export async function prepareAffiliatesData(): Promise<string> {
       { email: AFF.toApprove, name: "Penny", lastName: "Pending" },
       { email: AFF.toReject, name: "Rex", lastName: "Rejected" },
       { email: AFF.stranger, name: "Stella", lastName: "Stranger" },
+      { email: AFF.noJs, name: "Nora", lastName: "Nojs" },
+      { email: AFF.noJsReject, name: "Ned", lastName: "Plainform" },
     ],
     AFF_PASSWORD,
   );
@@ -34,6 +36,7 @@ export async function prepareAffiliatesData(): Promise<string> {
       approved(AFF.second, AFF_CODES.second),
       pending(AFF.toApprove, "A YouTube channel about home studios, 40,000 subscribers"),
       pending(AFF.toReject, "A coupon site with no music audience"),
+      pending(AFF.noJsReject, "A forum signature, a few readers"),
     ])
     .returning({ id: affiliates.id, userId: affiliates.userId });
   const earner = made.find((a) => a.userId === id(AFF.earner))!;
