@@ -288,3 +288,39 @@ test("the message thread is live: an administrator watching the project sees the
   expect(await admin.page.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe("kept");
   await admin.context.close();
 });
+
+test("before delivery the client cancels a funded project: a reason is required, then the escrow is refunded", async ({ page, app, browserErrors }) => {
+  browserErrors.allowStatus(400);
+  const clientId = await logInMember(app, projectClient("cancel"));
+  const projectId = await openOnlyProject(app, page, clientId, "client");
+  await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
+  const cancel = page.getByRole("region", { name: "Cancel the project" });
+  await expect(cancel).toContainText("The $200.00 in escrow is refunded to the client.");
+  await cancel.getByRole("button", { name: "Cancel the project" }).click();
+  await expect(cancel.getByLabel("Why cancel?")).toHaveAccessibleDescription(/Give a reason/);
+  await expect(summaryValue(page, "Status")).toHaveText("In progress");
+  await cancel.getByLabel("Why cancel?").fill("The session was moved to next year.");
+  await cancel.getByRole("button", { name: "Cancel the project" }).click();
+  await expect(flash(page)).toContainText("The project is canceled; $200.00 is refunded.");
+  await expect(summaryValue(page, "Status")).toHaveText("Canceled");
+  await expect(summaryValue(page, "Funding")).toHaveText("Refunded");
+  await expect(page.getByRole("region", { name: "Cancel the project" })).toHaveCount(0);
+  expect(projectId).toBeGreaterThan(0);
+});
+
+test("an administrator without two-factor is refused when confirming funding, and nothing changes", async ({ page, app, browserErrors }) => {
+  browserErrors.allowStatus(403);
+  const clientId = await logInMember(app, projectClient("refusal"));
+  const projectId = await openOnlyProject(app, page, clientId, "client");
+  await app.dropSession();
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  await app.goto(`/admin/project/${projectId}`);
+  await app.hydrated();
+  const confirm = page.getByRole("region", { name: "Confirm funding" });
+  await confirm.getByLabel("Payment reference").fill("WIRE-REFUSED-1");
+  await confirm.getByRole("button", { name: "Confirm funding" }).click();
+  await expect(confirm.getByRole("alert")).toContainText("needs two-factor authentication");
+  await expect(confirm.getByLabel("Payment reference")).toHaveValue("WIRE-REFUSED-1");
+  await app.goto(`/admin/project/${projectId}`);
+  await expect(summaryValue(page, "Funding")).toHaveText("Not funded");
+});

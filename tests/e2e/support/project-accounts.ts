@@ -24,6 +24,10 @@ export const PROJECT_SCENARIOS = {
   card: "accepted",
   /** Accepted: the message thread reaches an administrator watching the project live. */
   live: "accepted",
+  /** Funded, not delivered: the client cancels it and the escrow is refunded. */
+  cancel: "funded",
+  /** Accepted: an administrator without two-factor is refused when confirming its funding. */
+  refusal: "accepted",
 } as const;
 export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
 
