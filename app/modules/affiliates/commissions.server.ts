@@ -62,18 +62,28 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
   const commissionAccount = accounts.get(accountKeyString(Accounts.commission()))!;
   const E = input.sourceEntryId;
   // Who earns on this entry: referred members within their window, of approved affiliates.
+  // Driven from the few referred members (their earnings postings in this entry, by the account index), not
+  // from the entry's every commission posting: an import of a million lines with three referred members reads
+  // their postings and their lines' commissions only.
   const shares = sql`
-    select c.id as source_posting_id, c.statement_line_id as line_id, c.amount_micros as commission, a.user_id as referred_user_id,
-      f.id as affiliate_id, f.user_id as owner_id, f.commission_bps as bps, sum(p.amount_micros) as member_amount,
+    with referred as materialized (
+      select a.id as account_id, a.user_id as referred_user_id, f.id as affiliate_id, f.user_id as owner_id, f.commission_bps as bps
+      from affiliate_referrals r
+      join affiliates f on f.id = r.affiliate_id and f.status = 'approved' and f.user_id <> r.user_id
+      join ledger_accounts a on a.kind = 'earnings' and a.user_id = r.user_id and a.split_party_id is null and a.sub_kind = '' and a.currency = 'USD'
+      where r.created_at > now() - interval '${sql.raw(AFFILIATE_WINDOW)}'
+    ),
+    mine as materialized (
+      select p.statement_line_id as line_id, rf.referred_user_id, rf.affiliate_id, rf.owner_id, rf.bps, sum(p.amount_micros) as member_amount
+      from referred rf
+      join postings p on p.account_id = rf.account_id and p.source in ('digital', 'license') and p.entry_id = ${E} and p.statement_line_id is not null
+      group by p.statement_line_id, rf.referred_user_id, rf.affiliate_id, rf.owner_id, rf.bps
+    )
+    select c.id as source_posting_id, m.line_id, c.amount_micros as commission, m.referred_user_id, m.affiliate_id, m.owner_id, m.bps, m.member_amount,
       (select sum(q.amount_micros) from postings q join ledger_accounts qa on qa.id = q.account_id and qa.kind in ('earnings', 'held')
-        where q.entry_id = ${E} and q.statement_line_id = c.statement_line_id and q.source in ('digital', 'license')) as net
-    from postings c
-    join postings p on p.entry_id = ${E} and p.statement_line_id = c.statement_line_id and p.source in ('digital', 'license')
-    join ledger_accounts a on a.id = p.account_id and a.kind = 'earnings'
-    join affiliate_referrals r on r.user_id = a.user_id and r.created_at > now() - interval '${sql.raw(AFFILIATE_WINDOW)}'
-    join affiliates f on f.id = r.affiliate_id and f.status = 'approved' and f.user_id <> a.user_id
-    where c.entry_id = ${E} and c.account_id = ${commissionAccount} and c.statement_line_id is not null and c.amount_micros <> 0
-    group by c.id, c.statement_line_id, c.amount_micros, a.user_id, f.id, f.user_id, f.commission_bps`;
+        where q.entry_id = ${E} and q.statement_line_id = m.line_id and q.source in ('digital', 'license')) as net
+    from mine m
+    join postings c on c.statement_line_id = m.line_id and c.entry_id = ${E} and c.account_id = ${commissionAccount} and c.amount_micros <> 0`;
   await tx.execute(sql`insert into ledger_accounts (kind, user_id, split_party_id, sub_kind, currency)
     select distinct 'earnings', s.owner_id, null::uuid, '', 'USD' from (${shares}) s on conflict do nothing`);
   const result = await tx.execute(sql`
