@@ -238,7 +238,13 @@ export function useClearOnError(formId: string, lastResult: { status?: string } 
   }, [formId, lastResult, joined]);
 }
 
-/** A key for a <Form> that changes only after a successful submit (see redirectAfterSuccess), emptying it. */
-export function useFormResetKey(): string {
-  return new URLSearchParams(useLocation().search).get("done") ?? "form";
+/**
+ * A key for a <Form> that changes only after a successful submit (see redirectAfterSuccess), emptying it. With
+ * `intent`, only that form's own success counts (`done=<intent>-…`): a page of several forms, where another
+ * form's success or an error reply changes the URL, keeps this one (and the errors shown beside it) in place.
+ */
+export function useFormResetKey(intent?: string): string {
+  const done = new URLSearchParams(useLocation().search).get("done");
+  if (intent === undefined) return done ?? "form";
+  return done?.startsWith(`${intent}-`) ? done : intent;
 }

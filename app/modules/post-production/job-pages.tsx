@@ -263,8 +263,7 @@ function TextForm(props: { intent: string; field: "reason" | "note"; label: stri
 function UploadForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   // A fresh form (empty file input) after each successful upload only: another action's `done`, or the
   // upload's own error answer (whose URL has none), keeps the same form, so its error shows.
-  const done = useFormResetKey();
-  const resetKey = done.startsWith("upload-") ? done : "upload";
+  const resetKey = useFormResetKey("upload");
   const [form, fields] = useForm({ id: `job-${resetKey}`, lastResult });
   return (
     <Form method="post" action="?upload=delivery" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3" key={resetKey}>

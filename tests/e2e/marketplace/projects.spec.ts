@@ -170,6 +170,9 @@ test("bad input shows beside the field: a rating out of range, an empty upload, 
   await app.dropSession();
   const providerId = await logInMember(app, projectProvider("upload"));
   await openOnlyProject(app, page, providerId, "provider");
+  // After another form's success (its done=… in the URL), the upload form still shows its own errors.
+  await page.getByRole("button", { name: /^Move to / }).click();
+  await expect(page).toHaveURL(/\?done=advance-/);
   const file = page.getByLabel("Deliverable file");
   await page.getByRole("button", { name: "Upload deliverable" }).click();
   await expect(file).toHaveAccessibleDescription(/^Choose the file to deliver/);

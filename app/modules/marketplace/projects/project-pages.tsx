@@ -281,8 +281,9 @@ function ReasonForm({ intent, label, button, pending, lastResult, field = "reaso
 }
 
 function UploadForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const resetKey = useFormResetKey();
-  const [form, fields] = useForm({ id: `project-upload-${resetKey}`, lastResult });
+  // Only this form's own success empties it: an error reply moves the URL to ?upload=deliverable.
+  const resetKey = useFormResetKey("upload");
+  const [form, fields] = useForm({ id: `project-${resetKey}`, lastResult });
   return (
     <Form method="post" action="?upload=deliverable" encType="multipart/form-data" {...getFormProps(form)} className="space-y-3" key={resetKey}>
       <FormAlert id={form.errorId} errors={form.errors} />
