@@ -51,7 +51,7 @@ export function testServerBuild(): Promise<ServerBuild> {
  * app/routes.ts as React Router's config loader runs it: `flatRoutes()` reads the app directory from
  * a global the loader sets around that import, so it is set here too (and restored afterwards).
  */
-async function loadRouteConfig(): Promise<RouteConfigEntry[]> {
+export async function loadRouteConfig(): Promise<RouteConfigEntry[]> {
   const scope = globalThis as { __reactRouterAppDirectory?: string };
   const previous = scope.__reactRouterAppDirectory;
   scope.__reactRouterAppDirectory = appDirectory;
