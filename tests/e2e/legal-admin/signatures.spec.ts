@@ -66,3 +66,17 @@ test.describe("without JavaScript", () => {
     await expect(section.getByRole("listitem").filter({ hasText: GATE_DOCUMENT.name }).first()).toBeVisible();
   });
 });
+
+test("the legal admin pages fit a phone's width", async ({ page, app }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  for (const path of ["/admin/documents", "/admin/document/create", "/admin/signatures"]) {
+    await app.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+  }
+  await page.goto("/admin/documents");
+  await page.getByRole("link", { name: GATE_DOCUMENT.name, exact: true }).click();
+  await app.hydrated();
+  await expect(page.getByTestId("document-editor")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
