@@ -306,17 +306,19 @@ export async function discardDocumentDraft(id: number): Promise<boolean> {
  * Publishing again makes a new version. False when it was not published.
  */
 export async function withdrawDocument(id: number): Promise<boolean> {
-  const updated = await db()
-    .update(legalDocuments)
-    .set({ published: false, updatedAt: new Date() })
-    .where(and(eq(legalDocuments.id, id), eq(legalDocuments.published, true)))
-    .returning({ id: legalDocuments.id });
-  if (!updated.length) return false;
-  // The withdrawn text becomes the draft (unless one is being edited), so it can be published again as is.
-  await db().execute(sql`insert into ${legalDocumentDrafts} (document_id, content)
-    select id, content from ${legalDocuments} where id = ${id}
-    on conflict (document_id) do nothing`);
-  return true;
+  return db().transaction(async (tx) => {
+    const updated = await tx
+      .update(legalDocuments)
+      .set({ published: false, updatedAt: new Date() })
+      .where(and(eq(legalDocuments.id, id), eq(legalDocuments.published, true)))
+      .returning({ id: legalDocuments.id });
+    if (!updated.length) return false;
+    // The withdrawn text becomes the draft (unless one is being edited), so it can be published again as is.
+    await tx.execute(sql`insert into ${legalDocumentDrafts} (document_id, content)
+      select id, content from ${legalDocuments} where id = ${id}
+      on conflict (document_id) do nothing`);
+    return true;
+  });
 }
 
 /** Every document's id and name, for the signatures filter. */
