@@ -73,7 +73,9 @@ const chromium = {
  * members lands in every member's bell, so these must not overlap with the other specs or each other.
  * To run only these: `npx playwright test --project=versions --no-deps`.
  */
-const runLast = ["**/tests/e2e/versions/**/*.spec.ts", "**/tests/e2e/admin/announcements.spec.ts"];
+// Specs that change what every other page shows (a new app version, an announcement, a required legal document
+// published for a moment) run alone, after the rest.
+const runLast = ["**/tests/e2e/versions/**/*.spec.ts", "**/tests/e2e/admin/announcements.spec.ts", "**/tests/e2e/legal-admin/publish.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -4,6 +4,9 @@ import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { sessionCookieFor } from "../helpers/requests";
+import { openProject } from "../helpers/marketplace";
+import { uploadDeliverable } from "~/modules/marketplace/projects.server";
+import { postMessage } from "~/modules/marketplace/messages.server";
 
 useTestDatabase();
 
@@ -17,12 +20,20 @@ describe("statements per page request", () => {
   let server: AppServer;
   let member: { id: number; cookie: string };
   let admin: { cookie: string };
+  let projectId = 0;
 
   beforeAll(async () => {
     await seedDemoData();
     const demoMember = (await findUserByEmail("member@example.com"))!;
     member = { id: demoMember.id, cookie: await sessionCookieFor(demoMember.id) };
-    admin = { cookie: await sessionCookieFor((await findUserByEmail("admin@example.com"))!.id) };
+    const demoAdmin = (await findUserByEmail("admin@example.com"))!;
+    admin = { cookie: await sessionCookieFor(demoAdmin.id) };
+    // A funded project of the demo member's with a delivery and messages, for the project pages' budgets.
+    const producer = (await findUserByEmail("producer@example.com"))!;
+    const { project } = await openProject(demoMember, producer, { admin: demoAdmin, type: "music_producer" });
+    projectId = project.id;
+    await uploadDeliverable(producer, project.id, { filePath: "deliverables/budget.wav", fileName: "budget.wav", bytes: 1_000, mime: "audio/wav" });
+    for (const body of ["First mix is up.", "Thanks, listening now."]) await postMessage(body.startsWith("First") ? producer : demoMember, { projectId }, body);
     server = await startAppServer();
   });
 
@@ -64,8 +75,16 @@ describe("statements per page request", () => {
     ["admin projects", () => "/admin/projects?q=mia&status=in_progress&service=mixing", () => admin.cookie, 5],
     // session (1), layout (3), the work request page and its count (2)
     ["member work requests", () => `/member/${member.id}/work-requests?as=provider&status=pending`, () => member.cookie, 6],
+    // session (1), layout (2), the project with its parties, its deliverables, its review (3), the thread's check and page (2)
+    ["a project page", () => `/member/${member.id}/project/${projectId}`, () => member.cookie, 8],
+    // session (1), bell (1), two-factor on? (1), the project (3), the thread (2)
+    ["a project page, admin", () => `/admin/project/${projectId}`, () => admin.cookie, 8],
     // session (1), bell, What's new (2), the work request page and its count (2)
     ["admin work requests", () => "/admin/work-requests?q=mix&status=pending&service=mixing", () => admin.cookie, 5],
+    // session (1), bell (1), the documents with their versions and agreement counts, and their count (2)
+    ["admin documents", () => "/admin/documents", () => admin.cookie, 4],
+    // session (1), bell (1), the signatures page, its count, the documents for the filter (3)
+    ["admin signatures", () => "/admin/signatures?member=mia", () => admin.cookie, 5],
     ["the login page, signed out", () => "/login", () => "", 0],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());

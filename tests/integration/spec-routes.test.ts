@@ -1,5 +1,5 @@
 import path from "node:path";
-import { matchRoutes } from "react-router";
+import { matchRoutes, type RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { loadRouteConfig } from "../helpers/app-server";
 
@@ -167,9 +167,10 @@ const REDIRECT_ONLY = new Set(["/admin/member/{memberId}/payment-account-stripe-
 
 describe("the spec's pages (section 2)", async () => {
   const config = await loadRouteConfig();
-  const routes = [{ path: "", file: "root.tsx", children: config }];
+  // The config's entries (path, index, children, file) are what matchRoutes reads; `file` rides along.
+  const routes = [{ path: "", file: "root.tsx", children: config }] as unknown as RouteObject[];
 
-  const leafOf = (pathname: string) => matchRoutes(routes, pathname)?.at(-1)?.route as { file: string } | undefined;
+  const leafOf = (pathname: string) => matchRoutes(routes, pathname)?.at(-1)?.route as unknown as { file: string } | undefined;
 
   it("lists 125 paths", () => {
     expect(Object.values(SPEC_PAGES).flat()).toHaveLength(125);
