@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
+import { PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, PROJECT_POINTS_SONG, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
 import { expect, test, type App } from "../support/test";
 import { flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { tinyWav } from "../support/tiny-wav";
@@ -326,4 +326,22 @@ test("an administrator without two-factor is refused when confirming funding, an
   await expect(confirm.getByLabel("Payment reference")).toHaveValue("WIRE-REFUSED-1");
   await app.goto(`/admin/project/${projectId}`);
   await expect(summaryValue(page, "Funding")).toHaveText("Not funded");
+});
+
+test("approving a delivery with points proposes them on the client's song, and credits the provider there", async ({ page, app }) => {
+  const clientId = await logInMember(app, projectClient("points"));
+  const projectId = await openOnlyProject(app, page, clientId, "client");
+  await expect(summaryValue(page, "Points")).toContainText("2.5% of the song's master royalties");
+  await page.getByRole("button", { name: "Approve delivery" }).click();
+  await expect(summaryValue(page, "Status")).toHaveText("Completed");
+
+  // The song's page: a proposed split version naming the provider with their 2.50 %, and the verified credit.
+  await app.goto(`/member/${clientId}/songs`);
+  await page.getByRole("link", { name: PROJECT_POINTS_SONG }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: PROJECT_POINTS_SONG })).toBeVisible();
+  const proposal = page.getByRole("table", { name: /^Parties of version \d+$/ }).last();
+  const providerRow = proposal.getByRole("row").filter({ hasText: "Pete Provider points" });
+  await expect(providerRow).toContainText("2.50%");
+  await expect(proposal.getByRole("row").filter({ hasText: "Total" })).toContainText("100.00%");
+  await expect(page.getByRole("list", { name: "Credits from completed projects" })).toContainText(`Verified: project #${projectId}`);
 });

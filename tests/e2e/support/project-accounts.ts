@@ -28,8 +28,14 @@ export const PROJECT_SCENARIOS = {
   cancel: "funded",
   /** Accepted: an administrator without two-factor is refused when confirming its funding. */
   refusal: "accepted",
+  /** Delivered, for a song of the client's with 2.5 % points: approving proposes them as a split version. */
+  points: "delivered",
 } as const;
 export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
+
+/** The points scenario's song and the points its estimate carries (2.5 %). */
+export const PROJECT_POINTS_SONG = "Points Song";
+export const PROJECT_POINTS_BPS = 250;
 
 export const projectClient = (key: ProjectScenario) => `pj-${key}-client@example.test`;
 export const projectProvider = (key: ProjectScenario) => `pj-${key}-provider@example.test`;

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { db } from "../../../app/db/client.server";
-import { profiles, users, type User } from "../../../app/db/schema";
+import { profiles, songs, users, type User } from "../../../app/db/schema";
 import { acceptEstimate, sendEstimate } from "../../../app/modules/marketplace/estimates.server";
 import { approveDelivery, fundProject } from "../../../app/modules/marketplace/projects.server";
 import { storeDeliverable } from "../../../app/modules/marketplace/projects/deliverable-files.server";
@@ -15,6 +15,8 @@ import {
   PROJECT_AMOUNT_CENTS,
   PROJECT_FIXTURE_ADMIN,
   PROJECT_PASSWORD,
+  PROJECT_POINTS_BPS,
+  PROJECT_POINTS_SONG,
   PROJECT_SCENARIOS,
   PROJECT_STRANGER,
   projectClient,
@@ -29,6 +31,16 @@ async function deliver(provider: User, projectId: number, name: string) {
   const bytes = tinyWav();
   await fs.writeFile(tmpPath, bytes);
   await storeDeliverable(provider, projectId, { tmpPath, filename: name, bytes: bytes.length, sha256: null });
+}
+
+/** An artist page of the client's with one song (the points scenario's); a draft, so no directory lists it. */
+async function clientSong(client: User, key: string) {
+  const [artist] = await db()
+    .insert(profiles)
+    .values({ type: "artist", ownerId: client.id, name: `Projects ${key} Artist`, username: `pj-${key}-artist`, status: "draft" })
+    .returning({ id: profiles.id });
+  const [song] = await db().insert(songs).values({ artistId: artist!.id, title: PROJECT_POINTS_SONG, createdBy: client.id }).returning({ id: songs.id });
+  return song!;
 }
 
 export async function prepareProjectData(): Promise<string> {
@@ -55,19 +67,21 @@ export async function prepareProjectData(): Promise<string> {
       .insert(profiles)
       .values({ type: "music_producer", ownerId: provider.id, name: projectProfileName(key), username: `pj-${key}-producer`, bio: "Mixing for the project tests.", status: "published", publishedAt: now })
       .returning({ id: profiles.id });
+    // The points scenario's work is for a song of the client's, and its estimate carries points on it.
+    const song = key === "points" ? await clientSong(client, key) : null;
     const request = await createWorkRequest(client, profile!.id, {
       service: "mixing",
       description: `Mix my single (${key}): vocals up front, warm low end.`,
       referenceLinks: [],
       budgetCents: PROJECT_AMOUNT_CENTS,
       deadline,
-      songId: null,
+      songId: song?.id ?? null,
     });
     const estimate = await sendEstimate(provider, request.id, {
       lineItems: [{ description: "Mixing, one song", amountCents: PROJECT_AMOUNT_CENTS }],
       deliveryDays: 14,
       revisionsIncluded: 1,
-      pointsBps: null,
+      pointsBps: song ? PROJECT_POINTS_BPS : null,
       expiresAt: new Date(Date.now() + 7 * 86_400_000),
     });
     const { project } = await acceptEstimate(client, estimate.id);
