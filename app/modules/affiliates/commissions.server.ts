@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountKeyString, Accounts, resolveAccounts } from "~/modules/ledger/accounts.server";
-import { addToSummaries } from "~/modules/ledger/summaries.server";
 
 /**
  * Affiliate commissions (issue 13, decision 025). For 12 months after a referred member signs up, each
@@ -76,14 +75,14 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
     mine as materialized (
       select p.statement_line_id as line_id, rf.referred_user_id, rf.affiliate_id, rf.owner_id, rf.bps, sum(p.amount_micros) as member_amount
       from referred rf
-      join postings p on p.account_id = rf.account_id and p.source in ('digital', 'license') and p.entry_id = ${E} and p.statement_line_id is not null
+      join postings p on p.account_id = rf.account_id and p.source in ('digital', 'license') and p.entry_id + 0 = ${E} and p.statement_line_id is not null
       group by p.statement_line_id, rf.referred_user_id, rf.affiliate_id, rf.owner_id, rf.bps
     )
     select c.id as source_posting_id, m.line_id, c.amount_micros as commission, m.referred_user_id, m.affiliate_id, m.owner_id, m.bps, m.member_amount,
       (select sum(q.amount_micros) from postings q join ledger_accounts qa on qa.id = q.account_id and qa.kind in ('earnings', 'held')
-        where q.entry_id = ${E} and q.statement_line_id = m.line_id and q.source in ('digital', 'license')) as net
+        where q.statement_line_id = m.line_id and q.entry_id + 0 = ${E} and q.source in ('digital', 'license')) as net
     from mine m
-    join postings c on c.statement_line_id = m.line_id and c.entry_id = ${E} and c.account_id = ${commissionAccount} and c.amount_micros <> 0`;
+    join postings c on c.statement_line_id = m.line_id and c.entry_id + 0 = ${E} and c.account_id + 0 = ${commissionAccount} and c.amount_micros <> 0`;
   await tx.execute(sql`insert into ledger_accounts (kind, user_id, split_party_id, sub_kind, currency)
     select distinct 'earnings', s.owner_id, null::uuid, '', 'USD' from (${shares}) s on conflict do nothing`);
   const result = await tx.execute(sql`
@@ -120,6 +119,39 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
   const row = (result as unknown as { rows: Array<{ entry_id: number | string | null; postings: number; traced: number }> }).rows[0];
   if (!row || row.entry_id === null) return null;
   const entryId = Number(row.entry_id);
-  await addToSummaries(tx, sql`p.entry_id = ${entryId}`);
+  await addEntryToSummaries(tx, entryId);
   return entryId;
+}
+
+/**
+ * The entry's postings added to posting_summaries, as `addToSummaries` (summaries.server.ts) computes them, but
+ * with each "is this the account's first posting on the line (and song)" look-up confined to the line index
+ * (`+ 0` keeps the planner off the account and entry indexes: a look-up by the platform commission account
+ * would walk every commission posting ever made, once per posting). The tests compare the result with
+ * `summaryRowsOf` over all postings.
+ */
+async function addEntryToSummaries(tx: Db, entryId: number): Promise<void> {
+  const earlier = (sameSong: boolean) => sql`exists (select 1 from postings q where q.statement_line_id = p.statement_line_id and q.account_id + 0 = p.account_id
+    ${sameSong ? sql`and q.song_id is not distinct from p.song_id` : sql``} and q.id < p.id)`;
+  await tx.execute(sql`
+    insert into posting_summaries (account_id, source, import_id, month, store, territory, song_id, release_id, release_title, track_title, amount_micros, postings, lines, track_lines)
+    select p.account_id, coalesce(p.source, '') as source, coalesce(sl.import_id, 0) as import_id,
+      coalesce(date_trunc('month', sl.sale_period_start)::date, date_trunc('month', je.created_at at time zone 'UTC')::date) as month,
+      coalesce(sl.source, '') as store, coalesce(sl.territory, '') as territory, coalesce(p.song_id, 0) as song_id,
+      coalesce(sl.release_id, 0) as release_id,
+      case when sl.release_id is null then coalesce(sl.release_title, '') else '' end as release_title,
+      case when p.song_id is null then coalesce(sl.track_title, '') else '' end as track_title,
+      sum(p.amount_micros), count(*)::int,
+      (count(*) filter (where p.statement_line_id is not null and not ${earlier(false)}))::int,
+      (count(*) filter (where p.statement_line_id is not null and not ${earlier(true)}))::int
+    from postings p
+    join journal_entries je on je.id = p.entry_id
+    left join statement_lines sl on sl.id = p.statement_line_id
+    where p.entry_id = ${entryId}
+    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+    on conflict on constraint posting_summaries_pk do update set
+      amount_micros = posting_summaries.amount_micros + excluded.amount_micros,
+      postings = posting_summaries.postings + excluded.postings,
+      lines = posting_summaries.lines + excluded.lines,
+      track_lines = posting_summaries.track_lines + excluded.track_lines`);
 }
