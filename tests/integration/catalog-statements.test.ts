@@ -63,8 +63,8 @@ describe("catalogue pages: statements per request", () => {
     ["member songs", () => `/member/${member.id}/songs?q=late`, () => member.cookie, 4],
     ["admin songs", () => "/admin/songs", () => admin.cookie, 3],
     // session and layout (3); song, writers, credits, its releases (4); rights (0 for the owner); options (cached);
-    // the split sheet: versions, history, parties (3)
-    ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 10],
+    // the split sheet: versions, history, parties (3); the credits from completed projects (1)
+    ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 11],
     // a step of a draft: as the editor (9)
     ["distribution flow, a step of the 7-track draft", () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`, () => member.cookie, 9],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
