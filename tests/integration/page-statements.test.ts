@@ -7,6 +7,7 @@ import { sessionCookieFor } from "../helpers/requests";
 import { openProject } from "../helpers/marketplace";
 import { uploadDeliverable } from "~/modules/marketplace/projects.server";
 import { postMessage } from "~/modules/marketplace/messages.server";
+import { applyAsAffiliate, approveAffiliate } from "~/modules/affiliates/affiliates.server";
 
 useTestDatabase();
 
@@ -21,6 +22,7 @@ describe("statements per page request", () => {
   let member: { id: number; cookie: string };
   let admin: { cookie: string };
   let projectId = 0;
+  let affiliateId = 0;
 
   beforeAll(async () => {
     await seedDemoData();
@@ -34,6 +36,9 @@ describe("statements per page request", () => {
     projectId = project.id;
     await uploadDeliverable(producer, project.id, { filePath: "deliverables/budget.wav", fileName: "budget.wav", bytes: 1_000, mime: "audio/wav" });
     for (const body of ["First mix is up.", "Thanks, listening now."]) await postMessage(body.startsWith("First") ? producer : demoMember, { projectId }, body);
+    // The demo member as an approved affiliate, for the affiliate pages' budgets.
+    const affiliate = await applyAsAffiliate(demoMember.id, { audience: "A newsletter for 4,000 bedroom producers.", payoutMethod: "manual" });
+    affiliateId = (await approveAffiliate(demoAdmin.id, affiliate.id)).id;
     server = await startAppServer();
   });
 
@@ -85,6 +90,12 @@ describe("statements per page request", () => {
     ["admin documents", () => "/admin/documents", () => admin.cookie, 4],
     // session (1), bell (1), the signatures page, its count, the documents for the filter (3)
     ["admin signatures", () => "/admin/signatures?member=mia", () => admin.cookie, 5],
+    // session (1), layout (2), the affiliate, its figures (clicks, sign-ups, commissions by month), its links (3)
+    ["the affiliate dashboard", () => `/member/${member.id}/affiliate/${affiliateId}`, () => member.cookie, 6],
+    // session (1), bell (1), the list with its total (1)
+    ["admin affiliates", () => "/admin/affiliates?status=approved", () => admin.cookie, 3],
+    // session (1), bell (1), the affiliate, its owner, its figures and its commission lines (4)
+    ["admin affiliate", () => `/admin/affiliate/${affiliateId}`, () => admin.cookie, 6],
     ["the login page, signed out", () => "/login", () => "", 0],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
