@@ -44,6 +44,12 @@ const controlClass = (invalid: boolean) =>
     invalid ? "border-red-500" : "border-stone-300"
   } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none disabled:bg-stone-100 disabled:text-stone-500`;
 
+/** A text or search input's look, for the few controls drawn outside Field (a list's search box). */
+export const inputClass = controlClass(false);
+/** A secondary action beside the form's main button (move a stage, download), and a destructive one (cancel). */
+export const secondaryButton = "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+export const dangerButton = "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
+
 /**
  * What every labelled control shares: the label, the help text and the errors beside it, and the
  * aria wiring between them. `render` draws the control itself with the attributes it must carry.

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useActionData, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { DateTime } from "~/components/formatting";
-import { Field, FormAlert, SelectField, SubmitButton } from "~/components/forms";
+import { Field, FormAlert, inputClass, SelectField, SubmitButton } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
@@ -124,8 +124,6 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
   );
 }
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 function SearchForm({ query }: { query: Route.ComponentProps["loaderData"]["query"] }) {
   const location = useLocation();

@@ -8,6 +8,7 @@ import { StatusTag } from "~/components/status-tag";
 import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { parsePaymentAccountsQuery, paymentAccounts, type PaymentAccountRow } from "~/modules/payouts/payout-admin.server";
 import type { Route } from "./+types/admin.payment-accounts";
+import { inputClass } from "~/components/forms";
 
 export const handle = { routeName: "admin-payment-accounts" };
 
@@ -96,8 +97,6 @@ const columns: Array<DataColumn<PaymentAccountRow>> = [
   { key: "updated", header: "Changed", cell: (r) => <DateTime iso={r.updatedAt} /> },
 ];
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 export default function AdminPaymentAccounts({ loaderData }: Route.ComponentProps) {
   const { query, list } = loaderData;

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { data, Form, Link, useLocation } from "react-router";
 import { z } from "zod";
 import { DateTime } from "~/components/formatting";
-import { Field, FormAlert, SubmitButton, TextareaField } from "~/components/forms";
+import { Field, FormAlert, inputClass, SubmitButton, TextareaField } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { pageTitle } from "~/components/page-title";
 import { Pagination } from "~/components/pagination";
@@ -103,8 +103,6 @@ const STATUS_OPTIONS = [
   ["all", "All statuses"],
 ] as const;
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 const money = (cents: string) => formatCents(BigInt(cents));
 

@@ -9,6 +9,7 @@ import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { documentOptions } from "~/modules/legal/documents/documents.server";
 import { listSignatures, parseSignatureFilters, type SignatureRow } from "~/modules/legal/signatures/signatures.server";
 import type { Route } from "./+types/admin.signatures._index";
+import { inputClass } from "~/components/forms";
 
 export const handle = { routeName: "admin-signatures" };
 
@@ -21,8 +22,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { query, documents, ...list };
 }
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 const columns: Array<DataColumn<SignatureRow>> = [
   {

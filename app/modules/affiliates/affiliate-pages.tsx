@@ -5,7 +5,7 @@ import { BarChart, ChartCard, EmptyState, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { Field, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { dangerButton, Field, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { ShareButtons } from "~/components/share/share-buttons";
@@ -19,10 +19,6 @@ import type { AdminAffiliateActionData, AdminAffiliateForm } from "./affiliate-r
  * (Conform), working without JavaScript; errors show beside their fields and the values are kept.
  */
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
-const secondaryButton = "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
-const dangerButton = "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
 
 const STATUS_OPTIONS = [
   { value: "", label: "All statuses" },

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Fragment, type ReactNode } from "react";
 import { Form, Link, useActionData, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
-import { FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { FormAlert, inputClass, SubmitButton, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import type { IndustryActionData } from "./industry-route.server";
@@ -14,8 +14,6 @@ import type { IndustryListQuery } from "./industry-schemas";
  * without JavaScript).
  */
 
-export const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 export const primaryButton =
   "inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60 sm:w-auto";
 export const smallButton =

@@ -8,6 +8,7 @@ import { DIRECTORY_SORT_LABELS, DIRECTORY_TEXT_MAX, isFiltered } from "./directo
 import type { DirectoryCard } from "./directory.server";
 import type { DirectoryPageData, OwnProfiles } from "./directory-route.server";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths, RATE_UNIT_LABELS } from "./profile-types";
+import { inputClass } from "~/components/forms";
 
 /**
  * Every community directory (member and admin, one type or the DJ/Songwriter lists): the filter form
@@ -15,8 +16,6 @@ import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO, profilePaths, RATE_UNIT_LABEL
  * pagination, empty states, and in the member area the "Your profile" box.
  */
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 /** The admin community lists (spec section 2): the five page lists, then DJs, Songwriters, Managers and Venues. */
 const ADMIN_COMMUNITY_LINKS = [

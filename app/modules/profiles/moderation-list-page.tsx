@@ -7,6 +7,7 @@ import { StatusTag } from "~/components/status-tag";
 import type { ProfileStatus, ProfileType } from "~/db/schema";
 import type { ModerationList, ModerationQuery, ModerationRow } from "./moderation-list.server";
 import { PROFILE_STATUS_LABELS } from "./profile-types";
+import { inputClass } from "~/components/forms";
 
 export interface ModerationListPageProps {
   type: ProfileType;
@@ -112,8 +113,6 @@ export function ModerationListPage({ label, plural, adminPage, query, list }: Mo
   );
 }
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 function SearchForm({ query, noun }: { query: ModerationQuery; noun: string }) {
   const location = useLocation();

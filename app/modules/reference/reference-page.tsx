@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
-import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
+import { Field, FormAlert, inputClass, SubmitButton, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
@@ -37,8 +37,6 @@ const DESCRIPTIONS: Record<ReferenceKind, string> = {
   pro: "Performing rights organisations members can belong to: name, country, website and code.",
 };
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 const primaryButton =
   "inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60 sm:w-auto";
 const smallButton =

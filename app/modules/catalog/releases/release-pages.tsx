@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
-import { CheckboxField, Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
@@ -57,8 +57,6 @@ const buttonPrimary =
   "inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60";
 const buttonDanger =
   "inline-flex items-center justify-center rounded-md bg-red-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-600 disabled:opacity-60";
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 
 function StepField({ step }: { step?: string }) {
   return step ? <input type="hidden" name="step" value={step} /> : null;

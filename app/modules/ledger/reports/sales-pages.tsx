@@ -15,6 +15,7 @@ import type {
   SalesListData,
   SalesTotalRow,
 } from "./sales-reports.server";
+import { inputClass } from "~/components/forms";
 
 /**
  * The sales pages (issue 10): a list of totals per artist page (or, admin PRO, per member) and a detail
@@ -46,8 +47,6 @@ const buttonSecondary =
   "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50 focus-visible:ring-2 focus-visible:ring-brand-700 focus-visible:outline-none";
 const buttonPrimary =
   "inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60";
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
 const linkClass = "font-medium text-brand-800 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-800";
 
 /** A URL's query with some parameters changed (null removes one); the page always starts again at 1. */

@@ -4,7 +4,7 @@ import { Form, Link } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { Field, FieldErrors, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
@@ -35,10 +35,6 @@ const stageText = (stage: string) => {
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
-const inputClass =
-  "mt-1 block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none sm:text-sm";
-const secondaryButton = "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
-const dangerButton = "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
 
 /* ------------------------------------------------------------------ lists */
 
