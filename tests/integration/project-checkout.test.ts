@@ -38,9 +38,10 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     server = await startAppServer();
   });
 
+  let standClosed = false;
   afterAll(async () => {
     await server?.close();
-    await stand?.close();
+    if (!standClosed) await stand?.close();
     useTestSettings();
   });
 
@@ -135,6 +136,20 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     stand.payCheckoutSession(session.id);
     const tampered = { ...session, amount_total: 1 };
     expect((await webhook("checkout.session.completed", tampered)).status).toBe(200);
+    expect((await row(project.id)).fundingStatus).toBe("unfunded");
+  });
+
+  it("when Stripe cannot be reached, the client is told to try again and nothing changes (runs last: it stops the stand-in)", async () => {
+    const { project } = await openProject(client, provider);
+    await stand.close();
+    standClosed = true;
+    const refused = await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Stripe could not open the payment page just now");
+    expect(await row(project.id)).toMatchObject({ fundingStatus: "unfunded", checkoutSessionId: null });
+    // A return that cannot be checked with Stripe records nothing and says so.
+    const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=cs_test_unreachable`, cookies.client);
+    expect(back.status).toBe(302);
     expect((await row(project.id)).fundingStatus).toBe("unfunded");
   });
 });

@@ -33,13 +33,27 @@ function projectIdOf(session: Stripe.Checkout.Session): number | null {
 }
 
 /** The URL of the Stripe page where the client pays for project `id`, or null when it is already paid (and now recorded). */
-export async function startProjectCheckout(actor: MarketplaceActor & { email: string }, id: number, projectPath: string): Promise<string | null> {
+export async function startProjectCheckout(actor: MarketplaceActor, id: number, projectPath: string): Promise<string | null> {
   const stripe = stripeClient();
   if (!stripe) throw new MarketplaceError(409, "Card payments are not available: pay by bank transfer with the reference shown.");
   const [project] = await db().select().from(projects).where(eq(projects.id, id));
   if (!project || project.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
   if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") throw new MarketplaceError(409, "This project is not waiting for payment.");
 
+  try {
+    return await openSession(stripe, project, actor.email, projectPath);
+  } catch (error) {
+    if (!isStripeError(error)) throw error;
+    // Stripe refused or could not be reached: nothing was charged, and the client may try again.
+    console.error(`[stripe] Checkout for project #${project.id} failed`, error);
+    throw new MarketplaceError(409, "Stripe could not open the payment page just now. Nothing was charged; try again in a moment.");
+  }
+}
+
+/** The SDK's errors (StripeConnectionError, StripeInvalidRequestError, …), told apart from the app's own. */
+const isStripeError = (error: unknown) => /^Stripe\w*Error$/.test(String((error as { type?: unknown } | null)?.type ?? ""));
+
+async function openSession(stripe: Stripe, project: Project, email: string, projectPath: string): Promise<string | null> {
   if (project.checkoutSessionId) {
     const earlier = await stripe.checkout.sessions.retrieve(project.checkoutSessionId);
     if (earlier.status === "open" && earlier.url) return earlier.url;
@@ -58,7 +72,7 @@ export async function startProjectCheckout(actor: MarketplaceActor & { email: st
           price_data: { currency: "usd", unit_amount: project.amountCents, product_data: { name: `Project #${project.id}: ${SERVICE_LABELS[project.service]}` } },
         },
       ],
-      customer_email: actor.email,
+      customer_email: email,
       client_reference_id: `project-${project.id}`,
       metadata: { backline_project_id: String(project.id) },
       success_url: `${base}?checkout=done&session_id={CHECKOUT_SESSION_ID}`,
@@ -76,7 +90,7 @@ export async function startProjectCheckout(actor: MarketplaceActor & { email: st
   return session.url;
 }
 
-export type CheckoutOutcome = "funded" | "already" | "unpaid" | "not-ours";
+export type CheckoutOutcome = "funded" | "already" | "unpaid" | "not-ours" | "unreachable";
 
 /**
  * The client is back from Stripe with `sessionId`: read it from Stripe and record the payment if it is paid and
@@ -92,7 +106,9 @@ export async function confirmProjectCheckout(actor: MarketplaceActor, id: number
     session = await stripe.checkout.sessions.retrieve(sessionId);
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode === 404) return "not-ours";
-    throw error;
+    // The webhook records the payment when Stripe is reachable again.
+    console.error(`[stripe] Checkout Session ${sessionId} could not be read`, error);
+    return "unreachable";
   }
   if (projectIdOf(session) !== id) return "not-ours";
   if (session.payment_status !== "paid") return "unpaid";

@@ -235,7 +235,9 @@ async function checkoutReturn(user: User, id: number, path: string, checkout: st
   if (outcome === "funded" || outcome === "already") {
     return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
   }
-  if (outcome === "unpaid") return redirectWithFlash(path, { kind: "info", message: "Stripe has not confirmed the payment yet. This page shows it as funded once it does." });
+  if (outcome === "unpaid" || outcome === "unreachable") {
+    return redirectWithFlash(path, { kind: "info", message: "Stripe has not confirmed the payment yet. This page shows it as funded once it does." });
+  }
   return redirectWithFlash(path, { kind: "error", message: "That payment is not one for this project." });
 }
 
