@@ -5,11 +5,9 @@ import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import type { JobInviteActionData, JobInviteData } from "./job-invite.server";
+import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invite-mismatch";
 
 type Invitation = Extract<JobInviteData, { kind: "invite" }>;
-
-const secondaryButton =
-  "inline-flex w-full items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
 
 /** `/post-production-jobs/create-account` (see job-invite.server.ts). */
 export function JobInvitePage({ data }: { data: JobInviteData }) {
@@ -48,7 +46,7 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
             <p className="text-sm whitespace-pre-wrap text-stone-800">{invite.notes}</p>
           </div>
         ) : null}
-        {data.mode === "mismatch" ? <Mismatch invitation={data} /> : null}
+        {data.mode === "mismatch" ? <InviteMismatch what="job" sentTo={data.invite.email} currentEmail={data.currentEmail} /> : null}
         {data.mode === "login" ? (
           <div className="space-y-4">
             <p className="text-sm text-stone-600">You already have an account with this address. Log in to see the job and answer it.</p>
@@ -60,24 +58,6 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
         {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
       </div>
     </AuthCard>
-  );
-}
-
-function Mismatch({ invitation }: { invitation: Invitation }) {
-  return (
-    <div className="space-y-4">
-      <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        This job was sent to {invitation.invite.email}. Log in with that address to answer it.
-      </p>
-      <p className="text-sm text-stone-600">
-        You are logged in as <span className="font-medium break-words">{invitation.currentEmail}</span>.
-      </p>
-      <Form method="post">
-        <SubmitButton name="intent" value="logout" pendingLabel="Logging out…" className={secondaryButton}>
-          Log out and use another account
-        </SubmitButton>
-      </Form>
-    </div>
   );
 }
 

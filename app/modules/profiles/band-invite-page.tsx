@@ -5,11 +5,9 @@ import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import type { BandInviteActionData, BandInviteData } from "./band-invite-route.server";
+import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invite-mismatch";
 
 type Invitation = Extract<BandInviteData, { kind: "invite" }>;
-
-const secondaryButton =
-  "inline-flex w-full items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
 
 /** /band-invite/{id}: the invitation, and what the visitor can do with it (see band-invite-route.server.ts). */
 export function BandInvitePage({ data }: { data: BandInviteData }) {
@@ -33,7 +31,7 @@ export function BandInvitePage({ data }: { data: BandInviteData }) {
   return (
     <AuthCard title="Band invitation" intro={<Summary invitation={data} />}>
       {data.mode === "accept" ? <AcceptForm /> : null}
-      {data.mode === "mismatch" ? <Mismatch invitation={data} /> : null}
+      {data.mode === "mismatch" ? <InviteMismatch what="invitation" sentTo={data.invite.email} currentEmail={data.currentEmail} answer="accept" /> : null}
       {data.mode === "login" ? <LogInToAccept invitation={data} /> : null}
       {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
     </AuthCard>
@@ -62,24 +60,6 @@ function AcceptForm() {
         Accept invitation
       </SubmitButton>
     </Form>
-  );
-}
-
-function Mismatch({ invitation }: { invitation: Invitation }) {
-  return (
-    <div className="space-y-4">
-      <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        This invitation was sent to {invitation.invite.email}. Log in with that address to accept it.
-      </p>
-      <p className="text-sm text-stone-600">
-        You are logged in as <span className="font-medium break-words">{invitation.currentEmail}</span>.
-      </p>
-      <Form method="post">
-        <SubmitButton name="intent" value="logout" pendingLabel="Logging out…" className={secondaryButton}>
-          Log out and use another account
-        </SubmitButton>
-      </Form>
-    </div>
   );
 }
 

@@ -1,0 +1,28 @@
+import { Form } from "react-router";
+import { SubmitButton } from "~/components/forms";
+
+/** The full-width secondary button of the invitation pages (an auth card's column of actions). */
+export const inviteSecondaryButton =
+  "inline-flex w-full items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+
+/**
+ * An invitation page (split, credit, band, post-production job) opened while logged in with another address:
+ * who it was sent to, who is logged in, and a way out. The form posts `intent=logout` to the page itself.
+ */
+export function InviteMismatch({ what, sentTo, currentEmail, answer = "answer" }: { what: string; sentTo: string; currentEmail: string | null; answer?: string }) {
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        This {what} was sent to {sentTo}. Log in with that address to {answer} it.
+      </p>
+      <p className="text-sm text-stone-600">
+        You are logged in as <span className="font-medium break-words">{currentEmail}</span>.
+      </p>
+      <Form method="post">
+        <SubmitButton name="intent" value="logout" pendingLabel="Logging out…" className={inviteSecondaryButton}>
+          Log out and use another account
+        </SubmitButton>
+      </Form>
+    </div>
+  );
+}
