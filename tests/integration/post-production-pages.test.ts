@@ -122,6 +122,11 @@ describe("post-production pages", () => {
     const page = await fetch(`${server.url}${path}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Create account and open the job");
+    // Someone logged in with another address is told whom it was sent to, and offered a way out.
+    const html = await (await get(path, cookies.owner)).text();
+    const other = html.replace(/<!-- -->/g, "");
+    expect(other).toContain(`This job was sent to ${email}. Log in with that address to answer it.`);
+    expect(other).toContain("Log out and use another account");
     const created = await fetch(`${server.url}${path}`, {
       method: "POST",
       redirect: "manual",
