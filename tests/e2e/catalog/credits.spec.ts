@@ -80,6 +80,9 @@ test("a member's verified credits show on their provider profile and lead to the
 test("guards: another member cannot invite on a song that is not theirs; an unknown invitation is refused", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(403);
   browserErrors.allowStatus(404);
+  // Logging the second member in replaces the session under the owner's open page, whose live connection may
+  // then ask /broadcasting/auth once more and be told 401 (correctly: that session is gone).
+  browserErrors.allowStatus(401);
   const ownerId = await logInMember(app, RELEASE_MEMBERS.songwriter, RELEASE_PASSWORD);
   await app.goto(`/member/${ownerId}/songs?q=old%20chorus`);
   const href = await page.getByRole("link", { name: "Old Chorus" }).getAttribute("href");
