@@ -74,3 +74,10 @@ export function parseId(value: string | undefined | null): number | null {
   return id <= 2_147_483_647 ? id : null;
 }
 
+/** A path's id, or the area's Not Found (404) when it is not one: a malformed id is answered like a missing one. */
+export function idOr404(value: string | undefined | null): number {
+  const id = parseId(value);
+  if (id === null) throw notFound();
+  return id;
+}
+

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { EmailTakenError, registerMember, sendAlreadyRegisteredEmail } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
@@ -136,15 +136,9 @@ export async function adminAffiliatesLoader({ request, context }: Args) {
   };
 }
 
-function affiliateIdOf(params: Args["params"]): number {
-  const id = parseId(params.id);
-  if (id === null) throw notFound();
-  return id;
-}
-
 export async function adminAffiliateLoader({ request, params, context }: Args) {
   requireAdminUser(request, context);
-  const affiliate = await findAffiliate(affiliateIdOf(params));
+  const affiliate = await findAffiliate(idOr404(params.id));
   if (!affiliate) throw notFound();
   const page = pageParam(new URL(request.url).searchParams.get("page"));
   const [owner, figures, lines] = await Promise.all([affiliateOwner(affiliate), figuresView(affiliate), linesView(affiliate.id, page)]);
@@ -179,7 +173,7 @@ const DONE: Record<AdminAffiliateForm, string> = {
 
 export async function adminAffiliateAction({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  const id = affiliateIdOf(params);
+  const id = idOr404(params.id);
   const formData = await readForm(request);
   const submission = parseForm(formData, { schema: AdminAffiliateActionSchema });
   const intent = formData.get("intent");
@@ -233,7 +227,7 @@ async function tellAdmins(affiliate: Affiliate) {
 
 export async function memberAffiliateLoader({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  const id = affiliateIdOf(params);
+  const id = idOr404(params.id);
   const affiliate = await findAffiliate(id);
   // Only the area's member's own affiliate (an administrator sees any member's, in that member's area).
   if (!affiliate || affiliate.userId !== memberId) throw notFound();

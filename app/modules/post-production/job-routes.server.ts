@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { postProductionServices, postProductionStatuses, type PostProductionStatus, type User } from "~/db/schema";
-import { parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { idOr404, parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
@@ -210,12 +210,6 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
 }
 export type JobView = Awaited<ReturnType<typeof jobView>>;
 
-function jobId(params: Args["params"]): number {
-  const id = parseId(params.id);
-  if (id === null) throw notFound();
-  return id;
-}
-
 async function viewOr404(user: User, id: number, area: "member" | "admin", memberId: number | null) {
   try {
     return await jobView(user, id, area, memberId);
@@ -228,12 +222,12 @@ async function viewOr404(user: User, id: number, area: "member" | "admin", membe
 export async function memberJobLoader({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
   // An administrator visiting a member's area reads the job as that area shows it, without acting.
-  return viewOr404(user, jobId(params), "member", memberId);
+  return viewOr404(user, idOr404(params.id), "member", memberId);
 }
 
 export async function adminJobLoader({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  return viewOr404(user, jobId(params), "admin", null);
+  return viewOr404(user, idOr404(params.id), "admin", null);
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -259,7 +253,7 @@ export async function memberJobAction({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
   // Members act in their own area; an administrator acts on the admin page.
   if (user.id !== memberId) throw notFound();
-  const id = jobId(params);
+  const id = idOr404(params.id);
   const url = new URL(request.url);
   const path = url.pathname;
 
@@ -315,7 +309,7 @@ export async function memberJobAction({ request, params, context }: Args) {
 
 export async function adminJobAction({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  const id = jobId(params);
+  const id = idOr404(params.id);
   const path = new URL(request.url).pathname;
   const formData = await readForm(request);
   const submission = parseForm(formData, { schema: AdminJobActionSchema });

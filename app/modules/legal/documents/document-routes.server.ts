@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { parseId, requireAdminUser } from "~/modules/accounts/guards.server";
+import { idOr404, requireAdminUser } from "~/modules/accounts/guards.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
@@ -52,22 +52,16 @@ export async function adminDocumentCreateAction({ request, context }: RouteArgs)
   }
 }
 
-function documentId(params: RouteArgs["params"]): number {
-  const id = parseId(params.id);
-  if (id === null) throw notFound();
-  return id;
-}
-
 export async function adminDocumentEditLoader({ request, context, params }: RouteArgs) {
   requireAdminUser(request, context);
-  const document = await getDocumentForEdit(documentId(params));
+  const document = await getDocumentForEdit(idOr404(params.id));
   if (!document) throw notFound();
   return { document };
 }
 
 export async function adminDocumentEditAction({ request, context, params }: RouteArgs) {
   const { user } = requireAdminUser(request, context);
-  const id = documentId(params);
+  const id = idOr404(params.id);
   const formData = await readForm(request);
   const intent = formData.get("intent");
   if (intent === "discard") {

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { projectStages, projectStatuses, marketplaceServices, type User } from "~/db/schema";
-import { parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
@@ -196,12 +196,6 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
 }
 export type ProjectView = Awaited<ReturnType<typeof projectView>>;
 
-function projectId(params: Args["params"]): number {
-  const id = parseId(params.id);
-  if (id === null) throw notFound();
-  return id;
-}
-
 async function viewOr404(user: User, id: number, area: "member" | "admin", memberId: number | null) {
   try {
     return await projectView(user, id, area, memberId);
@@ -213,7 +207,7 @@ async function viewOr404(user: User, id: number, area: "member" | "admin", membe
 
 export async function memberProjectLoader({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  const id = projectId(params);
+  const id = idOr404(params.id);
   const url = new URL(request.url);
   const checkout = url.searchParams.get("checkout");
   if (checkout) return checkoutReturn(user, id, url.pathname, checkout, url.searchParams.get("session_id") ?? "");
@@ -243,7 +237,7 @@ async function checkoutReturn(user: User, id: number, path: string, checkout: st
 
 export async function adminProjectLoader({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  const [view, twoFactorOn] = await Promise.all([viewOr404(user, projectId(params), "admin", null), hasTwoFactor(user.id)]);
+  const [view, twoFactorOn] = await Promise.all([viewOr404(user, idOr404(params.id), "admin", null), hasTwoFactor(user.id)]);
   return { ...view, twoFactorOn, accountPath: twoFactorSetupPath(user.id) };
 }
 
@@ -295,7 +289,7 @@ function clientMeta(request: Request) {
 
 export async function memberProjectAction({ request, params, context }: Args) {
   const { user } = requireMemberAreaAccess(request, context, params.memberId);
-  const id = projectId(params);
+  const id = idOr404(params.id);
   const url = new URL(request.url);
   const path = url.pathname;
 
@@ -360,7 +354,7 @@ export async function memberProjectAction({ request, params, context }: Args) {
 
 export async function adminProjectAction({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  const id = projectId(params);
+  const id = idOr404(params.id);
   const path = new URL(request.url).pathname;
   const formData = await readForm(request);
   const rawIntent = String(formData.get("intent") ?? "");

@@ -10,6 +10,7 @@ import {
   type User,
 } from "~/db/schema";
 import {
+  idOr404,
   notFound,
   parseId,
   requireAdminUser,
@@ -125,8 +126,7 @@ export async function createWorkRequestLoader(
   type: ProfileType,
 ) {
   const { user, memberId } = guard(args, area);
-  const id = parseId(args.params.id);
-  if (id === null) throw notFound();
+  const id = idOr404(args.params.id);
   const [[profile], ownSongs] = await Promise.all([
     db()
       .select({
@@ -337,8 +337,7 @@ export type WorkRequestPageData = ReturnType<typeof detailForPage> & {
 
 async function loadDetail(args: RouteArgs, area: Area) {
   const { user, memberId } = guard(args, area);
-  const id = parseId(args.params.id);
-  if (id === null) throw notFound();
+  const id = idOr404(args.params.id);
   try {
     const detail = await getWorkRequest(user, id);
     // Members act in their own area; administrators only read (they act on projects).
