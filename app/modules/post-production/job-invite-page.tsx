@@ -5,29 +5,14 @@ import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import type { JobInviteActionData, JobInviteData } from "./job-invite.server";
-import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invite-mismatch";
+import { InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
 
 type Invitation = Extract<JobInviteData, { kind: "invite" }>;
 
 /** `/post-production-jobs/create-account` (see job-invite.server.ts). */
 export function JobInvitePage({ data }: { data: JobInviteData }) {
   const title = "Post production job";
-  if (data.kind === "refused") {
-    return (
-      <AuthCard title={title}>
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {data.message}
-        </p>
-        {data.loggedIn ? null : (
-          <p className="mt-4 text-sm">
-            <Link to="/login" className="font-medium text-brand-800 underline">
-              Go to login
-            </Link>
-          </p>
-        )}
-      </AuthCard>
-    );
-  }
+  if (data.kind === "refused") return <InviteRefused title={title} message={data.message} loggedIn={data.loggedIn} />;
   const { invite } = data;
   return (
     <AuthCard

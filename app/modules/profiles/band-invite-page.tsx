@@ -5,7 +5,7 @@ import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
 import { RegisterSchema } from "~/modules/accounts/schemas";
 import type { BandInviteActionData, BandInviteData } from "./band-invite-route.server";
-import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invite-mismatch";
+import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
 
 type Invitation = Extract<BandInviteData, { kind: "invite" }>;
 

@@ -1,5 +1,5 @@
-import { Form } from "react-router";
-import { SubmitButton } from "~/components/forms";
+import { Form, Link } from "react-router";
+import { AuthCard, SubmitButton } from "~/components/forms";
 
 /** The full-width secondary button of the invitation pages (an auth card's column of actions). */
 export const inviteSecondaryButton =
@@ -24,5 +24,23 @@ export function InviteMismatch({ what, sentTo, currentEmail, answer = "answer" }
         </SubmitButton>
       </Form>
     </div>
+  );
+}
+
+/** An invitation link refused (bad signature, expired, used, withdrawn): why, and the way to log in for a visitor. */
+export function InviteRefused({ title, message, loggedIn }: { title: string; message: string; loggedIn: boolean }) {
+  return (
+    <AuthCard title={title}>
+      <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        {message}
+      </p>
+      {loggedIn ? null : (
+        <p className="mt-4 text-sm">
+          <Link to="/login" className="font-medium text-brand-800 underline">
+            Go to login
+          </Link>
+        </p>
+      )}
+    </AuthCard>
   );
 }
