@@ -81,6 +81,11 @@ const server = app.listen(env.PORT, () => {
     for (const login of demoLogins) console.log(`  ${login}`);
   }
 });
+// Node closes an idle keep-alive socket after 5 s; a client (a proxy, a browser, a test's request
+// context) that sends on it at that moment gets ECONNRESET. Idle sockets live longer than the usual
+// proxy's 60 s, so it is always the client that closes first. headersTimeout must stay above it.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 
 let stopping = false;
 /**

@@ -508,6 +508,8 @@ test.describe("without JavaScript", () => {
         `/member/${miaId}/member-income\\?import=${upload.importId}#lines$`,
       ),
     );
+    // The URL changes when the new document starts; wait for its lines before reading them.
+    await expect(linesTable(page, upload).locator("tbody tr")).toHaveCount(3);
     const lines = await readLines(page, upload);
     expect(lines.map((l) => l.share)).toEqual(EXPECTED.lines.map((l) => l.mia));
     expect(formatMicros(sumMicros(lines.map((l) => l.share)))).toBe(
