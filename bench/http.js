@@ -27,6 +27,11 @@ const ledgerLabel = LEDGER_LINES.toLocaleString("en-US");
 /** Work requests seeded for the marketplace targets (bench/seed-marketplace.ts); 0 skips them. */
 const WORK_REQUESTS = Number(process.env.BENCH_WORK_REQUESTS ?? 10_000);
 const workRequestsLabel = WORK_REQUESTS.toLocaleString("en-US");
+/** BENCH_TARGETS="income, sales detail": only the targets whose names contain one of these (and GET /login, the baseline). */
+const ONLY_TARGETS = (process.env.BENCH_TARGETS ?? "")
+  .split(",")
+  .map((part) => part.trim().toLowerCase())
+  .filter(Boolean);
 /** Seconds after which autocannon gives up on a request (counted as a timeout, which misses any p99 goal). */
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 10);
 
@@ -402,7 +407,12 @@ async function freshPostgres(adminUrl) {
 export async function runHttpBench(database = { name: "PGlite", url: "" }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
   const selected = targets.filter(
-    (t) => (!t.directory || DIRECTORY_PROFILES > 0) && (!t.catalog || CATALOG_RELEASES > 0) && (!t.ledger || LEDGER_LINES > 0) && (!t.marketplace || WORK_REQUESTS > 0),
+    (t) =>
+      (!t.directory || DIRECTORY_PROFILES > 0) &&
+      (!t.catalog || CATALOG_RELEASES > 0) &&
+      (!t.ledger || LEDGER_LINES > 0) &&
+      (!t.marketplace || WORK_REQUESTS > 0) &&
+      (ONLY_TARGETS.length === 0 || t.path === "/login" || ONLY_TARGETS.some((part) => t.name.toLowerCase().includes(part))),
   );
   /** @type {Awaited<ReturnType<typeof freshPostgres>> | null} */
   let postgres = null;
