@@ -203,16 +203,14 @@ async function multiply(importId: number, target: number, kind: StatementKind) {
     // Copy c (1..copies) of template line idx is copy number k = (c - 1) * template + idx; only k < extra.
     const store = kind === "digital" ? sql.raw(`(${stores})[1 + ((t.idx * 7 + c * 3) % ${STORES.length})]`) : sql.raw("t.source");
     const country = sql.raw(`(${countries})[1 + ((t.idx * 11 + c * 13) % ${COUNTRIES.length})]`);
-    const rawStoreKey = kind === "digital" ? "store" : kind === "pro" ? "performance_source" : "licensee";
     await run(sql`
       insert into statement_lines (id, import_id, line_no, kind, statement_id, sale_period_start, sale_period_end, source, territory, artist,
         release_title, track_title, isrc, upc, iswc, ipi, quantity, original_amount_micros, original_currency, exchange_rate, amount_micros,
-        song_id, release_id, member_id, matched_by, raw)
+        song_id, release_id, member_id, matched_by)
       overriding system value
       select ${first.toString()}::bigint + (c - 1) * ${template} + t.idx, t.import_id, ${maxLine} + (c - 1) * ${template} + t.idx + 1, t.kind, t.statement_id,
         t.sale_period_start, t.sale_period_end, ${store}, ${country}, t.artist, t.release_title, t.track_title, t.isrc, t.upc, t.iswc, t.ipi,
-        t.quantity, t.original_amount_micros, t.original_currency, t.exchange_rate, t.amount_micros, t.song_id, t.release_id, t.member_id, t.matched_by,
-        t.raw || jsonb_build_object(${rawStoreKey}::text, ${store}, 'territory', ${country})
+        t.quantity, t.original_amount_micros, t.original_currency, t.exchange_rate, t.amount_micros, t.song_id, t.release_id, t.member_id, t.matched_by
       from generate_series(1, ${copies}) c cross join bench_template t
       where (c - 1) * ${template} + t.idx < ${extra}`);
     await run(sql`

@@ -919,7 +919,6 @@ export const statementLines = pgTable(
     memberId: integer("member_id").references(() => users.id, { onDelete: "restrict" }),
     /** isrc, upc, ipi-iswc, ipi-title, alias or admin; null while in suspense. */
     matchedBy: text("matched_by"),
-    raw: jsonb("raw").$type<Record<string, string>>().notNull(),
   },
   (t) => [
     uniqueIndex("statement_lines_import_line_unique").on(t.importId, t.lineNo),

@@ -238,7 +238,6 @@ describe("proposing, answering and confirming", () => {
       amountMicros: 1_000_000n,
       songId: song.id,
       matchedBy: "isrc",
-      raw: {},
     });
     await expect(proposeSplit(mia, song, proposal("2026-04-01", [["member@example.com", 10000]]), meta)).rejects.toMatchObject({
       status: 400,
@@ -258,7 +257,6 @@ describe("proposing, answering and confirming", () => {
       amountMicros: 1_000_000n,
       songId: song.id,
       matchedBy: "isrc",
-      raw: {},
     });
     await expect(confirmSplit(mia, song, version.id, meta)).rejects.toMatchObject({ status: 409 });
     expect((await db().select().from(splitVersions).where(eq(splitVersions.id, version.id)))[0]!.status).toBe("proposed");

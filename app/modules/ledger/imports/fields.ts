@@ -14,8 +14,6 @@ export interface SourceRow {
   has(header: string): boolean;
   /** The file's own spelling of a header, for messages (falls back to the normalised name). */
   label(header: string): string;
-  /** The row as read, keyed by the file's own header names. */
-  raw: Record<string, string>;
 }
 
 /** "\uFEFF  Earnings  (USD) " -> "earnings (usd)": headers are matched case-insensitively, trimmed, BOM stripped. */

@@ -93,14 +93,13 @@ export interface Layout {
 
 const HOME_CURRENCY = "USD";
 
-type LineFields = Omit<StatementLine, "lineNo" | "kind" | "raw">;
+type LineFields = Omit<StatementLine, "lineNo" | "kind">;
 
-function line(kind: StatementKind, row: SourceRow, lineNo: number, fields: LineFields): StatementLine {
+function line(kind: StatementKind, lineNo: number, fields: LineFields): StatementLine {
   // The fields' own object becomes the line (no copy: this runs once per statement line).
   const made = fields as StatementLine;
   made.lineNo = lineNo;
   made.kind = kind;
-  made.raw = row.raw;
   return made;
 }
 
@@ -126,7 +125,7 @@ const canonicalDigital: Layout = {
     const isrc = isrcCell(row, "isrc", lineNo);
     const upc = upcCell(row, "upc", lineNo);
     requireDigitalIds(row, lineNo, isrc, upc, "isrc, upc");
-    return line("digital", row, lineNo, {
+    return line("digital", lineNo, {
       statementId: optionalText(row, "statement_id"),
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -161,7 +160,7 @@ const canonicalPro: Layout = {
     const trackTitle = optionalText(row, "work_title");
     const iswc = iswcCell(row, "iswc", lineNo);
     if (!trackTitle && !iswc) failRow(lineNo, "work_title", "a PRO line needs a work_title or an ISWC; both are empty.");
-    return line("pro", row, lineNo, {
+    return line("pro", lineNo, {
       statementId: optionalText(row, "statement_id"),
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -194,7 +193,7 @@ const canonicalLicense: Layout = {
     const isrc = isrcCell(row, "isrc", lineNo);
     const trackTitle = optionalText(row, "song_title");
     if (!isrc && !trackTitle) failRow(lineNo, "isrc", "a license line needs an ISRC or a song_title; both are empty.");
-    return line("license", row, lineNo, {
+    return line("license", lineNo, {
       statementId: optionalText(row, "statement_id"),
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -232,7 +231,7 @@ const distrokid: Layout = {
     const kind = row.get("song/album").toLowerCase();
     const isAlbum = kind === "album" || (kind === "" && !isrc);
     const title = optionalText(row, "title");
-    return line("digital", row, lineNo, {
+    return line("digital", lineNo, {
       statementId: null,
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -274,7 +273,7 @@ const tunecore: Layout = {
     const accountCurrency = row.has("currency") && row.get("currency") !== "" ? currencyCode(row, "currency", lineNo, null) : null;
     const rate = currency !== HOME_CURRENCY && accountCurrency === HOME_CURRENCY ? exchangeRate(row, "exchange rate", lineNo) : null;
     const releaseType = row.get("release type").toLowerCase();
-    return line("digital", row, lineNo, {
+    return line("digital", lineNo, {
       statementId: null,
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -306,7 +305,7 @@ const cdbaby: Layout = {
     const isrc = isrcCell(row, "isrc", lineNo);
     const upc = upcCell(row, "barcode", lineNo);
     requireDigitalIds(row, lineNo, isrc, upc, "Isrc, Barcode");
-    return line("digital", row, lineNo, {
+    return line("digital", lineNo, {
       statementId: null,
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -344,7 +343,7 @@ const bmi: Layout = {
     const trackTitle = optionalText(row, "title name");
     const iswc = row.has("iswc") ? iswcCell(row, "iswc", lineNo) : null;
     if (!trackTitle && !iswc) failRow(lineNo, "title name", `${row.label("title name")} is empty.`);
-    return line("pro", row, lineNo, {
+    return line("pro", lineNo, {
       statementId: null,
       salePeriodStart: period.start,
       salePeriodEnd: period.end,
@@ -396,7 +395,7 @@ const ascap: Layout = {
     const trackTitle = optionalText(row, "work title");
     const iswc = row.has("iswc") ? iswcCell(row, "iswc", lineNo) : null;
     if (!trackTitle && !iswc) failRow(lineNo, "work title", `${row.label("work title")} is empty.`);
-    return line("pro", row, lineNo, {
+    return line("pro", lineNo, {
       statementId: null,
       salePeriodStart: period.start,
       salePeriodEnd: period.end,

@@ -141,7 +141,6 @@ class CellRow implements SourceRow {
     private readonly cells: readonly string[],
     private readonly index: ReadonlyMap<string, number>,
     private readonly labels: ReadonlyMap<string, string>,
-    readonly raw: Record<string, string>,
   ) {}
 
   get(name: string): string {
@@ -263,19 +262,15 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
     throw error;
   }
 
-  // Column lookup by normalised name; the first of duplicated headers wins, and raw keeps both.
+  // Column lookup by normalised name; the first of duplicated headers wins.
   const index = new Map<string, number>();
   const labels = new Map<string, string>();
-  const rawKeys: string[] = [];
   headers.forEach((header, i) => {
     const name = normaliseHeader(header);
     if (!index.has(name)) {
       index.set(name, i);
       labels.set(name, header);
     }
-    let key = header;
-    for (let n = 2; rawKeys.includes(key); n++) key = `${header} (${n})`;
-    rawKeys.push(key);
   });
   const columns = headers.length;
   const mapRow = layout.mapRow.bind(layout);
@@ -304,9 +299,7 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
               { lineNo },
             );
           }
-          const raw: Record<string, string> = {};
-          for (let i = 0; i < rawKeys.length; i++) raw[rawKeys[i]!] = cells[i] ?? "";
-          batch.push(mapRow(new CellRow(cells, index, labels, raw), lineNo));
+          batch.push(mapRow(new CellRow(cells, index, labels), lineNo));
         }
         if (batch.length > 0) yield batch;
       }

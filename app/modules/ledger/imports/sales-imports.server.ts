@@ -154,11 +154,11 @@ function report(progress: ImportProgress) {
 const LINE_COLUMNS = [
   "id", "import_id", "line_no", "kind", "statement_id", "sale_period_start", "sale_period_end", "source", "territory", "artist",
   "release_title", "track_title", "isrc", "upc", "iswc", "ipi", "quantity", "original_amount_micros", "original_currency",
-  "exchange_rate", "amount_micros", "song_id", "release_id", "member_id", "matched_by", "raw",
+  "exchange_rate", "amount_micros", "song_id", "release_id", "member_id", "matched_by",
 ] as const;
 const POSTING_COLUMNS = ["entry_id", "account_id", "amount_micros", "currency", "statement_line_id", "source", "split_version_id", "song_id", "recoup_micros"] as const;
 
-/** The line's statement_lines row (columns as LINE_COLUMNS): codes, dates, numbers and amounts are plain; what the file wrote is escaped. */
+/** The line's statement_lines row (columns as LINE_COLUMNS): codes, dates, numbers and amounts are plain; the file's own texts are escaped. */
 function lineRow(rows: BulkRows, id: number, importId: number, line: HomeLine, match: LineMatch | null): void {
   rows
     .plain(id).plain(importId).plain(line.lineNo).plain(line.kind).text(line.statementId).plain(line.salePeriodStart).plain(line.salePeriodEnd)
@@ -169,7 +169,6 @@ function lineRow(rows: BulkRows, id: number, importId: number, line: HomeLine, m
     .plain(match?.type === "release" ? match.releaseId : null)
     .plain(match?.type === "member" ? match.memberId : null)
     .plain(match?.by ?? null)
-    .text(JSON.stringify(line.raw))
     .end();
 }
 

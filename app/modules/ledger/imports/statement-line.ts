@@ -1,6 +1,7 @@
 /**
  * The one shape every statement layout is read into (MONEY.md "Statements in"): the importer, matching
- * and allocation never see a distributor's own columns, only these, plus `raw` for traceability.
+ * and allocation never see a distributor's own columns, only these. The line as sent stays in the stored
+ * file (sales_imports.file_path), found by its line number (decision 017).
  */
 
 export type StatementKind = "digital" | "pro" | "license";
@@ -42,8 +43,6 @@ export interface StatementLine {
   originalCurrency: string;
   /** Home (USD) units per one original unit, as written in the file, when the line carried one. */
   exchangeRate: string | null;
-  /** The row as read, keyed by the file's own header names, for traceability. */
-  raw: Record<string, string>;
 }
 
 /**
