@@ -7,6 +7,7 @@ import { ListEmptyState } from "~/components/list-empty-state";
 import { pageTitle } from "~/components/page-title";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
+import { TwoFactorRequired } from "~/components/two-factor-required";
 import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { parseId } from "~/modules/accounts/guards.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
@@ -120,14 +121,7 @@ export default function AdminRoyaltyPaymentRequests({ loaderData, actionData }: 
         </p>
       </div>
 
-      {loaderData.twoFactorOn ? null : (
-        <div role="alert" data-testid="two-factor-required" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          {TWO_FACTOR_REQUIRED}{" "}
-          <Link to={loaderData.accountPath} className="font-semibold underline">
-            Turn on two-factor authentication
-          </Link>
-        </div>
-      )}
+      {loaderData.twoFactorOn ? null : <TwoFactorRequired message={TWO_FACTOR_REQUIRED} accountPath={loaderData.accountPath} />}
 
       <QueueFilters query={query} />
 

@@ -94,8 +94,8 @@ describe("statements per page request", () => {
     ["the affiliate dashboard", () => `/member/${member.id}/affiliate/${affiliateId}`, () => member.cookie, 6],
     // session (1), bell (1), the list with its total (1)
     ["admin affiliates", () => "/admin/affiliates?status=approved", () => admin.cookie, 3],
-    // session (1), bell (1), the affiliate, its owner, its figures and its commission lines (4)
-    ["admin affiliate", () => `/admin/affiliate/${affiliateId}`, () => admin.cookie, 6],
+    // session (1), bell (1), the affiliate, its owner, its figures and its commission lines (4), the admin's two-factor (1)
+    ["admin affiliate", () => `/admin/affiliate/${affiliateId}`, () => admin.cookie, 7],
     ["the login page, signed out", () => "/login", () => "", 0],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());

@@ -10,6 +10,8 @@ import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { ShareButtons } from "~/components/share/share-buttons";
 import { StatusTag } from "~/components/status-tag";
+import { TwoFactorRequired } from "~/components/two-factor-required";
+import { AFFILIATE_TWO_FACTOR_REQUIRED } from "~/modules/accounts/two-factor-rules";
 import { PAYOUT_METHOD_OPTIONS } from "./schemas";
 import type { AdminAffiliateActionData, AdminAffiliateForm } from "./affiliate-routes.server";
 
@@ -271,6 +273,9 @@ export interface AdminAffiliateData {
   lines: LinesView;
   path: string;
   can: { approve: boolean; reject: boolean; suspend: boolean; rate: boolean };
+  /** Whether the administrator has two-factor on (approving and the rate need it), and where to turn it on. */
+  twoFactorOn: boolean;
+  accountPath: string;
 }
 
 const lastResultFor = (actionData: AdminAffiliateActionData | undefined, form: AdminAffiliateForm) => (actionData?.form === form ? actionData.result : undefined);
@@ -342,6 +347,7 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
         ) : null}
       </Card>
       <Card title="Decisions" id="decisions">
+        {(can.approve || can.rate) && !loaderData.twoFactorOn ? <TwoFactorRequired message={AFFILIATE_TWO_FACTOR_REQUIRED} accountPath={loaderData.accountPath} /> : null}
         <div className="grid gap-6 md:grid-cols-2">
           {can.approve ? (
             <ActionForm form="approve" actionData={actionData} submit={a.status === "suspended" ? "Reinstate" : "Approve"} pendingLabel="Approving…" />

@@ -4,6 +4,8 @@ import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/ac
 import { EmailTakenError, registerMember, sendAlreadyRegisteredEmail } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
+import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { AFFILIATE_TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { env } from "~/env.server";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
@@ -137,12 +139,14 @@ export async function adminAffiliatesLoader({ request, context }: Args) {
 }
 
 export async function adminAffiliateLoader({ request, params, context }: Args) {
-  requireAdminUser(request, context);
+  const { user } = requireAdminUser(request, context);
   const affiliate = await findAffiliate(idOr404(params.id));
   if (!affiliate) throw notFound();
   const page = pageParam(new URL(request.url).searchParams.get("page"));
-  const [owner, figures, lines] = await Promise.all([affiliateOwner(affiliate), figuresView(affiliate), linesView(affiliate.id, page)]);
+  const [owner, figures, lines, twoFactorOn] = await Promise.all([affiliateOwner(affiliate), figuresView(affiliate), linesView(affiliate.id, page), hasTwoFactor(user.id)]);
   return {
+    twoFactorOn,
+    accountPath: twoFactorSetupPath(user.id),
     affiliate: affiliateSummary(affiliate),
     owner: owner ? { ...owner, href: `/admin/member/${owner.id}` } : null,
     links: links(affiliate.code),
@@ -164,6 +168,8 @@ export interface AdminAffiliateActionData {
   result: SubmissionResult<string[]>;
 }
 
+const MONEY_DECISIONS: ReadonlySet<AdminAffiliateForm> = new Set(["approve", "rate"]);
+
 const DONE: Record<AdminAffiliateForm, string> = {
   approve: "The affiliate is approved: its links now count.",
   reject: "The application is rejected.",
@@ -180,6 +186,11 @@ export async function adminAffiliateAction({ request, params, context }: Args) {
   const form = (["approve", "reject", "suspend", "rate"] as const).find((f) => f === intent) ?? null;
   if (submission.status !== "success") return data<AdminAffiliateActionData>({ form, result: submission.reply() }, { status: 400 });
   const value = submission.value;
+  // Approving (its links start earning) and the rate move money: like payout and escrow decisions, they need
+  // two-factor authentication on the administrator's account. Rejecting and suspending only stop money.
+  if (MONEY_DECISIONS.has(value.intent) && !(await hasTwoFactor(user.id))) {
+    return data<AdminAffiliateActionData>({ form, result: submission.reply({ formErrors: [AFFILIATE_TWO_FACTOR_REQUIRED] }) }, { status: 403 });
+  }
   let changed: Affiliate;
   try {
     if (value.intent === "approve") changed = await approveAffiliate(user.id, id);

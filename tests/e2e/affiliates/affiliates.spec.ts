@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO, DEMO_PASSWORD } from "../support/accounts";
+import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
+import { logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { expect as baseExpect, newUserData, test, type FreshUser } from "../support/test";
 import { AFF, AFF_CODES, AFF_ISRC, AFF_PASSWORD, AFF_SONG } from "./affiliate-accounts";
 
@@ -88,8 +89,9 @@ test("an existing member applies with their own account and finds the Affiliate 
   await expect(page).toHaveURL(own);
 });
 
-test("an administrator approves, sets the rate, suspends and rejects with a reason; bad input stays beside the field", async ({ page, app, browserErrors }) => {
+test("an administrator approves, sets the rate, suspends and rejects with a reason; bad input stays beside the field; approving needs two-factor", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(400);
+  browserErrors.allowStatus(403); // approving without two-factor
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
   await app.goto("/admin/dashboard");
   await page.getByRole("navigation", { name: "Admin menu" }).getByRole("link", { name: "Affiliates" }).click();
@@ -101,6 +103,21 @@ test("an administrator approves, sets the rate, suspends and rejects with a reas
   await page.getByRole("link", { name: /Penny Pending/ }).click();
   await expect(page).toHaveURL(/\/admin\/affiliate\/\d+$/);
   await expect(page).toHaveTitle(/^Affiliate #\d+ \| Affiliate \| Admin Area \| Backline$/);
+  // The demo administrator has no two-factor: approving (and the rate) move money, so they are refused.
+  const notice = page.getByTestId("two-factor-required");
+  await expect(notice).toContainText("Approving affiliates and changing their commission rate needs two-factor authentication");
+  await expect(notice.getByRole("link", { name: "Turn on two-factor authentication" })).toHaveAttribute("href", `/member/${DEMO_IDS.admin}/profile#two-factor`);
+  await app.hydrated();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.locator("#affiliate-approve").getByRole("alert")).toContainText("needs two-factor authentication");
+  await expect(page.getByLabel("Affiliate application", { exact: true })).toContainText("Given at approval");
+  const affiliatePath = new URL(page.url()).pathname;
+
+  // An administrator with two-factor on approves.
+  await app.dropSession();
+  await logInTwoFactorAdmin(page, await twoFactorAdmin());
+  await app.goto(affiliatePath);
+  await expect(page.getByTestId("two-factor-required")).toHaveCount(0);
   await app.hydrated();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(flash(page)).toContainText("The affiliate is approved");

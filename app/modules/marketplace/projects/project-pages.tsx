@@ -8,6 +8,7 @@ import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButto
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
+import { TwoFactorRequired } from "~/components/two-factor-required";
 import type { MarketplaceService } from "~/db/schema";
 import { SERVICE_LABELS, SERVICE_STAGES } from "../marketplace-rules";
 import { MessageThread } from "../messages/message-thread";
@@ -411,12 +412,7 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
       </header>
 
       {view.area === "admin" && view.twoFactorOn === false ? (
-        <div role="alert" data-testid="two-factor-required" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          Moving escrow needs two-factor authentication on your account.{" "}
-          <Link to={view.accountPath ?? "/"} className="font-semibold underline">
-            Turn on two-factor authentication
-          </Link>
-        </div>
+        <TwoFactorRequired message="Moving escrow needs two-factor authentication on your account." accountPath={view.accountPath ?? "/"} />
       ) : null}
       {view.area === "member" && view.role === "admin" ? (
         <p className="text-sm text-stone-700">
