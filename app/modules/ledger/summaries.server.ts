@@ -1,11 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
-import { pgArrayLiteral } from "~/db/bulk-transaction.server";
+import type { BulkWriter } from "~/db/bulk-transaction.server";
 import type { Db } from "~/db/client.server";
 
 /**
  * posting_summaries (schema.ts), the pages' cached totals of the postings: written in the same transaction as
- * the postings they sum (the import aggregates in memory and upserts once at its end; postEntry upserts from
- * its own postings in SQL). Every write adds: `on conflict do update set amount = amount + excluded.amount`.
+ * the postings they sum. The import aggregates in memory and copies its rows in once at its end (its keys are
+ * all new: they carry its id); postEntry and rekeyLine add from the postings in SQL, where every write adds:
+ * `on conflict do update set amount = amount + excluded.amount`.
  */
 export interface SummaryKey {
   accountId: number;
@@ -84,35 +85,34 @@ export class SummaryAccumulator {
     if (firstOnLineAndSong) row.trackLines += 1;
   }
 
-  add(key: SummaryKey, amount: bigint, firstOnLine: boolean, firstOnLineAndSong: boolean): void {
-    const line = this.linePart({ importId: key.importId, month: key.month, store: key.store, territory: key.territory, releaseId: key.releaseId, releaseTitle: key.releaseTitle, trackTitle: key.trackTitle });
-    this.addPosting(line, key.accountId, key.source, key.songId, amount, firstOnLine, firstOnLineAndSong);
-  }
-
   get size(): number {
     return this.rows.size;
   }
 
-  /** Adds the totals to posting_summaries: each column as one array parameter, up to 10,000 rows a statement. */
-  async write(tx: Db): Promise<void> {
-    const rows = [...this.rows.values()];
-    for (let i = 0; i < rows.length; i += 10_000) {
-      const part = rows.slice(i, i + 10_000);
-      const column = (pick: (row: SummaryRow) => string | number | bigint | null) => pgArrayLiteral(part.map(pick));
-      await tx.execute(sql`insert into posting_summaries (${COLUMNS})
-        select * from unnest(${column((r) => r.key.accountId)}::int[], ${column((r) => r.key.source ?? "")}::text[], ${column((r) => r.key.importId ?? 0)}::int[],
-          ${column((r) => r.key.month)}::date[], ${column((r) => r.key.store ?? "")}::text[], ${column((r) => r.key.territory ?? "")}::text[],
-          ${column((r) => r.key.songId ?? 0)}::int[], ${column((r) => r.key.releaseId ?? 0)}::int[], ${column((r) => r.key.releaseTitle ?? "")}::text[],
-          ${column((r) => r.key.trackTitle ?? "")}::text[], ${column((r) => r.amount)}::bigint[], ${column((r) => r.postings)}::int[],
-          ${column((r) => r.lines)}::int[], ${column((r) => r.trackLines)}::int[])
-        ${ON_CONFLICT}`);
+  /**
+   * Writes the totals of one import's postings to posting_summaries in bulk (COPY on PostgreSQL). Every key
+   * carries the import's id, so no row has it yet: they are new rows, not additions (a second write of the
+   * same import fails on the primary key and rolls the import back). The rollups' trigger runs as for any insert.
+   */
+  async writeNewImport(bulk: BulkWriter): Promise<void> {
+    const out = bulk.rows("posting_summaries", SUMMARY_COLUMNS);
+    for (const { key, amount, postings, lines, trackLines } of this.rows.values()) {
+      if (key.importId === null) throw new Error("writeNewImport: a summary row without its import");
+      out
+        .plain(key.accountId).text(key.source ?? "").plain(key.importId).plain(key.month).text(key.store ?? "").text(key.territory ?? "")
+        .plain(key.songId ?? 0).plain(key.releaseId ?? 0).text(key.releaseTitle ?? "").text(key.trackTitle ?? "")
+        .plain(amount).plain(postings).plain(lines).plain(trackLines)
+        .end();
     }
+    await bulk.write(out);
   }
 }
 
-const COLUMNS = sql.raw(
-  "account_id, source, import_id, month, store, territory, song_id, release_id, release_title, track_title, amount_micros, postings, lines, track_lines",
-);
+const SUMMARY_COLUMNS = [
+  "account_id", "source", "import_id", "month", "store", "territory", "song_id", "release_id", "release_title", "track_title",
+  "amount_micros", "postings", "lines", "track_lines",
+] as const;
+const COLUMNS = sql.raw(SUMMARY_COLUMNS.join(", "));
 const ON_CONFLICT = sql.raw(`on conflict on constraint posting_summaries_pk do update set
   amount_micros = posting_summaries.amount_micros + excluded.amount_micros,
   postings = posting_summaries.postings + excluded.postings,

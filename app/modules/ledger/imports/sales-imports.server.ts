@@ -393,7 +393,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   if (check.dangling !== 0) throw new Error(`Import #${salesImport.id}: ${check.dangling} postings name a statement line that is not this import's.`);
 
   // The pages' running totals, added once, in this transaction (summaries.server.ts).
-  await summary.write(tx);
+  await summary.writeNewImport(bulk);
 
   // Affiliate commissions earned by this import's commission postings (decision 025): their own entry, set-based, in this transaction.
   if (kind !== "pro") {
