@@ -12,7 +12,7 @@ import Stripe from "stripe";
  *
  * Endpoints: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links, POST /v1/transfers,
  * GET /v1/transfers (transfer_group filter), POST /v1/transfers/:id/reversals, POST /v1/checkout/sessions,
- * GET /v1/checkout/sessions/:id; the hosted onboarding page GET/POST /connect/onboarding/:link and the hosted
+ * GET /v1/checkout/sessions/:id, POST /v1/refunds (a paid session's payment intent, in full); the hosted onboarding page GET/POST /connect/onboarding/:link and the hosted
  * Checkout page GET/POST /checkout/pay/:session (paying sends checkout.session.completed).
  */
 
@@ -47,6 +47,18 @@ export interface StandInTransfer {
   reversals: { object: "list"; data: Array<{ id: string; object: "transfer_reversal"; amount: number; transfer: string; created: number }>; has_more: false; url: string };
   created: number;
   livemode: false;
+}
+
+/** A refund of a paid Checkout Session's payment, in full. */
+export interface StandInRefund {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  metadata: Record<string, string>;
+  status: "succeeded";
+  created: number;
 }
 
 /** The parts of a Checkout Session (mode payment) the app reads. */
@@ -100,6 +112,7 @@ export interface StripeStandIn {
   transfers: Map<string, StandInTransfer>;
   links: Map<string, StandInLink>;
   checkoutSessions: Map<string, StandInCheckoutSession>;
+  refunds: Map<string, StandInRefund>;
   /** Pays an open Checkout Session as the hosted page would; answers the completed session. */
   payCheckoutSession(sessionId: string): StandInCheckoutSession;
   /** Every API request received: method, path and Idempotency-Key. */
@@ -153,6 +166,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
   const transfers = new Map<string, StandInTransfer>();
   const links = new Map<string, StandInLink>();
   const checkoutSessions = new Map<string, StandInCheckoutSession>();
+  const refunds = new Map<string, StandInRefund>();
   const requests: StripeStandIn["requests"] = [];
   const idempotent = new Map<string, { params: string; status: number; body: string }>();
   let dropNext = false;
@@ -354,6 +368,31 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     }
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === "GET" && sessionMatch) return { status: 200, body: checkoutSession(decodeURIComponent(sessionMatch[1]!)) };
+    if (method === "POST" && path === "/v1/refunds") {
+      if (idempotencyKey) {
+        const earlier = idempotent.get(idempotencyKey);
+        if (earlier) return { status: earlier.status, body: JSON.parse(earlier.body) };
+      }
+      const intent = String(params.payment_intent ?? "");
+      const paid = [...checkoutSessions.values()].find((s) => s.payment_intent === intent && s.payment_status === "paid");
+      if (!paid) throw new StandInError(404, "invalid_request_error", `No such payment_intent: '${intent}'`, "resource_missing", "payment_intent");
+      if ([...refunds.values()].some((r) => r.payment_intent === intent)) {
+        throw new StandInError(400, "invalid_request_error", `Charge for payment intent ${intent} has already been refunded.`, "charge_already_refunded");
+      }
+      const refund: StandInRefund = {
+        id: randomId("re"),
+        object: "refund",
+        amount: paid.amount_total,
+        currency: paid.currency,
+        payment_intent: intent,
+        metadata: (params.metadata as Record<string, string>) ?? {},
+        status: "succeeded",
+        created: now(),
+      };
+      refunds.set(refund.id, refund);
+      if (idempotencyKey) idempotent.set(idempotencyKey, { params: rawParams, status: 200, body: JSON.stringify(refund) });
+      return { status: 200, body: refund };
+    }
     throw new StandInError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${path}).`);
   }
 
@@ -454,6 +493,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     transfers,
     links,
     checkoutSessions,
+    refunds,
     payCheckoutSession,
     requests,
     dropNextTransferResponse: () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { journalEntries, projects, type User } from "~/db/schema";
 import { escrowBalanceMicros } from "~/modules/marketplace/escrow.server";
+import { cancelProject } from "~/modules/marketplace/projects.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
@@ -137,6 +138,35 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     const tampered = { ...session, amount_total: 1 };
     expect((await webhook("checkout.session.completed", tampered)).status).toBe(200);
     expect((await row(project.id)).fundingStatus).toBe("unfunded");
+  });
+
+  it("a payment that arrives after the project was canceled is refunded to the card, once, and nothing is recorded", async () => {
+    const { project } = await openProject(client, provider);
+    await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
+    const session = [...stand.checkoutSessions.values()].at(-1)!;
+    // The client cancels while the Stripe page is still open in another tab, then pays there.
+    await cancelProject(client, project.id, "Found someone closer to home");
+    stand.payCheckoutSession(session.id);
+    const refundsBefore = stand.refunds.size;
+
+    expect((await webhook("checkout.session.completed", session)).status).toBe(200);
+    const refunds = [...stand.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ amount: project.amountCents, currency: "usd", metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id } });
+    expect(stand.requests.filter((r) => r.path === "/v1/refunds").at(-1)!.idempotencyKey).toBe(`backline-checkout-refund-${session.id}`);
+    expect(await row(project.id)).toMatchObject({ status: "canceled", fundingStatus: "unfunded" });
+    expect(await escrowBalanceMicros(project.id)).toBe(0n);
+    expect(await fundingEntries(project.id)).toHaveLength(0);
+
+    // The client's return (and the async event) ask again: the same refund, told on the page, nothing recorded.
+    const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe(pagePath(client, project.id));
+    expect(back.headers.get("set-cookie")).toBeTruthy(); // the flash: "… the payment is refunded to your card."
+    expect((await webhook("checkout.session.async_payment_succeeded", session)).status).toBe(200);
+    expect(stand.refunds.size).toBe(refundsBefore + 1);
+    expect(await row(project.id)).toMatchObject({ status: "canceled", fundingStatus: "unfunded" });
+    expect(await fundingEntries(project.id)).toHaveLength(0);
   });
 
   it("when Stripe cannot be reached, the client is told to try again and nothing changes (runs last: it stops the stand-in)", async () => {

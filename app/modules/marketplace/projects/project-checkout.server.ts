@@ -3,10 +3,13 @@ import type Stripe from "stripe";
 import { db, type Db } from "~/db/client.server";
 import { projects, type Project } from "~/db/schema";
 import { env } from "~/env.server";
+import { formatCents } from "~/modules/ledger/money";
+import { notifyMember } from "~/modules/notifications/notifications.server";
 import { stripeClient } from "~/modules/payouts/stripe/client.server";
 import type { MarketplaceActor } from "../access.server";
 import { MarketplaceError, NO_PROJECT } from "../marketplace-errors";
 import { SERVICE_LABELS } from "../marketplace-rules";
+import { PROJECT_ROUTE } from "../notify.server";
 import { notifyFunded, recordFunding } from "../projects.server";
 
 /**
@@ -19,6 +22,8 @@ import { notifyFunded, recordFunding } from "../projects.server";
  * `checkout.session.completed` webhook or the client's return to the project page (the session is read back from
  * Stripe, never trusted from the URL). Recording = the same funding entry and conditional UPDATE as a manual
  * confirmation, with the session id as the reference; the amount and currency must match the project's.
+ * A payment that arrives for a project that can no longer take it (canceled, or funded otherwise, meanwhile) is
+ * refunded in full at Stripe instead (refundUnrecordedCheckout).
  */
 
 const SESSION_PREFIX = "Stripe Checkout ";
@@ -90,7 +95,7 @@ async function openSession(stripe: Stripe, project: Project, email: string, proj
   return session.url;
 }
 
-export type CheckoutOutcome = "funded" | "already" | "unpaid" | "not-ours" | "unreachable";
+export type CheckoutOutcome = "funded" | "already" | "refunded" | "unpaid" | "not-ours" | "unreachable";
 
 /**
  * The client is back from Stripe with `sessionId`: read it from Stripe and record the payment if it is paid and
@@ -115,18 +120,53 @@ export async function confirmProjectCheckout(actor: MarketplaceActor, id: number
   return applyPaidCheckoutSession(session);
 }
 
-/** Records a paid session once, from the client's return; notifies after the commit. */
+/** Records a paid session once, from the client's return (or refunds it); notifies after the commit. */
 async function applyPaidCheckoutSession(session: Stripe.Checkout.Session): Promise<CheckoutOutcome> {
   const result = await db().transaction((tx) => recordCheckoutPayment(tx, session));
   if (result.outcome === "funded") await notifyFunded(result.project!, result.project!.clientId);
+  // The client is on the page: the flash tells them; the webhook's path sends the notification.
+  if (result.outcome === "refund") return (await refundUnrecordedCheckout(session, result.project!, { notify: false })) ? "refunded" : "unreachable";
   return result.outcome;
+}
+
+/**
+ * Refunds in full, at Stripe, a paid session that its project could not take (refunds.create on its payment
+ * intent, once: the idempotency key names the session, so the webhook and the client's return may both ask).
+ * Called after the commit; a failure is logged and answers false, and the next of them to arrive tries again.
+ */
+export async function refundUnrecordedCheckout(session: Stripe.Checkout.Session, project: Project, options: { notify: boolean }): Promise<boolean> {
+  const stripe = stripeClient();
+  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+  if (!stripe || !paymentIntent) return false;
+  try {
+    await stripe.refunds.create(
+      { payment_intent: paymentIntent, metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id } },
+      { idempotencyKey: `backline-checkout-refund-${session.id}` },
+    );
+  } catch (error) {
+    // Refunded already (by an administrator at Stripe, say): nothing is left to give back.
+    if ((error as { code?: unknown }).code !== "charge_already_refunded") {
+      console.error(`[stripe] Checkout Session ${session.id} (project #${project.id}) could not be refunded`, error);
+      return false;
+    }
+  }
+  if (options.notify) {
+    await notifyMember(project.clientId, {
+      type: "ProjectPaymentRefunded",
+      message: `Your card payment of ${formatCents(BigInt(session.amount_total ?? 0))} for project #${project.id} arrived after the project was ${project.status === "canceled" ? "canceled" : "paid otherwise"}: it is refunded to your card.`,
+      color: "yellow",
+      routeName: PROJECT_ROUTE,
+      resourceId: project.id,
+    }).catch((error) => console.error("[stripe] notification failed", error));
+  }
+  return true;
 }
 
 /**
  * Records a paid session in `tx` (the webhook's transaction, or the return's): once, only for its project, only
  * for the project's amount in USD. The caller notifies after its commit when the outcome is "funded".
  */
-export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Session): Promise<{ outcome: CheckoutOutcome; project?: Project }> {
+export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Session): Promise<{ outcome: CheckoutOutcome | "refund"; project?: Project }> {
   const id = projectIdOf(session);
   if (id === null || session.payment_status !== "paid") return { outcome: "not-ours" };
   // The row lock orders this against a concurrent webhook or return for the same session.
@@ -139,9 +179,9 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     return { outcome: "not-ours" };
   }
   if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") {
-    // Paid for a project that was funded otherwise or canceled meanwhile: an administrator refunds it at Stripe.
-    console.error(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; not recorded`);
-    return { outcome: "already", project };
+    // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, the caller refunds it.
+    console.warn(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; refunding it`);
+    return { outcome: "refund", project };
   }
   return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference) };
 }

@@ -6,7 +6,7 @@ import { env } from "~/env.server";
 import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
 import { notifyFunded } from "~/modules/marketplace/projects.server";
-import { recordCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
+import { recordCheckoutPayment, refundUnrecordedCheckout } from "~/modules/marketplace/projects/project-checkout.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
 import { stripeClient } from "./client.server";
@@ -54,6 +54,7 @@ type Notice = { userId: number; notification: NewNotification };
 export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   const notices: Notice[] = [];
   const funded: Project[] = [];
+  const refunds: Array<{ session: Stripe.Checkout.Session; project: Project }> = [];
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const inserted = await tx.insert(stripeWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeWebhookEvents.id });
     if (inserted.length === 0) return "duplicate";
@@ -73,6 +74,7 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
       case "checkout.session.async_payment_succeeded": {
         const payment = await recordCheckoutPayment(tx, event.data.object);
         if (payment.outcome === "funded" && payment.project) funded.push(payment.project);
+        if (payment.outcome === "refund" && payment.project) refunds.push({ session: event.data.object, project: payment.project });
         break;
       }
       default:
@@ -88,6 +90,8 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
   for (const project of funded) {
     await notifyFunded(project, project.clientId).catch((error) => console.error("[stripe] notification failed", error));
   }
+  // A payment its project can no longer take goes back to the card, after the commit (a Stripe call is no part of it).
+  for (const { session, project } of refunds) await refundUnrecordedCheckout(session, project, { notify: true });
   return outcome;
 }
 
