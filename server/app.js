@@ -126,6 +126,22 @@ function refuse(req, res, status, message, options = {}) {
 }
 
 /**
+ * A response that goes out before its request's body was read through (an upload refused from its headers,
+ * such as an image form's 413) closes the connection. On a kept-alive socket nothing would read the rest of
+ * the body: the client would go on sending into a full window and wait, until the idle timeout.
+ * @param {import("express").Request} req @param {import("express").Response} res
+ */
+export function closeWhenBodyUnread(req, res) {
+  const writeHead = res.writeHead;
+  // @ts-ignore -- the same function, wrapped
+  res.writeHead = function (...args) {
+    const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+    if (hasBody && !req.readableEnded && !this.headersSent) this.setHeader("Connection", "close");
+    return writeHead.apply(this, /** @type {any} */ (args));
+  };
+}
+
+/**
  * compression() hands `res.on("drain")` to its zlib stream but not `res.off`/`removeListener`, so the
  * `once("drain")` that React Router's response writer adds at each backpressure stays on that stream:
  * a large streamed page collected one per pause (and Node's MaxListenersExceededWarning). Here one real
@@ -195,6 +211,7 @@ export function createApp(options) {
     res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
     res.set("Cross-Origin-Opener-Policy", "same-origin");
     if (options.secureCookies) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    closeWhenBodyUnread(req, res);
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

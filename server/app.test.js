@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, isCrossSiteWrite, isUnreadableUrl, refusedBody } from "./app.js";
+import http from "node:http";
+import { closeWhenBodyUnread, contentSecurityPolicy, isCrossSiteWrite, isUnreadableUrl, refusedBody } from "./app.js";
 
 /** @param {string} method @param {Record<string,string>} headers */
 function req(method, headers) {
@@ -104,5 +105,37 @@ describe("oneDrainListener", () => {
     res.emit("close");
     res.emit("close");
     expect(closes).toBe(1);
+  });
+});
+
+describe("closeWhenBodyUnread", () => {
+  it("closes the connection of a response sent before its body was read, and keeps it alive otherwise", async () => {
+    const server = http.createServer((req, res) => {
+      closeWhenBodyUnread(req, res);
+      if (req.url === "/read") {
+        req.resume();
+        req.on("end", () => res.end("read"));
+        return;
+      }
+      res.statusCode = req.method === "POST" ? 413 : 200;
+      res.end("answered");
+    });
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+    const base = `http://127.0.0.1:${/** @type {import("node:net").AddressInfo} */ (server.address()).port}`;
+    try {
+      const refused = await fetch(`${base}/refuse`, { method: "POST", body: Buffer.alloc(6 * 1024 * 1024) });
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get("connection")).toBe("close");
+      await refused.text();
+      const read = await fetch(`${base}/read`, { method: "POST", body: Buffer.alloc(64 * 1024) });
+      expect(await read.text()).toBe("read");
+      expect(read.headers.get("connection")).toBe("keep-alive");
+      const page = await fetch(`${base}/`);
+      expect(page.headers.get("connection")).toBe("keep-alive");
+      await page.text();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(() => resolve(undefined)));
+    }
   });
 });
