@@ -164,7 +164,8 @@ export async function refundUnrecordedCheckout(session: Stripe.Checkout.Session,
 
 /**
  * Records a paid session in `tx` (the webhook's transaction, or the return's): once, only for its project, only
- * for the project's amount in USD. The caller notifies after its commit when the outcome is "funded".
+ * for the project's amount in USD. After its commit the caller notifies when the outcome is "funded", and
+ * refunds the payment (refundUnrecordedCheckout) when it is "refund": the project could no longer take it.
  */
 export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Session): Promise<{ outcome: CheckoutOutcome | "refund"; project?: Project }> {
   const id = projectIdOf(session);
