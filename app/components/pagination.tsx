@@ -30,6 +30,11 @@ export function pageRange(page: number, pageSize: number, total: number): { from
   return { from, to: Math.min(page * pageSize, total) };
 }
 
+/** A page number from the URL (`?page=`): a whole number from 1 to 99,999, else page 1. */
+export function pageParam(value: string | null): number {
+  return value && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : 1;
+}
+
 /** The link to `page` of the current path: the same query with only the page changed. */
 export function pageHref(search: string, page: number, param = "page"): { search: string } {
   const params = new URLSearchParams(search);

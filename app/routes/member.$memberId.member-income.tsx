@@ -1,5 +1,6 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { pageTitle } from "~/components/page-title";
+import { pageParam } from "~/components/pagination";
 import { reuseUnlessChanged } from "~/components/revalidation";
 import { parseId } from "~/modules/accounts/guards.server";
 import { Section } from "~/modules/catalog/releases/release-pages";
@@ -19,9 +20,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await memberOfArea(request, context, params.memberId);
   const url = new URL(request.url);
   const importId = parseId(url.searchParams.get("import"));
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get("lines_page") ?? "1", 10) || 1));
+  const page = pageParam(url.searchParams.get("lines_page"));
   const [income, shares, lines] = await Promise.all([
-    memberIncome(member.id),
+    memberIncome(member.id, pageParam(url.searchParams.get("statements_page"))),
     memberShares(member),
     importId === null ? null : memberIncomeLines(member.id, importId, page),
   ]);

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type RouterContextProvider } from "react-router";
+import { pageParam } from "~/components/pagination";
 import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { EmailTakenError, registerMember, sendAlreadyRegisteredEmail } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
@@ -71,7 +72,6 @@ function links(code: string | null) {
   return { register: `${base}/register?ref=${code}`, home: `${base}/legal-terms?ref=${code}` };
 }
 
-const pageParam = (value: string | null) => (value && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : 1);
 
 async function figuresView(affiliate: Affiliate) {
   const figures = await affiliateFigures(affiliate);

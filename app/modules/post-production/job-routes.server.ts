@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
+import { pageParam } from "~/components/pagination";
 import { postProductionServices, postProductionStatuses, type PostProductionStatus, type User } from "~/db/schema";
 import { idOr404, parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
@@ -61,7 +62,6 @@ function refused(form: JobForm, submission: Replier, error: unknown) {
 }
 
 const doneId = (intent: string) => `${intent}-${Date.now().toString(36)}`;
-const pageParam = (value: string | null) => (value && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : 1);
 const oneOf = (value: string | null, options: readonly string[]) => (value && options.includes(value) ? value : "");
 
 /* ------------------------------------------------------------------ lists */

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { CHART, ChartCard, EmptyState, PieChart, StatCard } from "~/components/charts";
 import { DataTable } from "~/components/data-table";
 import { DateTime, Money } from "~/components/formatting";
@@ -36,8 +36,11 @@ export interface IncomePageData {
   availableCents: string;
   bySource: Record<IncomeSource, Micros>;
   byMonth: Array<{ month: string; bySource: Record<IncomeSource, Micros>; total: Micros }>;
+  /** One page of the statements, newest first. */
   statements: Array<{ importId: number | null; fileName: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
   statementCount: number;
+  statementsPage: number;
+  statementsPageSize: number;
 }
 
 export interface IncomeLinesData {
@@ -205,8 +208,18 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
 
 const KIND_LABELS: Record<string, string> = { digital: "Digital", pro: "PRO", license: "Licence" };
 
+/** The lines of a statement open below the table, on the statements page the member is on. */
+function linesHref(search: string, importId: number): string {
+  const params = new URLSearchParams(search);
+  params.set("import", String(importId));
+  params.delete("lines_page");
+  return `?${params.toString()}#lines`;
+}
+
 export function StatementsTable({ data }: { data: IncomePageData }) {
   type Row = IncomePageData["statements"][number];
+  const { search } = useLocation();
+  const pageCount = Math.max(1, Math.ceil(data.statementCount / data.statementsPageSize));
   return (
     <div className="space-y-2">
       <DataTable<Row>
@@ -227,7 +240,7 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
               r.importId === null ? (
                 `${r.postings}`
               ) : (
-                <Link to={`?import=${r.importId}#lines`} preventScrollReset className="font-medium text-brand-800 underline">
+                <Link to={linesHref(search, r.importId)} preventScrollReset className="font-medium text-brand-800 underline">
                   {r.postings} {r.postings === 1 ? "posting" : "postings"}
                   <span className="sr-only"> from {r.fileName ?? `import ${r.importId}`}</span>
                 </Link>
@@ -235,10 +248,16 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
           },
         ]}
       />
-      {data.statementCount > data.statements.length ? (
-        <p className="text-sm text-stone-500">
-          The {data.statements.length} most recent of {data.statementCount} statements.
-        </p>
+      {data.statementCount > data.statementsPageSize ? (
+        <Pagination
+          page={data.statementsPage}
+          pageCount={pageCount}
+          total={data.statementCount}
+          pageSize={data.statementsPageSize}
+          noun={["statement", "statements"]}
+          param="statements_page"
+          label="Statements pages"
+        />
       ) : null}
     </div>
   );

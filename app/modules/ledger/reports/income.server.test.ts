@@ -125,6 +125,10 @@ describe("memberIncome", () => {
       [digitalImport, "digital", "digital-statement.csv", 19_281_110n],
     ]);
     expect(income.statementCount).toBe(2);
+    expect(income.statementsPage).toBe(1);
+    // A page past the last: no statements, the same count and figures.
+    const past = (await memberIncome(mia.id, 2))!;
+    expect([past.statements, past.statementCount, past.statementsPage, past.earnedMicros]).toEqual([[], 2, 2, income.earnedMicros]);
     // The lines behind the digital statement's amount: only Mia's, with her part of each.
     const { lines, total } = await memberIncomeLines(mia.id, digitalImport);
     expect(total).toBe(5);

@@ -46,12 +46,14 @@ export interface MemberIncome {
   bySource: SourceAmounts;
   /** Oldest month first; only months with income. */
   byMonth: Array<{ month: string; bySource: SourceAmounts; totalMicros: bigint }>;
-  /** Newest first, at most STATEMENTS_SHOWN. */
+  /** Newest first, one page of STATEMENTS_PAGE_SIZE (`statementsPage`). */
   statements: IncomeStatement[];
   statementCount: number;
+  statementsPage: number;
 }
 
-export const STATEMENTS_SHOWN = 100;
+/** Statements per page of Income & Shares' statements table (`statements_page`). */
+export const STATEMENTS_PAGE_SIZE = 10;
 
 export const emptySources = (): SourceAmounts => Object.fromEntries(incomeSources.map((s) => [s, 0n])) as SourceAmounts;
 
@@ -70,8 +72,9 @@ interface IncomeRow {
   statement_count: number;
 }
 
-/** The member's income figures, or null when there is no such user. One statement. */
-export async function memberIncome(memberId: number): Promise<MemberIncome | null> {
+/** The member's income figures with one page of their statements, or null when there is no such user. One statement. */
+export async function memberIncome(memberId: number, statementsPage = 1): Promise<MemberIncome | null> {
+  const page = Math.max(1, statementsPage);
   const result = await db().execute(sql`
     with member as (
       select id, lower(trim(email)) as email, email_verified_at is not null as verified from users where id = ${memberId}
@@ -87,29 +90,36 @@ export async function memberIncome(memberId: number): Promise<MemberIncome | nul
       where a.kind = 'held' and a.currency = 'USD'
     ),
     income as (
-      select ps.amount_micros, ps.source, nullif(ps.import_id, 0) as import_id, ps.postings, to_char(ps.month, 'YYYY-MM') as month
+      select ps.amount_micros, ps.source, nullif(ps.import_id, 0) as import_id, ps.postings, ps.month
       from posting_rollups ps
       join own on own.id = ps.account_id and own.kind = 'earnings'
       where ps.dim = '' and ps.source <> ''
     ),
     per_import as (
       select i.import_id, sum(i.postings)::int as n, sum(i.amount_micros) as amount from income i group by i.import_id
+    ),
+    -- One pass over the member's own accounts' rollups for the three balances (three subqueries scanned it thrice).
+    totals as (
+      select
+        coalesce(sum(ps.amount_micros) filter (where own.kind = 'earnings'), 0)::text as balance,
+        coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_reserved'), 0)::text as reserved,
+        coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_paid'), 0)::text as paid
+      from own join posting_rollups ps on ps.account_id = own.id and ps.dim = ''
     )
     select
       exists (select 1 from member) as found,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'earnings'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as balance,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_reserved'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as reserved,
-      (select coalesce(sum(ps.amount_micros) filter (where own.kind = 'payouts_paid'), 0)::text from posting_rollups ps join own on own.id = ps.account_id and ps.dim = '') as paid,
+      totals.balance, totals.reserved, totals.paid,
       (select coalesce(sum(ps.amount_micros), 0)::text from posting_rollups ps join held on held.id = ps.account_id and ps.dim = '') as held,
-      (select json_agg(json_build_object('month', x.month, 'source', x.source, 'amount', x.amount::text) order by x.month, x.source)
+      (select json_agg(json_build_object('month', to_char(x.month, 'YYYY-MM'), 'source', x.source, 'amount', x.amount::text) order by x.month, x.source)
         from (select month, source, sum(amount_micros) as amount from income group by month, source) x) as by_month,
       (select json_agg(json_build_object(
           'import_id', x.import_id, 'file_name', si.file_name, 'kind', si.kind,
           'imported_at', to_char(si.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
           'n', x.n, 'amount', x.amount::text) order by si.created_at desc nulls last, x.import_id desc)
-        from (select * from per_import order by import_id desc nulls last limit ${STATEMENTS_SHOWN}) x
+        from (select * from per_import order by import_id desc nulls last limit ${STATEMENTS_PAGE_SIZE} offset ${(page - 1) * STATEMENTS_PAGE_SIZE}) x
         left join sales_imports si on si.id = x.import_id) as statements,
       (select count(*)::int from per_import) as statement_count
+    from totals
   `);
   const [row] = rowsOf<IncomeRow>(result);
   if (!row?.found) return null;
@@ -148,6 +158,7 @@ export async function memberIncome(memberId: number): Promise<MemberIncome | nul
       amountMicros: BigInt(s.amount),
     })),
     statementCount: row.statement_count,
+    statementsPage: page,
   };
 }
 
@@ -304,5 +315,7 @@ export function incomePageData(income: MemberIncome) {
     byMonth: income.byMonth.map((m) => ({ month: m.month, bySource: sourceStrings(m.bySource), total: m.totalMicros.toString() })),
     statements: income.statements.map((s) => ({ importId: s.importId, fileName: s.fileName, kind: s.kind, importedAt: s.importedAt, postings: s.postings, amount: s.amountMicros.toString() })),
     statementCount: income.statementCount,
+    statementsPage: income.statementsPage,
+    statementsPageSize: STATEMENTS_PAGE_SIZE,
   };
 }

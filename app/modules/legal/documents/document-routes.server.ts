@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { pageParam } from "~/components/pagination";
 import { idOr404, requireAdminUser } from "~/modules/accounts/guards.server";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
@@ -23,7 +24,6 @@ import {
  * is undone by publishing a corrected version.
  */
 
-const pageParam = (value: string | null) => (value && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : 1);
 export const editPath = (id: number) => `/admin/document/edit/${id}`;
 
 export async function adminDocumentsLoader({ request, context }: RouteArgs) {

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
+import { pageParam } from "~/components/pagination";
 import { projectStages, projectStatuses, marketplaceServices, type User } from "~/db/schema";
 import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
@@ -91,7 +92,6 @@ function listRow(r: ProjectListRow, href: string) {
 }
 export type ProjectRowView = ReturnType<typeof listRow>;
 
-const pageParam = (value: string | null) => (value && /^[1-9][0-9]{0,4}$/.test(value) ? Number(value) : 1);
 const oneOf = (value: string | null, options: readonly string[]) => (value && options.includes(value) ? value : "");
 
 export async function memberProjectsLoader({ request, params, context }: Args) {
