@@ -2,12 +2,32 @@
 // The HTTP layer in front of React Router: request ids, CSP nonces, security headers, the
 // cross-origin guard, body limits, static files and the load context. Everything app-specific lives in app/.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The entries of a folder (none when it does not exist). @param {string} dir */
+function topLevelNames(dir) {
+  try {
+    return new Set(fs.readdirSync(dir));
+  } catch {
+    return new Set();
+  }
+}
+
+/** "/icons/a.png" -> "icons", decoded as the static server decodes it. @param {string} urlPath */
+function firstSegment(urlPath) {
+  const segment = urlPath.split("/")[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 /** The session cookie's name (app/modules/accounts/session.server.ts). */
 const SESSION_COOKIE = "backline_session";
 /** Forms and JSON: the limit for every path unless the app says otherwise (app/modules/security/body-limits.ts). */
@@ -242,15 +262,17 @@ export function createApp(options) {
     );
     // The service worker script is revalidated on every check, so a deploy reaches browsers at once.
     const serviceWorker = path.join(options.clientDir, "sw.js");
-    app.use(
-      express.static(options.clientDir, {
-        maxAge: "1h",
-        index: false,
-        setHeaders: (res, filePath) => {
-          if (filePath === serviceWorker) res.setHeader("Cache-Control", "no-cache");
-        },
-      }),
-    );
+    const publicFiles = express.static(options.clientDir, {
+      maxAge: "1h",
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath === serviceWorker) res.setHeader("Cache-Control", "no-cache");
+      },
+    });
+    // The build's top-level names (sw.js, icons, the web manifest), read once: a page's request goes straight
+    // to the app instead of asking the disk for a file first (a stat per request, 0.2 ms of a page's CPU).
+    const publicNames = topLevelNames(options.clientDir);
+    app.use((req, res, next) => (publicNames.has(firstSegment(req.path)) ? publicFiles(req, res, next) : next()));
   }
 
   app.all(

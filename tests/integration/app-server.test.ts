@@ -28,6 +28,16 @@ describe("the real app served in-process", () => {
     expect(await response.text()).toBe("ok");
   });
 
+  it("serves the build's top-level files and folders from disk, and everything else from the app", async () => {
+    const icon = await fetch(`${server.url}/favicon.svg`);
+    expect([icon.status, icon.headers.get("content-type"), icon.headers.get("cache-control")]).toEqual([200, "image/svg+xml", "public, max-age=3600"]);
+    const nested = await fetch(`${server.url}/icons/icon-192.png`);
+    expect([nested.status, nested.headers.get("content-type")]).toEqual([200, "image/png"]);
+    // A name the folder does not hold is the app's: its 404 page, not the static server's.
+    const missing = await fetch(`${server.url}/favicon.png`);
+    expect([missing.status, missing.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+  });
+
   it("renders the login page as a document, with the HTTP layer's headers", async () => {
     const response = await fetch(`${server.url}/login`);
     expect(response.status).toBe(200);
