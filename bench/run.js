@@ -14,6 +14,8 @@ const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 // HTTP: every target on PGlite, then on a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
 const databases = [{ name: "PGlite", url: "" }];
 if (process.env.BENCH_DATABASE_URL) databases.push({ name: "PostgreSQL", url: process.env.BENCH_DATABASE_URL });
+// BENCH_HTTP_ON=PostgreSQL (or PGlite): the HTTP targets on one database only, when working on one engine.
+if (process.env.BENCH_HTTP_ON) databases.splice(0, databases.length, ...databases.filter((d) => d.name === process.env.BENCH_HTTP_ON));
 /** @type {Array<import("./http.js").HttpRun | { kind: "http", database: string, error: string }>} */
 const httpRuns = [];
 for (const database of databases) {
