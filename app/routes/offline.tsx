@@ -1,8 +1,7 @@
-import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { useHydrated } from "~/components/hydrated";
 import { pageTitle } from "~/components/page-title";
-import { ROUTE_DISCOVERY_RELOAD_KEY, safeReturnPath } from "~/sw/cache-rules";
+import { safeReturnPath } from "~/sw/cache-rules";
 import type { Route } from "./+types/offline";
 
 /**
@@ -18,15 +17,6 @@ export default function OfflineRoute() {
   // The stored HTML was rendered for /offline alone: read the page to go back to only in the browser.
   const hydrated = useHydrated();
   const back = hydrated ? safeReturnPath(params.get("from")) : "/";
-  useEffect(() => {
-    // React Router reloads into a page only once per version when route discovery fails; offline,
-    // that reload is what brings the user here, so let the next one happen too.
-    try {
-      sessionStorage.removeItem(ROUTE_DISCOVERY_RELOAD_KEY);
-    } catch {
-      // Storage disabled: nothing was stored either.
-    }
-  }, []);
   return (
     <div className="mx-auto max-w-lg px-4 py-16 text-center">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-12 fill-none stroke-brand-800 stroke-2">

@@ -27,7 +27,6 @@ describe("requestKind", () => {
     expect(requestKind(get("/assets/root-abc123.js"), ORIGIN)).toBe("asset");
     expect(requestKind(get("/storage/images/avatars/0123/256x256.webp", "no-cors"), ORIGIN)).toBe("image");
     expect(requestKind(get("/member/3/dashboard.data?_routes=root"), ORIGIN)).toBe("data");
-    expect(requestKind(get("/__manifest?paths=%2Flogin&version=abc"), ORIGIN)).toBe("manifest");
   });
 
   it("leaves everything else to the browser: other methods, origins, /api, /broadcasting", () => {

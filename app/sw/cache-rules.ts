@@ -11,16 +11,6 @@ export const CACHE_PREFIX = "backline-";
 /** The page shown when a navigation fails; its HTML is precached at install. */
 export const OFFLINE_PATH = "/offline";
 
-/** React Router's lazy route discovery endpoint (its default `routeDiscovery.manifestPath`). */
-export const MANIFEST_PATH = "/__manifest";
-
-/**
- * The sessionStorage key React Router sets before it reloads the document for route discovery, to
- * avoid reloading twice for the same version. The offline page clears it so the next offline
- * navigation reloads into the offline page again instead of failing.
- */
-export const ROUTE_DISCOVERY_RELOAD_KEY = "react-router-manifest-version";
-
 /** The caches of one build. Precache and assets carry the build hash; images are immutable by URL. */
 export function cacheNames(buildHash: string) {
   return {
@@ -39,14 +29,12 @@ export function staleCaches(existing: readonly string[], keep: readonly string[]
  * How the worker handles a request:
  * - "navigate": network (never cached), the offline page when the network fails;
  * - "data": React Router single-fetch GET (`*.data`), network only, a reload into the offline page when it fails;
- * - "manifest": React Router's route discovery (`/__manifest`), network only; when it fails, the answer that
- *   makes React Router load the page as a document, which lands on the offline page;
  * - "asset": `/assets/*` (hashed, immutable), precache then cache-first;
  * - "image": `/storage/images/*` (public, immutable), cache-first;
  * - null: not the worker's business: the browser fetches it as if there were no worker
  *   (every non-GET, other origins, /api/*, /broadcasting/*, everything else).
  */
-export type RequestKind = "navigate" | "data" | "manifest" | "asset" | "image";
+export type RequestKind = "navigate" | "data" | "asset" | "image";
 
 export interface RequestLike {
   method: string;
@@ -78,8 +66,7 @@ export function isPrivatePath(pathname: string): boolean {
     pathname === "/api" ||
     pathname.endsWith(".data") ||
     pathname.startsWith("/broadcasting") ||
-    pathname === "/logout" ||
-    pathname === MANIFEST_PATH
+    pathname === "/logout"
   );
 }
 
@@ -91,7 +78,6 @@ export function requestKind(request: RequestLike, origin: string): RequestKind |
   if (url.pathname.startsWith("/assets/")) return "asset";
   if (url.pathname.startsWith("/storage/images/")) return "image";
   if (url.pathname.endsWith(".data")) return "data";
-  if (url.pathname === MANIFEST_PATH) return "manifest";
   return null;
 }
 

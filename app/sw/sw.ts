@@ -2,7 +2,7 @@
 //
 // - install: precaches the build's /assets/* and the offline page (rendered anonymously);
 // - /assets/*: precache, then cache-first; /storage/images/*: cache-first (public, immutable);
-// - navigations, single-fetch `.data` GETs and route discovery (/__manifest): network only (pages may
+// - navigations and single-fetch `.data` GETs: network only (pages may
 //   hold a user's data, so they are never stored), the offline page when the network fails;
 // - everything else (POSTs, /api, /broadcasting, other origins) is left to the browser;
 // - activate: deletes the caches of other builds; never skips waiting on its own (the page asks, after
@@ -82,9 +82,6 @@ sw.addEventListener("fetch", (event) => {
     case "data":
       event.respondWith(singleFetch(request));
       break;
-    case "manifest":
-      event.respondWith(routeDiscovery(request));
-      break;
     case "asset":
       event.respondWith(asset(request));
       break;
@@ -123,15 +120,6 @@ async function singleFetch(request: Request): Promise<Response> {
         "X-Remix-Reload-Document": "true",
       },
     });
-  }
-}
-
-/** Route discovery: when the network fails, React Router is told to load the page as a document. */
-async function routeDiscovery(request: Request): Promise<Response> {
-  try {
-    return await fetch(request);
-  } catch {
-    return new Response(null, { status: 204, headers: { "X-Remix-Reload-Document": "true" } });
   }
 }
 
