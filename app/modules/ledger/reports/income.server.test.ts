@@ -12,7 +12,7 @@ import { createUser } from "../../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSalesImport, runSalesImport } from "../imports/sales-imports.server";
 import type { StatementKind } from "../imports/parse-statement";
-import { incomeReportJson, memberIncome, memberIncomeLines, memberPayments } from "./income.server";
+import { incomeReportJson, memberIncome, memberIncomeLines, memberPayments, STATEMENTS_PAGE_SIZE } from "./income.server";
 
 useTestDatabase();
 
@@ -189,5 +189,24 @@ describe("memberIncome", () => {
 
   it("has no payments before payouts exist", async () => {
     expect(await memberPayments(mia.id)).toEqual([]);
+  });
+});
+
+// Last: it adds statements that pay Mia.
+describe("memberIncome's statements, a page at a time", () => {
+  it("pages the statements newest first, with every figure still over all of them", async () => {
+    const before = (await memberIncome(mia.id))!;
+    const added: number[] = [];
+    for (let n = 1; n <= STATEMENTS_PAGE_SIZE; n++) {
+      added.push((await importNow("digital", [DIGITAL_HEADER, digital(`PAGE-${n}`, "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00")])).id);
+    }
+    const first = (await memberIncome(mia.id))!;
+    expect(first.statementCount).toBe(STATEMENTS_PAGE_SIZE + 2);
+    expect(first.statements.map((s) => s.importId)).toEqual([...added].reverse());
+    // 70/30 after 10 % commission: 0.63 each.
+    expect(first.earnedMicros).toBe(before.earnedMicros + BigInt(STATEMENTS_PAGE_SIZE) * 630_000n);
+    const second = (await memberIncome(mia.id, 2))!;
+    expect(second.statements.map((s) => s.importId)).toEqual([proImport, digitalImport]);
+    expect([second.statementCount, second.statementsPage, second.earnedMicros]).toEqual([first.statementCount, 2, first.earnedMicros]);
   });
 });
