@@ -1,26 +1,32 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useNavigation, useRevalidator } from "react-router";
 import { useRealtimeEvent } from "./realtime";
 
 /**
- * Reloads the page's data (loaders) whenever `event` arrives on `channel`. While a navigation or a form
- * submission is under way the reload waits for it to end: starting one then would interrupt the page's own load,
- * and with it the message (flash) that load was bringing.
+ * A function that reloads the page's data (loaders), now or, while a navigation or a form submission is under
+ * way, once it has ended: starting one then would interrupt the page's own load, and with it the message
+ * (flash) that load was bringing.
  */
-export function RevalidateOn({ channel, event }: { channel: string | null; event: string }) {
+export function useRevalidateWhenIdle(): () => void {
   const revalidator = useRevalidator();
   const busy = useNavigation().state !== "idle";
   const busyNow = useRef(busy);
   busyNow.current = busy;
   const waiting = useRef(false);
-  useRealtimeEvent(channel, event, () => {
-    if (busyNow.current) waiting.current = true;
-    else void revalidator.revalidate();
-  });
   useEffect(() => {
     if (busy || !waiting.current) return;
     waiting.current = false;
     void revalidator.revalidate();
   }, [busy, revalidator]);
+  return useCallback(() => {
+    if (busyNow.current) waiting.current = true;
+    else void revalidator.revalidate();
+  }, [revalidator]);
+}
+
+/** Reloads the page's data whenever `event` arrives on `channel` (waiting for a navigation under way). */
+export function RevalidateOn({ channel, event }: { channel: string | null; event: string }) {
+  const revalidate = useRevalidateWhenIdle();
+  useRealtimeEvent(channel, event, revalidate);
   return null;
 }

@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { useState } from "react";
-import { Form, Link, useActionData, useLoaderData, useRevalidator } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { DataTable } from "~/components/data-table";
 import { DateTime, formatCount } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
+import { useRevalidateWhenIdle } from "~/components/realtime/revalidate-on";
 import { StatusTag } from "~/components/status-tag";
 import type { SalesImportData, UploadActionData, UploadSalesData } from "./sales-import-routes.server";
 
@@ -44,11 +45,12 @@ interface ProgressPayload {
 /** Live line counts of running imports; reloads the page's data when one finishes. */
 function useImportProgress(): Record<number, number> {
   const [lines, setLines] = useState<Record<number, number>>({});
-  const revalidator = useRevalidator();
+  // An import may finish while the upload's redirect is still loading the page: its reload waits for that load.
+  const revalidate = useRevalidateWhenIdle();
   useRealtimeEvent(ADMIN_CHANNEL, PROGRESS_EVENT, (payload) => {
     const progress = payload as ProgressPayload;
     if (progress.status === "processing") setLines((current) => ({ ...current, [progress.importId]: progress.lines }));
-    else void revalidator.revalidate();
+    else revalidate();
   });
   return lines;
 }
