@@ -145,20 +145,30 @@ function refuse(req, res, status, message, options = {}) {
   }
 }
 
+/** How long a request's unread body may take to arrive after its response before the connection is dropped. */
+const DRAIN_MS = 10_000;
+
 /**
- * A response that goes out before its request's body was read through (an upload refused from its headers,
- * such as an image form's 413) closes the connection. On a kept-alive socket nothing would read the rest of
- * the body: the client would go on sending into a full window and wait, until the idle timeout.
+ * A response can go out before its request's body was read (an upload refused from its headers, such as an
+ * image form's 413). Nothing would read the rest: the client would go on sending into a full window until the
+ * idle timeout, and closing the connection instead makes the kernel reset it, which can take the answer with
+ * it while a browser is still sending. So the rest is read and thrown away (a lingering close, bounded: the
+ * HTTP layer has already refused bodies over the path's limit, and one slower than DRAIN_MS is dropped), and
+ * the connection stays usable.
  * @param {import("express").Request} req @param {import("express").Response} res
  */
-export function closeWhenBodyUnread(req, res) {
-  const writeHead = res.writeHead;
-  // @ts-ignore -- the same function, wrapped
-  res.writeHead = function (...args) {
+export function drainUnreadBody(req, res) {
+  res.on("finish", () => {
     const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
-    if (hasBody && !req.readableEnded && !this.headersSent) this.setHeader("Connection", "close");
-    return writeHead.apply(this, /** @type {any} */ (args));
-  };
+    if (!hasBody || req.readableEnded || req.destroyed) return;
+    const timer = setTimeout(() => req.socket.destroy(), DRAIN_MS);
+    timer.unref();
+    req.once("end", () => clearTimeout(timer));
+    // The app's reader (React Router's stream pump) pauses the request when nobody pulls: detach it.
+    req.removeAllListeners("data");
+    req.on("data", () => {});
+    req.resume();
+  });
 }
 
 /**
@@ -231,7 +241,7 @@ export function createApp(options) {
     res.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
     res.set("Cross-Origin-Opener-Policy", "same-origin");
     if (options.secureCookies) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    closeWhenBodyUnread(req, res);
+    drainUnreadBody(req, res);
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
