@@ -194,6 +194,26 @@ test("the member dashboard's balance is the API's available balance", async ({
   ).toBeVisible();
 });
 
+test("the statements page by ten; a page past the last or not a number says so and keeps the page links", async ({
+  page,
+  app,
+}) => {
+  await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+  await uploadIncomeStatement(page.request, uniqueMonth(2090), "paging");
+  await app.dropSession();
+  const miaId = memberIdOf(await app.logInQuickly(DEMO.member, DEMO_PASSWORD));
+  const rows = page.getByRole("table", { name: "The statements your income came from" }).locator("tbody tr");
+  await app.goto(`/member/${miaId}/member-income?statements_page=abc`);
+  // Not a number: the first page, newest first, at most ten.
+  await expect(rows.first()).toBeVisible();
+  expect(await rows.count()).toBeLessThanOrEqual(10);
+  await app.goto(`/member/${miaId}/member-income?statements_page=9999`);
+  await expect(page.getByText("No statements on this page.")).toBeVisible();
+  await page.getByRole("link", { name: "Go to the newest" }).click();
+  await expect(page).toHaveURL(new RegExp(`/member/${miaId}/member-income$`));
+  await expect(rows.first()).toBeVisible();
+});
+
 test("guards: another member gets 404 for the page, its lines and the API; a visitor is sent to log in or gets 401", async ({
   page,
   app,

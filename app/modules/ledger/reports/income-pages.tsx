@@ -4,7 +4,7 @@ import { CHART, ChartCard, EmptyState, PieChart, StatCard } from "~/components/c
 import { DataTable } from "~/components/data-table";
 import { DateTime, Money } from "~/components/formatting";
 import { useHydrated } from "~/components/hydrated";
-import { Pagination } from "~/components/pagination";
+import { pageHref, Pagination } from "~/components/pagination";
 import type { IncomeSource } from "~/db/schema";
 import { formatMicros, microsToCentsFloor } from "../money";
 
@@ -226,7 +226,20 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
         caption="The statements your income came from"
         rows={data.statements}
         rowKey={(r) => r.importId ?? "other"}
-        empty={<p className="text-sm text-stone-600">No statement has paid you yet.</p>}
+        empty={
+          <p className="text-sm text-stone-600">
+            {data.statementCount > 0 ? (
+              <>
+                No statements on this page.{" "}
+                <Link to={pageHref(search, 1, "statements_page")} className="font-medium text-brand-800 underline">
+                  Go to the newest
+                </Link>
+              </>
+            ) : (
+              "No statement has paid you yet."
+            )}
+          </p>
+        }
         columns={[
           { key: "file", header: "Statement", rowHeader: true, cell: (r) => (r.importId === null ? "Other income" : (r.fileName ?? `Import #${r.importId}`)) },
           { key: "kind", header: "Kind", cell: (r) => (r.kind ? (KIND_LABELS[r.kind] ?? r.kind) : "—") },
