@@ -9,6 +9,10 @@ import compression from "compression";
 import express from "express";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The session cookie's name (app/modules/accounts/session.server.ts). */
+const SESSION_COOKIE = "backline_session";
+/** Forms and JSON: the limit for every path unless the app says otherwise (app/modules/security/body-limits.ts). */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** The entries of a folder (none when it does not exist). @param {string} dir */
 function topLevelNames(dir) {
@@ -28,10 +32,6 @@ function firstSegment(urlPath) {
     return segment;
   }
 }
-/** The session cookie's name (app/modules/accounts/session.server.ts). */
-const SESSION_COOKIE = "backline_session";
-/** Forms and JSON: the limit for every path unless the app says otherwise (app/modules/security/body-limits.ts). */
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The Content-Security-Policy for one response. Scripts need the per-request nonce
@@ -166,7 +166,6 @@ export function drainUnreadBody(req, res) {
     req.once("end", () => clearTimeout(timer));
     // The app's reader (React Router's stream pump) pauses the request when nobody pulls: detach it.
     req.removeAllListeners("data");
-    req.on("data", () => {});
     req.resume();
   });
 }

@@ -194,7 +194,7 @@ test("the member dashboard's balance is the API's available balance", async ({
   ).toBeVisible();
 });
 
-test("the statements page by ten; a page past the last or not a number says so and keeps the page links", async ({
+test("the statements page by ten; a page that is not a number is the first, one past the last says so and links back to the newest", async ({
   page,
   app,
 }) => {
@@ -204,7 +204,7 @@ test("the statements page by ten; a page past the last or not a number says so a
   const miaId = memberIdOf(await app.logInQuickly(DEMO.member, DEMO_PASSWORD));
   const rows = page.getByRole("table", { name: "The statements your income came from" }).locator("tbody tr");
   await app.goto(`/member/${miaId}/member-income?statements_page=abc`);
-  // Not a number: the first page, newest first, at most ten.
+  // Not a number: the first page, at most ten.
   await expect(rows.first()).toBeVisible();
   expect(await rows.count()).toBeLessThanOrEqual(10);
   await app.goto(`/member/${miaId}/member-income?statements_page=9999`);
