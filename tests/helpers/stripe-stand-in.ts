@@ -119,6 +119,8 @@ export interface StripeStandIn {
   requests: Array<{ method: string; path: string; idempotencyKey: string | null }>;
   /** The next POST /v1/transfers is carried out, but its connection is cut before the answer (a lost response). */
   dropNextTransferResponse(): void;
+  /** The next `requests` POST /v1/refunds answer 503 (with Stripe-Should-Retry: false), refunding nothing. */
+  refundsUnavailableFor(requests: number): void;
   /** Finishes an account's onboarding as the hosted page would (details submitted, transfers active). */
   completeOnboarding(accountId: string): StandInAccount;
   /** Every onboarding link made so far expires now. */
@@ -133,6 +135,8 @@ export interface StripeStandIn {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+/** As Stripe does, a response given again for an idempotency key says so. */
+const REPLAYED = { "Idempotent-Replayed": "true" };
 const randomId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString("base64url").replace(/[-_]/g, "x")}`;
 
 /** Stripe's form encoding (`a[b][c]=v`) back into nested objects. */
@@ -170,6 +174,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
   const requests: StripeStandIn["requests"] = [];
   const idempotent = new Map<string, { params: string; status: number; body: string }>();
   let dropNext = false;
+  let refundsUnavailable = 0;
   const signer = new Stripe("sk_test_stand_in_signer");
   let baseUrl = "";
 
@@ -240,7 +245,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     setTimeout(() => void sendEvent(event(type, object)).catch((error) => console.error("[stripe stand-in] webhook failed", error)), 10);
   }
 
-  async function api(method: string, path: string, params: Record<string, unknown>, query: URLSearchParams, idempotencyKey: string | null, rawParams: string): Promise<{ status: number; body: unknown; drop?: boolean }> {
+  async function api(method: string, path: string, params: Record<string, unknown>, query: URLSearchParams, idempotencyKey: string | null, rawParams: string): Promise<{ status: number; body: unknown; drop?: boolean; headers?: Record<string, string> }> {
     if (method === "POST" && path === "/v1/accounts") {
       if (params.type !== "express") throw new StandInError(400, "invalid_request_error", "Only Express accounts are supported here.", "parameter_invalid", "type");
       const country = String(params.country ?? "US");
@@ -281,7 +286,7 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
           if (earlier.params !== rawParams) {
             throw new StandInError(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with.`);
           }
-          return { status: earlier.status, body: JSON.parse(earlier.body) };
+          return { status: earlier.status, body: JSON.parse(earlier.body), headers: REPLAYED };
         }
       }
       const destination = account(String(params.destination ?? ""));
@@ -369,9 +374,14 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === "GET" && sessionMatch) return { status: 200, body: checkoutSession(decodeURIComponent(sessionMatch[1]!)) };
     if (method === "POST" && path === "/v1/refunds") {
+      if (refundsUnavailable > 0) {
+        refundsUnavailable--;
+        // Stripe's own failure, which it asks the SDK not to retry: the caller's next attempt is its own.
+        return { status: 503, body: { error: { type: "api_error", message: "Stripe is temporarily unavailable." } }, headers: { "Stripe-Should-Retry": "false" } };
+      }
       if (idempotencyKey) {
         const earlier = idempotent.get(idempotencyKey);
-        if (earlier) return { status: earlier.status, body: JSON.parse(earlier.body) };
+        if (earlier) return { status: earlier.status, body: JSON.parse(earlier.body), headers: REPLAYED };
       }
       const intent = String(params.payment_intent ?? "");
       const paid = [...checkoutSessions.values()].find((s) => s.payment_intent === intent && s.payment_status === "paid");
@@ -466,12 +476,12 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       }
       const params = req.method === "GET" ? {} : parseForm(raw);
       api(req.method ?? "GET", url.pathname, params, url.searchParams, idempotencyKey, raw)
-        .then(({ status, body, drop }) => {
+        .then(({ status, body, drop, headers }) => {
           if (drop) {
             req.socket.destroy();
             return;
           }
-          send(status, body, idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {});
+          send(status, body, { ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}), ...headers });
         })
         .catch((error: unknown) => {
           if (error instanceof StandInError) {
@@ -498,6 +508,9 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     requests,
     dropNextTransferResponse: () => {
       dropNext = true;
+    },
+    refundsUnavailableFor: (requests) => {
+      refundsUnavailable = requests;
     },
     completeOnboarding,
     expireLinks: () => {

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { journalEntries, projects, type User } from "~/db/schema";
+import { journalEntries, notifications, projects, type User } from "~/db/schema";
+import { runQueuedJobsNow } from "~/modules/jobs/queue.server";
 import { escrowBalanceMicros } from "~/modules/marketplace/escrow.server";
+import { CHECKOUT_REFUND_JOB } from "~/modules/marketplace/projects/project-checkout.server";
 import { cancelProject } from "~/modules/marketplace/projects.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
@@ -140,33 +142,76 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     expect((await row(project.id)).fundingStatus).toBe("unfunded");
   });
 
-  it("a payment that arrives after the project was canceled is refunded to the card, once, and nothing is recorded", async () => {
+  const notices = (type: string, userId?: number) =>
+    db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.type, type), userId === undefined ? eq(notifications.audience, "admin") : eq(notifications.userId, userId)));
+
+  /** A project the client cancels while its Stripe page is still open in another tab, then pays there. */
+  async function paidAfterCancel() {
     const { project } = await openProject(client, provider);
     await server.postForm(pagePath(client, project.id), { intent: "checkout" }, cookies.client);
     const session = [...stand.checkoutSessions.values()].at(-1)!;
-    // The client cancels while the Stripe page is still open in another tab, then pays there.
     await cancelProject(client, project.id, "Found someone closer to home");
     stand.payCheckoutSession(session.id);
+    return { project, session };
+  }
+  const refundsOf = (session: { payment_intent: string | null }) => [...stand.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
+
+  it("a payment that arrives after the project was canceled is refunded to the card, once, and nothing is recorded", async () => {
+    const { project, session } = await paidAfterCancel();
     const refundsBefore = stand.refunds.size;
+    const clientNoticesBefore = (await notices("ProjectPaymentRefunded", client.id)).length;
 
     expect((await webhook("checkout.session.completed", session)).status).toBe(200);
-    const refunds = [...stand.refunds.values()].filter((r) => r.payment_intent === session.payment_intent);
+    // The refund is a job recorded with the webhook's transaction: nothing was refunded before it runs.
+    expect(refundsOf(session)).toHaveLength(0);
+    expect(await runQueuedJobsNow(CHECKOUT_REFUND_JOB)).toMatchObject({ completed: 1, failed: 0 });
+    const refunds = refundsOf(session);
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ amount: project.amountCents, currency: "usd", metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id } });
     expect(stand.requests.filter((r) => r.path === "/v1/refunds").at(-1)!.idempotencyKey).toBe(`backline-checkout-refund-${session.id}`);
     expect(await row(project.id)).toMatchObject({ status: "canceled", fundingStatus: "unfunded" });
     expect(await escrowBalanceMicros(project.id)).toBe(0n);
     expect(await fundingEntries(project.id)).toHaveLength(0);
+    expect(await notices("ProjectPaymentRefunded", client.id)).toHaveLength(clientNoticesBefore + 1);
 
-    // The client's return (and the async event) ask again: the same refund, told on the page, nothing recorded.
+    // The client's return (and the async event) ask again: the same refund, told on the page, nothing recorded,
+    // and no second notification (Stripe answers the refund's idempotency key again).
     const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
     expect(back.status).toBe(302);
     expect(back.headers.get("location")).toBe(pagePath(client, project.id));
-    expect(back.headers.get("set-cookie")).toBeTruthy(); // the flash: "… the payment is refunded to your card."
+    expect(back.headers.get("set-cookie")).toBeTruthy(); // the flash: "… the payment is being refunded to your card …"
     expect((await webhook("checkout.session.async_payment_succeeded", session)).status).toBe(200);
+    await runQueuedJobsNow(CHECKOUT_REFUND_JOB);
     expect(stand.refunds.size).toBe(refundsBefore + 1);
     expect(await row(project.id)).toMatchObject({ status: "canceled", fundingStatus: "unfunded" });
     expect(await fundingEntries(project.id)).toHaveLength(0);
+    expect(await notices("ProjectPaymentRefunded", client.id)).toHaveLength(clientNoticesBefore + 1);
+  });
+
+  it("a refund Stripe cannot make just now is retried until it is made; one that never succeeds is handed to the administrators", async () => {
+    const { session } = await paidAfterCancel();
+    const clientNoticesBefore = (await notices("ProjectPaymentRefunded", client.id)).length;
+    const adminNoticesBefore = (await notices("ProjectRefundFailed")).length;
+    stand.refundsUnavailableFor(2);
+    expect((await webhook("checkout.session.completed", session)).status).toBe(200);
+    // Two failed runs, then the retry that refunds (retries run at once here; the server waits between them).
+    expect(await runQueuedJobsNow(CHECKOUT_REFUND_JOB)).toMatchObject({ runs: 3, completed: 1, failed: 2 });
+    expect(refundsOf(session)).toHaveLength(1);
+    expect(await notices("ProjectPaymentRefunded", client.id)).toHaveLength(clientNoticesBefore + 1);
+    expect(await notices("ProjectRefundFailed")).toHaveLength(adminNoticesBefore);
+
+    const never = await paidAfterCancel();
+    stand.refundsUnavailableFor(1000);
+    expect((await webhook("checkout.session.completed", never.session)).status).toBe(200);
+    // The first run and its 10 retries all fail; the last one tells the administrators instead of failing.
+    expect(await runQueuedJobsNow(CHECKOUT_REFUND_JOB)).toMatchObject({ runs: 11, completed: 1, failed: 10 });
+    stand.refundsUnavailableFor(0);
+    expect(refundsOf(never.session)).toHaveLength(0);
+    const [alert] = (await notices("ProjectRefundFailed")).slice(adminNoticesBefore);
+    expect(JSON.stringify(alert!.data)).toContain(`project #${never.project.id} (Checkout Session ${never.session.id}) could not be refunded`);
   });
 
   it("when Stripe cannot be reached, the client is told to try again and nothing changes (runs last: it stops the stand-in)", async () => {

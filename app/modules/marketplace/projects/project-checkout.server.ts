@@ -4,7 +4,8 @@ import { db, type Db } from "~/db/client.server";
 import { projects, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { formatCents } from "~/modules/ledger/money";
-import { notifyMember } from "~/modules/notifications/notifications.server";
+import { enqueueJob, openJobQueue, registerJobHandler } from "~/modules/jobs/queue.server";
+import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
 import { stripeClient } from "~/modules/payouts/stripe/client.server";
 import type { MarketplaceActor } from "../access.server";
 import { MarketplaceError, NO_PROJECT } from "../marketplace-errors";
@@ -23,7 +24,7 @@ import { notifyFunded, recordFunding } from "../projects.server";
  * Stripe, never trusted from the URL). Recording = the same funding entry and conditional UPDATE as a manual
  * confirmation, with the session id as the reference; the amount and currency must match the project's.
  * A payment that arrives for a project that can no longer take it (canceled, or funded otherwise, meanwhile) is
- * refunded in full at Stripe instead (refundUnrecordedCheckout).
+ * refunded in full at Stripe instead, by a durable job (CHECKOUT_REFUND_JOB).
  */
 
 const SESSION_PREFIX = "Stripe Checkout ";
@@ -95,7 +96,7 @@ async function openSession(stripe: Stripe, project: Project, email: string, proj
   return session.url;
 }
 
-export type CheckoutOutcome = "funded" | "already" | "refunded" | "unpaid" | "not-ours" | "unreachable";
+export type CheckoutOutcome = "funded" | "already" | "refunding" | "unpaid" | "not-ours" | "unreachable";
 
 /**
  * The client is back from Stripe with `sessionId`: read it from Stripe and record the payment if it is paid and
@@ -120,52 +121,102 @@ export async function confirmProjectCheckout(actor: MarketplaceActor, id: number
   return applyPaidCheckoutSession(session);
 }
 
-/** Records a paid session once, from the client's return (or refunds it); notifies after the commit. */
+/** Records a paid session once, from the client's return; notifies after the commit. */
 async function applyPaidCheckoutSession(session: Stripe.Checkout.Session): Promise<CheckoutOutcome> {
+  // On PGlite the transaction holds the only connection: a refund's job is enqueued in it, so the queue opens first.
+  await openJobQueue();
   const result = await db().transaction((tx) => recordCheckoutPayment(tx, session));
   if (result.outcome === "funded") await notifyFunded(result.project!, result.project!.clientId);
-  // The client is on the page: the flash tells them; the webhook's path sends the notification.
-  if (result.outcome === "refund") return (await refundUnrecordedCheckout(session, result.project!, { notify: false })) ? "refunded" : "unreachable";
+  // The refund is the job's (enqueued with the decision); the client is told on the page that it is under way.
+  if (result.outcome === "refund") return "refunding";
   return result.outcome;
 }
 
+/* ------------------------------------------------------------------ refunds */
+
 /**
- * Refunds in full, at Stripe, a paid session that its project could not take (refunds.create on its payment
- * intent, once: the idempotency key names the session, so the webhook and the client's return may both ask).
- * Called after the commit; a failure is logged and answers false, and the next of them to arrive tries again.
+ * A paid session its project could not take is refunded in full at Stripe by a durable job (decision 016),
+ * enqueued in the transaction that decided it, so the refund survives Stripe being unreachable and the app
+ * stopping: the job retries with backoff for about a day, and tells the administrators if it never succeeds.
+ * The job's data is all it needs (no second read of the session).
  */
-export async function refundUnrecordedCheckout(session: Stripe.Checkout.Session, project: Project, options: { notify: boolean }): Promise<boolean> {
-  const stripe = stripeClient();
-  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-  if (!stripe || !paymentIntent) return false;
-  try {
-    await stripe.refunds.create(
-      { payment_intent: paymentIntent, metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id } },
-      { idempotencyKey: `backline-checkout-refund-${session.id}` },
-    );
-  } catch (error) {
-    // Refunded already (by an administrator at Stripe, say): nothing is left to give back.
-    if ((error as { code?: unknown }).code !== "charge_already_refunded") {
-      console.error(`[stripe] Checkout Session ${session.id} (project #${project.id}) could not be refunded`, error);
-      return false;
-    }
-  }
-  if (options.notify) {
-    await notifyMember(project.clientId, {
-      type: "ProjectPaymentRefunded",
-      message: `Your card payment of ${formatCents(BigInt(session.amount_total ?? 0))} for project #${project.id} arrived after the project was ${project.status === "canceled" ? "canceled" : "paid otherwise"}: it is refunded to your card.`,
-      color: "yellow",
-      routeName: PROJECT_ROUTE,
-      resourceId: project.id,
-    }).catch((error) => console.error("[stripe] notification failed", error));
-  }
-  return true;
+export const CHECKOUT_REFUND_JOB = "marketplace.checkout-refund";
+// 10 retries, from 1 to 2 minutes after the first try and doubling (pg-boss's jittered backoff): the last comes
+// 17 to 34 hours after the first.
+const REFUND_RETRY_LIMIT = 10;
+
+export interface CheckoutRefund {
+  sessionId: string;
+  paymentIntent: string;
+  projectId: number;
+  clientId: number;
+  amountCents: number;
+  /** Why the project could not take the payment, as the client is told. */
+  reason: "canceled" | "paid otherwise";
 }
+
+export type RefundOutcome = "refunded" | "refunded before" | "unreachable" | "refused";
+
+/**
+ * Refunds the payment at Stripe (refunds.create on its payment intent; the idempotency key names the session, so
+ * a retried job never refunds twice). "refunded before": Stripe answered an earlier identical request again, or
+ * the charge was refunded already (by an administrator at Stripe, say). "unreachable": worth trying again;
+ * "refused": Stripe said no for good.
+ */
+export async function refundUnrecordedCheckout(refund: CheckoutRefund): Promise<RefundOutcome> {
+  const stripe = stripeClient();
+  if (!stripe) return "unreachable";
+  try {
+    const made = await stripe.refunds.create(
+      { payment_intent: refund.paymentIntent, metadata: { backline_project_id: String(refund.projectId), backline_checkout_session: refund.sessionId } },
+      { idempotencyKey: `backline-checkout-refund-${refund.sessionId}` },
+    );
+    return made.lastResponse?.headers?.["idempotent-replayed"] === "true" ? "refunded before" : "refunded";
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "charge_already_refunded") return "refunded before";
+    console.error(`[stripe] Checkout Session ${refund.sessionId} (project #${refund.projectId}) could not be refunded`, error);
+    // No answer, Stripe's own failure, too many requests, or the same refund still in flight: try again later.
+    const status = (error as { statusCode?: unknown }).statusCode;
+    return typeof status !== "number" || status >= 500 || status === 429 || status === 409 ? "unreachable" : "refused";
+  }
+}
+
+registerJobHandler<CheckoutRefund>(
+  CHECKOUT_REFUND_JOB,
+  async (refund, job) => {
+    const outcome = await refundUnrecordedCheckout(refund);
+    if (outcome === "refunded") {
+      await notifyMember(refund.clientId, {
+        type: "ProjectPaymentRefunded",
+        message: `Your card payment of ${formatCents(BigInt(refund.amountCents))} for project #${refund.projectId} arrived after the project was ${refund.reason}: it is refunded to your card.`,
+        color: "yellow",
+        routeName: PROJECT_ROUTE,
+        resourceId: refund.projectId,
+      }).catch((error) => console.error("[stripe] notification failed", error));
+      return;
+    }
+    if (outcome === "refunded before") return;
+    if (outcome === "unreachable" && job.retryCount < REFUND_RETRY_LIMIT) {
+      throw new Error(`Stripe could not refund Checkout Session ${refund.sessionId} just now; the refund is retried.`);
+    }
+    await notifyAdmins({
+      type: "ProjectRefundFailed",
+      message: `The card payment of ${formatCents(BigInt(refund.amountCents))} for project #${refund.projectId} (Checkout Session ${refund.sessionId}) could not be refunded: ${
+        outcome === "refused" ? "Stripe refused the refund" : "Stripe could not be reached for a day"
+      }. Refund it in the Stripe dashboard.`,
+      color: "red",
+      routeName: "admin-project",
+      resourceId: refund.projectId,
+    });
+  },
+  { retryLimit: REFUND_RETRY_LIMIT, retryDelaySeconds: 60, retryBackoff: true },
+);
 
 /**
  * Records a paid session in `tx` (the webhook's transaction, or the return's): once, only for its project, only
- * for the project's amount in USD. After its commit the caller notifies when the outcome is "funded", and
- * refunds the payment (refundUnrecordedCheckout) when it is "refund": the project could no longer take it.
+ * for the project's amount in USD. After its commit the caller notifies when the outcome is "funded". When it is
+ * "refund" (the project could no longer take the payment) nothing is recorded and the refund's job is enqueued in
+ * `tx` (on PGlite the queue must be open before the transaction: openJobQueue).
  */
 export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Session): Promise<{ outcome: CheckoutOutcome | "refund"; project?: Project }> {
   const id = projectIdOf(session);
@@ -182,6 +233,17 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
   if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") {
     // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, the caller refunds it.
     console.warn(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; refunding it`);
+    const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+    if (!paymentIntent) throw new Error(`Checkout Session ${session.id} is paid but names no payment intent to refund.`);
+    const refund: CheckoutRefund = {
+      sessionId: session.id,
+      paymentIntent,
+      projectId: project.id,
+      clientId: project.clientId,
+      amountCents: project.amountCents,
+      reason: project.status === "canceled" ? "canceled" : "paid otherwise",
+    };
+    await enqueueJob(CHECKOUT_REFUND_JOB, refund, { tx, singletonKey: `checkout-refund:${session.id}` });
     return { outcome: "refund", project };
   }
   return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference) };

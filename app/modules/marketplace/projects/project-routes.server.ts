@@ -229,8 +229,11 @@ async function checkoutReturn(user: User, id: number, path: string, checkout: st
   if (outcome === "funded" || outcome === "already") {
     return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
   }
-  if (outcome === "refunded") {
-    return redirectWithFlash(path, { kind: "info", message: "This project was canceled or paid otherwise before your card payment arrived: the payment is refunded to your card." });
+  if (outcome === "refunding") {
+    return redirectWithFlash(path, {
+      kind: "info",
+      message: "This project was canceled or paid otherwise before your card payment arrived: the payment is being refunded to your card, and you will be notified when it is done.",
+    });
   }
   if (outcome === "unpaid" || outcome === "unreachable") {
     return redirectWithFlash(path, { kind: "info", message: "Stripe has not confirmed the payment yet. This page shows it as funded once it does." });

@@ -6,7 +6,8 @@ import { env } from "~/env.server";
 import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
 import { notifyFunded } from "~/modules/marketplace/projects.server";
-import { recordCheckoutPayment, refundUnrecordedCheckout } from "~/modules/marketplace/projects/project-checkout.server";
+import { openJobQueue } from "~/modules/jobs/queue.server";
+import { recordCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
 import { stripeClient } from "./client.server";
@@ -24,7 +25,8 @@ import { applyOnboardingStatus, onboardingStatusOf } from "./stripe-connect.serv
  *   Stripe's answer and its commit) is recorded now, as the administrator's payment would have been;
  * - transfer.reversed: what Stripe took back goes back to the member's earnings (reversePaidPayout);
  * - checkout.session.completed: a client's card payment for a marketplace project puts it in escrow (the same
- *   recording as the client's return from Checkout; whichever comes first does it).
+ *   recording as the client's return from Checkout; whichever comes first does it), or, when the project can no
+ *   longer take it, enqueues its refund (a durable job that retries while Stripe cannot be reached).
  */
 
 export type WebhookOutcome = "processed" | "duplicate";
@@ -54,7 +56,9 @@ type Notice = { userId: number; notification: NewNotification };
 export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   const notices: Notice[] = [];
   const funded: Project[] = [];
-  const refunds: Array<{ session: Stripe.Checkout.Session; project: Project }> = [];
+  // A payment its project can no longer take is refunded by a job enqueued in this transaction (on PGlite the
+  // transaction holds the only connection, so the queue opens first).
+  await openJobQueue();
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const inserted = await tx.insert(stripeWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeWebhookEvents.id });
     if (inserted.length === 0) return "duplicate";
@@ -74,7 +78,6 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
       case "checkout.session.async_payment_succeeded": {
         const payment = await recordCheckoutPayment(tx, event.data.object);
         if (payment.outcome === "funded" && payment.project) funded.push(payment.project);
-        if (payment.outcome === "refund" && payment.project) refunds.push({ session: event.data.object, project: payment.project });
         break;
       }
       default:
@@ -90,8 +93,6 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
   for (const project of funded) {
     await notifyFunded(project, project.clientId).catch((error) => console.error("[stripe] notification failed", error));
   }
-  // A payment its project can no longer take goes back to the card, after the commit (a Stripe call is no part of it).
-  for (const { session, project } of refunds) await refundUnrecordedCheckout(session, project, { notify: true });
   return outcome;
 }
 
