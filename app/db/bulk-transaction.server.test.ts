@@ -76,6 +76,25 @@ describe("withBulkTransaction", () => {
     await db().execute(sql`delete from bulk_child`);
   });
 
+  it("checks again every statement that follows unchecked writes, through tx as well", async () => {
+    const result = await withBulkTransaction(async (tx, bulk) => {
+      expect(await bulk.allowUncheckedReferences(["bulk_child"])).toBe(true);
+      // Unchecked writes in a row all skip the checks (they share one switch on PostgreSQL).
+      for (const id of [1, 2]) {
+        const rows = bulk.rows("bulk_child", ["id", "parent_id"]);
+        rows.plain(id).plain(990 + id).end();
+        await bulk.write(rows, { uncheckedReferences: true });
+      }
+      const [{ n }] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from bulk_child where parent_id > 990`));
+      expect(n).toBe(2);
+      await tx.execute(sql`insert into bulk_child (id, parent_id) values (3, 999)`);
+    }).catch((error: unknown) => error);
+    const error = result as Error & { cause?: unknown };
+    expect(`${error.message} ${String(error.cause)}`).toMatch(/foreign key/i);
+    const [{ n }] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from bulk_child`));
+    expect(n).toBe(0);
+  });
+
   it("keeps the foreign keys of a table that has a trigger of its own", async () => {
     const result = await withBulkTransaction(async (_tx, bulk) => {
       expect(await bulk.allowUncheckedReferences(["bulk_child", "bulk_guarded"])).toBe(false);

@@ -199,9 +199,31 @@ export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) =>
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const client = await database.pool.connect();
   let broken = false;
+  // Unchecked writes switch the foreign-key checks off (session_replication_role = replica) and leave them off
+  // until anything else runs on the connection: consecutive unchecked writes share one switch (each round trip
+  // costs an import a batch's worth of waiting), and every other statement, through `tx` or a checked write,
+  // gets the checks back first.
+  let unchecking = false;
+  const checkAgain = async () => {
+    if (!unchecking) return;
+    unchecking = false;
+    await client.query("set local session_replication_role = origin");
+  };
+  const checkedClient = new Proxy(client, {
+    get(target, property) {
+      if (property === "query") {
+        return async (...args: unknown[]) => {
+          await checkAgain();
+          return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
   try {
     await client.query("begin");
-    const tx = drizzle(client, { schema }) as unknown as Db;
+    const tx = drizzle(checkedClient, { schema }) as unknown as Db;
     const bulk: BulkWriter = {
       referencesUnchecked: false,
       async allowUncheckedReferences(tables) {
@@ -212,10 +234,13 @@ export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) =>
       async write(rows, options = {}) {
         if (rows.count === 0) return;
         const unchecked = options.uncheckedReferences && bulk.referencesUnchecked;
-        if (unchecked) await client.query("set local session_replication_role = replica");
+        if (!unchecked) await checkAgain();
+        else if (!unchecking) {
+          await client.query("set local session_replication_role = replica");
+          unchecking = true;
+        }
         const copy = client.query(copyFrom(`copy ${quoteIdent(rows.table)} (${rows.columns.map(quoteIdent).join(", ")}) from stdin`));
         await pipeline(Readable.from([Buffer.from((rows as CopyRows).out, "utf8")]), copy);
-        if (unchecked) await client.query("set local session_replication_role = origin");
       },
     };
     const result = await work(tx, bulk);
