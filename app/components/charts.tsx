@@ -28,8 +28,9 @@ function ClientOnlyChart({ height, width, label, children }: { height: number; w
     <div
       role="img"
       aria-label={label}
-      className={width ? "mx-auto max-w-full overflow-hidden" : undefined}
-      style={{ height, width }}
+      // A width is a most: a percentage width gives the box no minimum, so a narrow grid column is not widened by it.
+      className={width ? "mx-auto w-full overflow-hidden" : undefined}
+      style={{ height, maxWidth: width }}
       data-chart-height={height}
     >
       {hydrated ? <Suspense fallback={null}>{children}</Suspense> : null}
