@@ -145,7 +145,7 @@ export const CHECKOUT_REFUND_JOB = "marketplace.checkout-refund";
 // 17 to 34 hours after the first.
 const REFUND_RETRY_LIMIT = 10;
 
-export interface CheckoutRefund {
+interface CheckoutRefund {
   sessionId: string;
   paymentIntent: string;
   projectId: number;
@@ -155,7 +155,7 @@ export interface CheckoutRefund {
   reason: "canceled" | "paid otherwise";
 }
 
-export type RefundOutcome = "refunded" | "refunded before" | "unreachable" | "refused";
+type RefundOutcome = "refunded" | "refunded before" | "unreachable" | "refused";
 
 /**
  * Refunds the payment at Stripe (refunds.create on its payment intent; the idempotency key names the session, so
@@ -163,7 +163,7 @@ export type RefundOutcome = "refunded" | "refunded before" | "unreachable" | "re
  * the charge was refunded already (by an administrator at Stripe, say). "unreachable": worth trying again;
  * "refused": Stripe said no for good.
  */
-export async function refundUnrecordedCheckout(refund: CheckoutRefund): Promise<RefundOutcome> {
+async function refundUnrecordedCheckout(refund: CheckoutRefund): Promise<RefundOutcome> {
   const stripe = stripeClient();
   if (!stripe) return "unreachable";
   try {
@@ -231,7 +231,7 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     return { outcome: "not-ours" };
   }
   if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") {
-    // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, the caller refunds it.
+    // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, a job refunds it.
     console.warn(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; refunding it`);
     const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
     if (!paymentIntent) throw new Error(`Checkout Session ${session.id} is paid but names no payment intent to refund.`);
