@@ -273,7 +273,7 @@ export function SalesImportPage() {
               </p>
               <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
                 {unmatched.rows.map((line) => (
-                  <li key={line.id} className="grid gap-3 p-3 text-sm lg:grid-cols-[1fr_auto] lg:items-end">
+                  <li key={line.id} className="grid gap-3 p-3 text-sm lg:grid-cols-[1fr_auto] lg:items-center">
                     <div className="min-w-0">
                       <p className="font-medium break-words">
                         Line {line.lineNo}: {line.trackTitle ?? line.releaseTitle ?? "untitled"} {line.artist ? <span className="text-stone-500">· {line.artist}</span> : null}
