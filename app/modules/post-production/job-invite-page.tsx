@@ -1,11 +1,8 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData } from "react-router";
-import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
-import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
-import { RegisterSchema } from "~/modules/accounts/schemas";
+import { Link, useActionData } from "react-router";
+import { AuthCard } from "~/components/forms";
 import type { JobInviteActionData, JobInviteData } from "./job-invite.server";
-import { InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
+import { InviteMismatch, InviteRefused } from "~/components/invitation";
+import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
 
 type Invitation = Extract<JobInviteData, { kind: "invite" }>;
 
@@ -48,30 +45,14 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
 
 function CreateAccount({ invitation }: { invitation: Invitation }) {
   const actionData = useActionData<JobInviteActionData>();
-  const lastResult = actionData?.intent === "register" ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    id: "job-invite-register",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  useClearOnError(form.id, lastResult, ["password", "passwordConfirmation"]);
   return (
-    <Form method="post" className="space-y-4" {...getFormProps(form)}>
-      <p className="text-sm text-stone-600">Create your free account to see the job, accept it and deliver your file. This link proves your email address, so you can start right away.</p>
-      <FormAlert id={form.errorId} errors={form.errors} />
-      <NameFields name={fields.name} lastName={fields.lastName} />
-      <div>
-        <p className="block text-sm font-medium text-stone-800">Email</p>
-        <p className="mt-1 text-sm break-words text-stone-900">{invitation.invite.email}</p>
-        <input type="hidden" name="email" value={invitation.invite.email} />
-      </div>
-      <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-      <TermsAgreementField field={fields.terms} documents={invitation.documents} />
-      <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
-        Create account and open the job
-      </SubmitButton>
-    </Form>
+    <InvitedAccountForm
+      id="job-invite-register"
+      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
+      email={invitation.invite.email}
+      documents={invitation.documents}
+      intro="Create your free account to see the job, accept it and deliver your file. This link proves your email address, so you can start right away."
+      submitLabel="Create account and open the job"
+    />
   );
 }

@@ -1,11 +1,8 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData } from "react-router";
-import { AuthCard, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
-import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
-import { RegisterSchema } from "~/modules/accounts/schemas";
+import { AuthCard, FormAlert, SubmitButton } from "~/components/forms";
 import type { BandInviteActionData, BandInviteData } from "./band-invite-route.server";
-import { InviteMismatch, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
+import { InviteMismatch } from "~/components/invitation";
+import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
 
 type Invitation = Extract<BandInviteData, { kind: "invite" }>;
 
@@ -82,33 +79,14 @@ function LogInToAccept({ invitation }: { invitation: Invitation }) {
 
 function CreateAccount({ invitation }: { invitation: Invitation }) {
   const actionData = useActionData<BandInviteActionData>();
-  const lastResult = actionData?.intent === "register" ? actionData.result : undefined;
-  const [form, fields] = useForm({
-    id: "band-invite-register",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
-  useClearOnError(form.id, lastResult, ["password", "passwordConfirmation"]);
-  const { documents, invite } = invitation;
   return (
-    <Form method="post" className="space-y-4" {...getFormProps(form)}>
-      <p className="text-sm text-stone-600">Create your account to join. This link proves your email address, so you can start right away.</p>
-      <FormAlert id={form.errorId} errors={form.errors} />
-      <NameFields name={fields.name} lastName={fields.lastName} />
-      <div>
-        <p className="block text-sm font-medium text-stone-800">Email</p>
-        <p className="mt-1 text-sm break-words text-stone-900">{invite.email}</p>
-        {/* The account always gets the invited address; this copy only satisfies the shared form rules. */}
-        <input type="hidden" name="email" value={invite.email} />
-        {fields.email.errors?.length ? <p className="mt-1 text-sm text-red-700">{fields.email.errors.join(" ")}</p> : null}
-      </div>
-      <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-      <TermsAgreementField field={fields.terms} documents={documents} />
-      <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
-        Create account and join
-      </SubmitButton>
-    </Form>
+    <InvitedAccountForm
+      id="band-invite-register"
+      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
+      email={invitation.invite.email}
+      documents={invitation.documents}
+      intro="Create your account to join. This link proves your email address, so you can start right away."
+      submitLabel="Create account and join"
+    />
   );
 }
