@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { AuthCard, SubmitButton } from "~/components/forms";
+import { AuthCard, FormAlert, SubmitButton, type ErrorList } from "~/components/forms";
 
 /** The full-width secondary button of the invitation pages (an auth card's column of actions). */
 export const inviteSecondaryButton =
@@ -42,5 +42,18 @@ export function InviteRefused({ title, message, loggedIn }: { title: string; mes
         </p>
       )}
     </AuthCard>
+  );
+}
+
+/** Declining an invitation from its page, below the ways to accept it. The form posts `intent=decline` to the page itself. */
+export function InviteDeclineForm({ errors, note, label }: { errors: ErrorList; note: string; label: string }) {
+  return (
+    <Form method="post" className="space-y-2 border-t border-stone-200 pt-4">
+      <FormAlert errors={errors} />
+      <p className="text-sm text-stone-600">{note}</p>
+      <SubmitButton name="intent" value="decline" pendingLabel="Declining…" className={inviteSecondaryButton}>
+        {label}
+      </SubmitButton>
+    </Form>
   );
 }

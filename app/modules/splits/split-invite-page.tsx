@@ -1,7 +1,7 @@
-import { Form, Link, useActionData } from "react-router";
-import { AuthCard, FormAlert, SubmitButton } from "~/components/forms";
+import { Link, useActionData } from "react-router";
+import { AuthCard } from "~/components/forms";
 import type { SplitInviteActionData, SplitInviteData } from "./split-invite.server";
-import { InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
+import { InviteDeclineForm, InviteMismatch, InviteRefused } from "~/components/invitation";
 import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
 
 type Invitation = Extract<SplitInviteData, { kind: "invite" }>;
@@ -79,15 +79,7 @@ function errorsFor(actionData: SplitInviteActionData | undefined, intent: SplitI
 
 function DeclineForm() {
   const actionData = useActionData<SplitInviteActionData>();
-  return (
-    <Form method="post" className="space-y-2 border-t border-stone-200 pt-4">
-      <FormAlert errors={errorsFor(actionData, "decline")} />
-      <p className="text-sm text-stone-600">Not you, or you did not work on it? Your share then goes back to the artist page's owner.</p>
-      <SubmitButton name="intent" value="decline" pendingLabel="Declining…" className={secondaryButton}>
-        Decline the share
-      </SubmitButton>
-    </Form>
-  );
+  return <InviteDeclineForm errors={errorsFor(actionData, "decline")} note="Not you, or you did not work on it? Your share then goes back to the artist page's owner." label="Decline the share" />;
 }
 
 function CreateAccount({ invitation }: { invitation: Invitation }) {

@@ -1,7 +1,7 @@
 import { Form, Link, useActionData } from "react-router";
 import { AuthCard, FormAlert, SubmitButton } from "~/components/forms";
 import type { CreditInviteActionData, CreditInviteData } from "./credit-invite-route.server";
-import { InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
+import { InviteDeclineForm, InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
 import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
 
 type Invitation = Extract<CreditInviteData, { kind: "invite" }>;
@@ -61,15 +61,7 @@ function AnswerForm() {
 
 function DeclineForm() {
   const actionData = useActionData<CreditInviteActionData>();
-  return (
-    <Form method="post" className="space-y-2 border-t border-stone-200 pt-4">
-      <FormAlert errors={errorsFor(actionData, "decline")} />
-      <p className="text-sm text-stone-600">Not you, or you did not work on it?</p>
-      <SubmitButton name="intent" value="decline" pendingLabel="Declining…" className={secondaryButton}>
-        Decline
-      </SubmitButton>
-    </Form>
-  );
+  return <InviteDeclineForm errors={errorsFor(actionData, "decline")} note="Not you, or you did not work on it?" label="Decline" />;
 }
 
 function CreateAccount({ invitation }: { invitation: Invitation }) {
