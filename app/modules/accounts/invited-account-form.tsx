@@ -1,6 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { Form, useActionData } from "react-router";
 import { FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { NameFields, NewPasswordFields, TermsAgreementField } from "./account-fields";
 import { RegisterSchema } from "./schemas";
@@ -8,24 +8,24 @@ import { RegisterSchema } from "./schemas";
 /**
  * Creating an account from an invitation link (split, credit, band, post-production job). The link proves the
  * invited address, so it is shown, not asked; the account always gets it (the hidden copy only satisfies the
- * register rules). Posts `intent=register` to the invitation page itself; `lastResult` is that action's reply.
+ * register rules). Posts `intent=register` to the invitation page itself, whose reply to it is
+ * `{ intent: "register", result }`.
  */
 export function InvitedAccountForm({
   id,
-  lastResult,
-  email,
-  documents,
+  invitation,
   intro,
   submitLabel,
 }: {
   id: string;
-  lastResult: SubmissionResult<string[]> | undefined;
-  email: string;
-  documents: ReadonlyArray<{ id: number; name: string; slug: string }>;
+  invitation: { invite: { email: string }; documents: ReadonlyArray<{ id: number; name: string; slug: string }> };
   /** What the account is for, before the fields. */
   intro: string;
   submitLabel: string;
 }) {
+  const actionData = useActionData<{ intent?: string; result?: SubmissionResult<string[]> } | undefined>();
+  const lastResult = actionData?.intent === "register" ? actionData.result : undefined;
+  const { email } = invitation.invite;
   const [form, fields] = useForm({
     id,
     lastResult,
@@ -46,7 +46,7 @@ export function InvitedAccountForm({
         {fields.email.errors?.length ? <p className="mt-1 text-sm text-red-700">{fields.email.errors.join(" ")}</p> : null}
       </div>
       <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-      <TermsAgreementField field={fields.terms} documents={documents} />
+      <TermsAgreementField field={fields.terms} documents={invitation.documents} />
       <SubmitButton name="intent" value="register" pendingLabel="Creating your account…">
         {submitLabel}
       </SubmitButton>

@@ -1,10 +1,8 @@
-import { Link, useActionData } from "react-router";
+import { Link } from "react-router";
 import { AuthCard } from "~/components/forms";
-import type { JobInviteActionData, JobInviteData } from "./job-invite.server";
+import type { JobInviteData } from "./job-invite.server";
 import { InviteMismatch, InviteRefused } from "~/components/invitation";
 import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
-
-type Invitation = Extract<JobInviteData, { kind: "invite" }>;
 
 /** `/post-production-jobs/create-account` (see job-invite.server.ts). */
 export function JobInvitePage({ data }: { data: JobInviteData }) {
@@ -37,22 +35,15 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
             </Link>
           </div>
         ) : null}
-        {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+        {data.mode === "register" ? (
+          <InvitedAccountForm
+            id="job-invite-register"
+            invitation={data}
+            intro="Create your free account to see the job, accept it and deliver your file. This link proves your email address, so you can start right away."
+            submitLabel="Create account and open the job"
+          />
+        ) : null}
       </div>
     </AuthCard>
-  );
-}
-
-function CreateAccount({ invitation }: { invitation: Invitation }) {
-  const actionData = useActionData<JobInviteActionData>();
-  return (
-    <InvitedAccountForm
-      id="job-invite-register"
-      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
-      email={invitation.invite.email}
-      documents={invitation.documents}
-      intro="Create your free account to see the job, accept it and deliver your file. This link proves your email address, so you can start right away."
-      submitLabel="Create account and open the job"
-    />
   );
 }

@@ -30,7 +30,14 @@ export function BandInvitePage({ data }: { data: BandInviteData }) {
       {data.mode === "accept" ? <AcceptForm /> : null}
       {data.mode === "mismatch" ? <InviteMismatch what="invitation" sentTo={data.invite.email} currentEmail={data.currentEmail} answer="accept" /> : null}
       {data.mode === "login" ? <LogInToAccept invitation={data} /> : null}
-      {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+      {data.mode === "register" ? (
+        <InvitedAccountForm
+          id="band-invite-register"
+          invitation={data}
+          intro="Create your account to join. This link proves your email address, so you can start right away."
+          submitLabel="Create account and join"
+        />
+      ) : null}
     </AuthCard>
   );
 }
@@ -74,19 +81,5 @@ function LogInToAccept({ invitation }: { invitation: Invitation }) {
         Log in to accept
       </Link>
     </div>
-  );
-}
-
-function CreateAccount({ invitation }: { invitation: Invitation }) {
-  const actionData = useActionData<BandInviteActionData>();
-  return (
-    <InvitedAccountForm
-      id="band-invite-register"
-      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
-      email={invitation.invite.email}
-      documents={invitation.documents}
-      intro="Create your account to join. This link proves your email address, so you can start right away."
-      submitLabel="Create account and join"
-    />
   );
 }

@@ -35,7 +35,14 @@ export function SplitInvitePage({ data }: { data: SplitInviteData }) {
             </Link>
           </div>
         ) : null}
-        {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+        {data.mode === "register" ? (
+          <InvitedAccountForm
+            id="split-invite-register"
+            invitation={data}
+            intro="Create your free account to see the whole sheet and accept or decline. This link proves your email address, so you can start right away."
+            submitLabel="Create account and open the proposal"
+          />
+        ) : null}
         {data.mode === "login" || data.mode === "register" ? <DeclineForm /> : null}
       </div>
     </AuthCard>
@@ -80,18 +87,4 @@ function errorsFor(actionData: SplitInviteActionData | undefined, intent: SplitI
 function DeclineForm() {
   const actionData = useActionData<SplitInviteActionData>();
   return <InviteDeclineForm errors={errorsFor(actionData, "decline")} note="Not you, or you did not work on it? Your share then goes back to the artist page's owner." label="Decline the share" />;
-}
-
-function CreateAccount({ invitation }: { invitation: Invitation }) {
-  const actionData = useActionData<SplitInviteActionData>();
-  return (
-    <InvitedAccountForm
-      id="split-invite-register"
-      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
-      email={invitation.invite.email}
-      documents={invitation.documents}
-      intro="Create your free account to see the whole sheet and accept or decline. This link proves your email address, so you can start right away."
-      submitLabel="Create account and open the proposal"
-    />
-  );
 }

@@ -4,8 +4,6 @@ import type { CreditInviteActionData, CreditInviteData } from "./credit-invite-r
 import { InviteDeclineForm, InviteMismatch, InviteRefused, inviteSecondaryButton as secondaryButton } from "~/components/invitation";
 import { InvitedAccountForm } from "~/modules/accounts/invited-account-form";
 
-type Invitation = Extract<CreditInviteData, { kind: "invite" }>;
-
 /** The credit invitation pages (see credit-invite-route.server.ts). */
 export function CreditInvitePage({ data, title }: { data: CreditInviteData; title: string }) {
   if (data.kind === "refused") return <InviteRefused title={title} message={data.message} loggedIn={data.loggedIn} />;
@@ -32,7 +30,14 @@ export function CreditInvitePage({ data, title }: { data: CreditInviteData; titl
             </Link>
           </div>
         ) : null}
-        {data.mode === "register" ? <CreateAccount invitation={data} /> : null}
+        {data.mode === "register" ? (
+          <InvitedAccountForm
+            id="credit-invite-register"
+            invitation={data}
+            intro="Create your account to accept. This link proves your email address, so you can start right away."
+            submitLabel="Create account and accept"
+          />
+        ) : null}
         {data.mode === "login" || data.mode === "register" ? <DeclineForm /> : null}
       </div>
     </AuthCard>
@@ -62,18 +67,4 @@ function AnswerForm() {
 function DeclineForm() {
   const actionData = useActionData<CreditInviteActionData>();
   return <InviteDeclineForm errors={errorsFor(actionData, "decline")} note="Not you, or you did not work on it?" label="Decline" />;
-}
-
-function CreateAccount({ invitation }: { invitation: Invitation }) {
-  const actionData = useActionData<CreditInviteActionData>();
-  return (
-    <InvitedAccountForm
-      id="credit-invite-register"
-      lastResult={actionData?.intent === "register" ? actionData.result : undefined}
-      email={invitation.invite.email}
-      documents={invitation.documents}
-      intro="Create your account to accept. This link proves your email address, so you can start right away."
-      submitLabel="Create account and accept"
-    />
-  );
 }
