@@ -1,21 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const shared = {
-  include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.{ts,js}", "tests/integration/**/*.test.ts"],
-  setupFiles: ["tests/setup/settings.ts"],
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
-};
-
-/** Every service test runs on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set. */
-const projects: Array<{ extends: true; test: typeof shared & { name: string; env: Record<string, string> } }> = [
-  { extends: true, test: { ...shared, name: "pglite", env: { TEST_DB: "pglite" } } },
-];
-if (process.env.TEST_DATABASE_URL) {
-  projects.push({ extends: true, test: { ...shared, name: "postgres", env: { TEST_DB: "postgres" } } });
-}
-
 export default defineConfig({
   resolve: {
     alias: [
@@ -27,7 +12,13 @@ export default defineConfig({
     ],
   },
   test: {
-    projects,
+    // One engine, PostgreSQL (decision 003): the embedded server the product runs on, or TEST_DATABASE_URL's.
+    name: "postgres",
+    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.{ts,js}", "tests/integration/**/*.test.ts"],
+    globalSetup: ["tests/setup/database-server.ts"],
+    setupFiles: ["tests/setup/settings.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     pool: "forks",
   },
 });

@@ -1,5 +1,7 @@
 import path from "node:path";
-import { currentDatabase, migrateDatabase, openDatabase, setDatabase } from "~/db/client.server";
+import { currentDatabase, describeDatabaseUrl, migrateDatabase, openDatabase, setDatabase } from "~/db/client.server";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/db/embedded-postgres.server";
+import { moveOldDatabase, oldDatabaseNotes } from "~/db/move-old-database.server";
 import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
 import { env, type Env } from "~/env.server";
 import { bodyLimitFor } from "~/modules/security/body-limits";
@@ -31,27 +33,50 @@ export interface BootModule {
   /** The request context for one request (app/request-context.ts), made by server/app.js. */
   createLoadContext(info: { ip: string; requestId: string; cspNonce: string }): unknown;
   shutdown(): Promise<void>;
-  databaseKind(): string;
+  /** Which database is in use, for the start-up line (never the password). */
+  databaseDescription(): string;
 }
 
-/** Validates settings, opens and migrates the database, seeds demo data on a first local run. */
+let embedded: EmbeddedPostgres | undefined;
+let description = "closed";
+
+/**
+ * Validates settings, opens the database (DATABASE_URL's, or the embedded PostgreSQL started in DATA_DIR),
+ * migrates it, moves an earlier embedded database in, and seeds demo data on a first local run.
+ */
 export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   const settings = env();
-  const options = {
-    databaseUrl: settings.DATABASE_URL,
-    pgliteDir: path.resolve(settings.DATA_DIR, "pglite"),
-  };
-  const database = await openDatabase(options);
-  await migrateDatabase(database, options);
-  setDatabase(database);
-  await seedReferenceDataOnFirstRun(database.db);
-  const demoLogins: string[] = [];
-  if (settings.SEED_DEMO_DATA) {
-    await seedDemoDataOnFirstRun();
-    demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
+  try {
+    let url = settings.DATABASE_URL;
+    if (!url) {
+      embedded = await startEmbeddedPostgres({ dataDir: settings.DATA_DIR });
+      url = embedded.url;
+      description = `embedded PostgreSQL ${embedded.version} in ${path.relative(process.cwd(), embedded.clusterDir) || embedded.clusterDir}, 127.0.0.1:${embedded.port}`;
+      for (const note of embedded.notes) console.log(`[database] ${note}`);
+    } else {
+      description = `PostgreSQL at ${describeDatabaseUrl(url)} (DATABASE_URL)`;
+    }
+    const database = await openDatabase(url);
+    setDatabase(database);
+    await migrateDatabase(database);
+    if (embedded?.owned) {
+      const moved = await moveOldDatabase(settings.DATA_DIR, database);
+      if (moved) console.log(`[database] ${moved}`);
+    }
+    for (const note of oldDatabaseNotes(settings.DATA_DIR, Boolean(settings.DATABASE_URL))) console.log(`[database] ${note}`);
+    await seedReferenceDataOnFirstRun(database.db);
+    const demoLogins: string[] = [];
+    if (settings.SEED_DEMO_DATA) {
+      await seedDemoDataOnFirstRun();
+      demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
+    }
+    // A server this process just started has no other client yet: a job run still marked active was cut off.
+    if (bootOptions.jobWorkers) await startJobWorkers({ retryInterruptedRuns: embedded?.owned === true });
+    return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), formActionSrc: extraFormActionSources(settings), bodyLimitFor };
+  } catch (error) {
+    await shutdown().catch(() => {});
+    throw error;
   }
-  if (bootOptions.jobWorkers) await startJobWorkers();
-  return { env: settings, demoLogins, connectSrc: extraConnectSources(settings), formActionSrc: extraFormActionSources(settings), bodyLimitFor };
 }
 
 export async function shutdown(): Promise<void> {
@@ -59,8 +84,12 @@ export async function shutdown(): Promise<void> {
   const database = currentDatabase();
   setDatabase(undefined);
   await database?.close();
+  const running = embedded;
+  embedded = undefined;
+  description = "closed";
+  await running?.stop();
 }
 
-export function databaseKind(): string {
-  return currentDatabase()?.kind ?? "closed";
+export function databaseDescription(): string {
+  return description;
 }

@@ -75,7 +75,8 @@ const app = createApp({
 });
 
 const server = app.listen(env.PORT, () => {
-  console.log(`${env.APP_NAME} is running at ${env.APP_URL} (APP_ENV=${env.APP_ENV}, database: ${entry.databaseKind()})`);
+  console.log(`${env.APP_NAME} is running at ${env.APP_URL} (APP_ENV=${env.APP_ENV})`);
+  console.log(`Database: ${entry.databaseDescription()}`);
   if (demoLogins.length) {
     console.log("Demo logins (password: backline-demo):");
     for (const login of demoLogins) console.log(`  ${login}`);
@@ -89,8 +90,8 @@ server.headersTimeout = 66_000;
 
 let stopping = false;
 /**
- * Stop taking connections, let requests in flight finish (at most 10 s), then close the database:
- * closing it first would fail the requests still running.
+ * Stop taking connections, let requests in flight finish (at most 10 s), then close the database (and stop
+ * the embedded PostgreSQL): closing it first would fail the requests still running.
  * @param {string} signal
  */
 async function shutdown(signal) {

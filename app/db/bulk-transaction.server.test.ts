@@ -46,7 +46,7 @@ describe("withBulkTransaction", () => {
   });
 
   it("skips the foreign keys only when asked and allowed; the caller then checks (here nobody does, and a bad row goes in)", async () => {
-    // The tests connect as a superuser (PGlite's postgres, and the test server's), who may.
+    // The tests connect as a superuser (the embedded cluster's postgres, or the test server's), who may.
     const allowed = await withBulkTransaction(async (_tx, bulk) => {
       const may = await bulk.allowUncheckedReferences(["bulk_child"]);
       const rows = bulk.rows("bulk_child", ["id", "parent_id"]);

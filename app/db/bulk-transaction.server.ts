@@ -3,14 +3,13 @@ import { pipeline } from "node:stream/promises";
 import { sql } from "drizzle-orm";
 import { from as copyFrom } from "pg-copy-streams";
 import * as schema from "./schema";
-import { currentDatabase, db, type Db } from "./client.server";
+import { currentDatabase, type Db } from "./client.server";
 
 /**
- * A transaction that can write many rows fast (MONEY.md "Statements in": COPY on PostgreSQL, batched
- * multi-row inserts on PGlite). Rows are encoded as they are made, straight into the text the database
- * reads (COPY's text format, or the VALUES of an INSERT), value by value: `text` for anything that may
- * need escaping, `plain` for values known not to (numbers, ids, codes, ISO dates). Everything written, by
- * `write` or through `tx`, commits or rolls back as one.
+ * A transaction that can write many rows fast (MONEY.md "Statements in": COPY). Rows are encoded as they
+ * are made, straight into COPY's text format, value by value: `text` for anything that may need escaping,
+ * `plain` for values known not to (numbers, ids, codes, ISO dates). Everything written, by `write` or
+ * through `tx`, commits or rolls back as one.
  */
 export interface BulkRows {
   readonly table: string;
@@ -70,11 +69,6 @@ export function pgArrayLiteral(values: ReadonlyArray<string | number | bigint | 
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** A SQL literal: an escape string (backslashes and quotes doubled), valid whatever standard_conforming_strings says. */
-function sqlLiteral(value: string): string {
-  return /[\\']/.test(value) ? `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''")}'` : `'${value}'`;
-}
-
 /** Rows as COPY text: one line per row, values separated by tabs. */
 class CopyRows implements BulkRows {
   out = "";
@@ -101,58 +95,6 @@ class CopyRows implements BulkRows {
   }
 }
 
-// Rows per INSERT on PGlite: literals, not parameters (binding tens of thousands of parameters through the
-// query builder cost far more than the database's work).
-const ROWS_PER_INSERT = 1000;
-
-/** Rows as the VALUES of INSERT statements of up to ROWS_PER_INSERT rows each. */
-class InsertRows implements BulkRows {
-  statements: string[] = [];
-  count = 0;
-  private current = "";
-  private inStatement = 0;
-  private first = true;
-  constructor(
-    readonly table: string,
-    readonly columns: readonly string[],
-  ) {}
-  private separator(): string {
-    if (!this.first) return ",";
-    this.first = false;
-    return this.inStatement === 0 ? "(" : ",(";
-  }
-  text(value: string | null): this {
-    this.current += this.separator() + (value === null ? "NULL" : sqlLiteral(value));
-    return this;
-  }
-  plain(value: string | number | bigint | null): this {
-    this.current += this.separator() + (value === null ? "NULL" : `'${value}'`);
-    return this;
-  }
-  end(): void {
-    this.current += ")";
-    this.first = true;
-    this.count++;
-    this.inStatement++;
-    if (this.inStatement === ROWS_PER_INSERT) this.seal();
-  }
-  /** The statements, the last one closed. */
-  sealed(): string[] {
-    if (this.inStatement > 0) this.seal();
-    return this.statements;
-  }
-  private seal() {
-    this.statements.push(this.current);
-    this.current = "";
-    this.inStatement = 0;
-  }
-}
-
-/** An INSERT of one statement's VALUES ("(..),(..)"). */
-function insertStatement(rows: InsertRows, values: string): string {
-  return `insert into ${quoteIdent(rows.table)} (${rows.columns.map(quoteIdent).join(", ")}) overriding system value values ${values}`;
-}
-
 /**
  * Whether this session may skip foreign-key triggers (session_replication_role = replica) for `tables`:
  * it may set the parameter, and the tables carry no trigger of their own (only their foreign keys'
@@ -172,30 +114,10 @@ async function mayUncheck(tx: Db, tables: readonly string[]): Promise<boolean> {
   return Boolean(row?.may_set) && row?.own_triggers === 0;
 }
 
-/** Runs `work` in one transaction with a bulk writer: COPY on PostgreSQL, multi-row INSERTs on PGlite. */
+/** Runs `work` in one transaction with a bulk writer (COPY) on one connection of the pool. */
 export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) => Promise<T>): Promise<T> {
   const database = currentDatabase();
-  if (!database?.pool) {
-    return db().transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
-      const bulk: BulkWriter = {
-        referencesUnchecked: false,
-        async allowUncheckedReferences(tables) {
-          bulk.referencesUnchecked = await mayUncheck(tx, tables);
-          return bulk.referencesUnchecked;
-        },
-        rows: (table, columns) => new InsertRows(table, columns),
-        async write(rows, options = {}) {
-          if (rows.count === 0) return;
-          const unchecked = options.uncheckedReferences && bulk.referencesUnchecked;
-          if (unchecked) await tx.execute(sql.raw("set local session_replication_role = replica"));
-          for (const values of (rows as InsertRows).sealed()) await tx.execute(sql.raw(insertStatement(rows as InsertRows, values)));
-          if (unchecked) await tx.execute(sql.raw("set local session_replication_role = origin"));
-        },
-      };
-      return work(tx, bulk);
-    });
-  }
+  if (!database) throw new Error("The database is not open: call boot() first.");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const client = await database.pool.connect();
   let broken = false;

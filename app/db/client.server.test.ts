@@ -1,15 +1,20 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../tests/helpers/database";
 import { preparingClient } from "./client.server";
 
-// node-postgres's own client against the test server: PGlite has no connection to prepare statements on.
-describe.skipIf(process.env.TEST_DB !== "postgres")("preparingClient (PostgreSQL)", () => {
+describe("preparingClient", () => {
   let pool: pg.Pool;
-  beforeAll(() => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    database = await createTestDatabase();
     // One connection, so that the statements it prepared can be read back from it; two named texts at most.
-    pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 1, Client: preparingClient(pg.Client, 2) });
+    pool = new pg.Pool({ connectionString: database.url, max: 1, Client: preparingClient(pg.Client, 2) });
   });
-  afterAll(() => pool.end());
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
 
   const prepared = async () =>
     (await pool.query("select name, statement from pg_prepared_statements order by name")).rows as Array<{ name: string; statement: string }>;

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -8,19 +7,14 @@ import { invalidateProcessCaches } from "./process-cache.server";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** An open PostgreSQL database (the embedded one, or DATABASE_URL's): decision 003. */
 export interface Database {
   db: Db;
-  kind: "pglite" | "postgres";
-  /** PostgreSQL only: the pool behind `db`, for what drizzle cannot do (COPY in bulk writes). */
-  pool?: import("pg").Pool;
+  /** The pool behind `db`, for what drizzle cannot do (COPY in bulk writes). */
+  pool: import("pg").Pool;
+  /** Its connection URL (the password included: never print it), for clients of their own (pg-boss). */
+  url: string;
   close(): Promise<void>;
-}
-
-export interface DatabaseOptions {
-  /** A PostgreSQL URL; when absent PGlite is used. */
-  databaseUrl?: string;
-  /** PGlite's folder; when absent (and no URL) the database lives in memory. */
-  pgliteDir?: string;
 }
 
 /**
@@ -83,37 +77,20 @@ export function preparingClient(Client: typeof import("pg").Client, limit = PREP
   return PreparingClient as unknown as typeof import("pg").Client;
 }
 
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) {
-    const { default: pg } = await import("pg");
-    const { drizzle } = await import("drizzle-orm/node-postgres");
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: preparingClient(pg.Client) });
-    const db = drizzle(pool, { schema, logger: countingLogger }) as unknown as Db;
-    return { db, kind: "postgres", pool, close: () => pool.end() };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
-  // pg_trgm backs the admin member search index (migration 0002); PGlite loads extensions at start.
-  const extensions = { pg_trgm };
-  const client = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
-  await client.waitReady;
-  const db = drizzle(client, { schema, logger: countingLogger }) as unknown as Db;
-  return { db, kind: "pglite", close: () => client.close() };
+export async function openDatabase(url: string): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: preparingClient(pg.Client) });
+  const db = drizzle(pool, { schema, logger: countingLogger }) as unknown as Db;
+  return { db, pool, url, close: () => pool.end() };
 }
 
-/** Applies the committed migrations. On PostgreSQL an advisory lock keeps concurrent nodes from racing. */
-export async function migrateDatabase(database: Database, options: DatabaseOptions): Promise<void> {
-  if (database.kind === "pglite") {
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(database.db as never, { migrationsFolder });
-    return;
-  }
+/** Applies the committed migrations; an advisory lock keeps nodes starting at once from racing. */
+export async function migrateDatabase(database: Database): Promise<void> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const client = new pg.Client({ connectionString: options.databaseUrl });
+  const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(727001)");
@@ -122,6 +99,12 @@ export async function migrateDatabase(database: Database, options: DatabaseOptio
     await client.query("select pg_advisory_unlock(727001)").catch(() => {});
     await client.end();
   }
+}
+
+/** Where a URL points, for the start-up lines: host, port and database, never the password. */
+export function describeDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
 }
 
 let current: Database | undefined;

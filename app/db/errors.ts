@@ -1,4 +1,4 @@
-/** Reading database errors, whichever driver (pg or PGlite) raised them and however Drizzle wraps them. */
+/** Reading database errors, however Drizzle wraps them. */
 
 /**
  * The unique index a PostgreSQL unique_violation (23505) broke: its name, "" when the driver does not

@@ -1,18 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto, { createHash } from "node:crypto";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, migrateDatabase, openDatabase, setDatabase, type Database } from "~/db/client.server";
+import { db, openDatabase, setDatabase, type Database } from "~/db/client.server";
 import { journalEntries, ledgerAccounts, postings, salesImports, statementLines } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createSalesImport } from "~/modules/ledger/imports/sales-imports.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { readStatementFile } from "~/modules/ledger/imports/statement-reader.server";
+import { createTestDatabase } from "../helpers/database";
 import { TEST_SETTINGS } from "../setup/settings";
 
 /**
@@ -22,18 +23,14 @@ import { TEST_SETTINGS } from "../setup/settings";
  * the end and the ledger invariant holds (MONEY.md "Statements in": "a crash (kill -9) at any point leaves
  * either nothing or everything, and running it again finishes it").
  *
- * The import runs in a child process (tests/integration/support/import-child.ts) on the same database: a
- * fresh PostgreSQL database, or PGlite in a folder on disk (PGlite admits one process at a time, so this
- * process closes it while a child runs, and reopens it to look: PostgreSQL's crash recovery runs inside
- * PGlite on the next open). Kill points: as soon as the import is claimed (its transaction starting), in
- * the middle of writing lines, late in the statement and, on PostgreSQL, with every line and posting
- * written and the invariant checked, the final update of the import row waiting on a row lock this test
- * holds, just before the commit.
+ * The import runs in a child process (tests/integration/support/import-child.ts) on the same database, a
+ * fresh one on the test server. Kill points: as soon as the import is claimed (its transaction starting), in
+ * the middle of writing lines, late in the statement and, with every line and posting written and the
+ * invariant checked, the final update of the import row waiting on a row lock this test holds, just before
+ * the commit.
  */
 
-const onPostgres = process.env.TEST_DB === "postgres";
-// The import posts a few thousand lines a second here (foreign keys and indexes on every line and posting):
-// 30,000 lines keep the five runs and PGlite's crash recoveries near a minute per database.
+// 30,000 lines keep the five runs near a minute on this machine.
 const LINES = Number(process.env.CRASH_TEST_LINES ?? 30_000);
 const CHILD_NAME = "import-crash-child";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -41,15 +38,15 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const DIGITAL_HEADER =
   "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
 
-let databaseUrl: string | undefined;
-let adminUrl: string | undefined;
+let databaseUrl: string;
+let dropDatabase: (() => Promise<void>) | undefined;
 let database: Database | undefined;
 let importId: number;
 let expectedTotal: bigint;
 let before: Record<string, number>;
 
 async function openHere() {
-  database = await openDatabase(onPostgres ? { databaseUrl } : { pgliteDir: path.resolve(TEST_SETTINGS.DATA_DIR, "pglite") });
+  database = await openDatabase(databaseUrl);
   setDatabase(database);
 }
 
@@ -57,17 +54,6 @@ async function closeHere() {
   setDatabase(undefined);
   await database?.close();
   database = undefined;
-}
-
-/** On PGlite the child needs the folder to itself: close it around `work`. */
-async function withoutPglite<T>(work: () => Promise<T>): Promise<T> {
-  if (onPostgres) return work();
-  await closeHere();
-  try {
-    return await work();
-  } finally {
-    await openHere();
-  }
 }
 
 /** LINES lines: matched by ISRC (some written with hyphens), album lines by UPC, unknown codes, EUR lines with rates. */
@@ -143,15 +129,15 @@ interface ChildRun {
  * resolves to true the child is killed with SIGKILL.
  */
 function runChild(killWhen: (event: ChildEvent, child: ChildProcess) => boolean | Promise<boolean> = () => false): Promise<ChildRun> {
-  const url = databaseUrl ? new URL(databaseUrl) : null;
-  url?.searchParams.set("application_name", CHILD_NAME);
+  const url = new URL(databaseUrl);
+  url.searchParams.set("application_name", CHILD_NAME);
   const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/support/import-child.ts", String(importId)], {
     cwd: ROOT,
     env: {
       ...process.env,
       ...TEST_SETTINGS,
       APP_ENV: "test",
-      DATABASE_URL: url?.toString() ?? "",
+      DATABASE_URL: url.toString(),
       SEED_DEMO_DATA: "false",
       // The child has no realtime server to publish progress to.
       REALTIME_HOST: "127.0.0.1",
@@ -184,9 +170,8 @@ function runChild(killWhen: (event: ChildEvent, child: ChildProcess) => boolean 
   );
 }
 
-/** PostgreSQL: the killed child's server process is gone (it rolls back as it notices the lost client). */
+/** The killed child's server process is gone (it rolls back as it notices the lost client). */
 async function childBackendsGone() {
-  if (!onPostgres) return;
   for (let i = 0; i < 500; i++) {
     const { rows } = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where application_name = ${CHILD_NAME}`)) as unknown as { rows: Array<{ n: number }> };
     if (rows[0]!.n === 0) return;
@@ -204,20 +189,10 @@ function expectKilled(run: ChildRun) {
 }
 
 beforeAll(async () => {
-  if (onPostgres) {
-    const { default: pg } = await import("pg");
-    adminUrl = process.env.TEST_DATABASE_URL!;
-    const name = `backline_crash_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
+  const testDatabase = await createTestDatabase();
+  databaseUrl = testDatabase.url;
+  dropDatabase = testDatabase.drop;
   await openHere();
-  await migrateDatabase(database!, { databaseUrl });
   // What boot() does in every child, done once here so it is not counted as a change.
   await seedReferenceDataOnFirstRun(database!.db);
   await seedDemoData();
@@ -243,18 +218,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeHere();
-  if (adminUrl && databaseUrl) {
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await client.end();
-  }
+  await dropDatabase?.();
 });
 
 describe(`a ${LINES.toLocaleString("en")}-line import killed with SIGKILL`, () => {
   it("leaves nothing when killed as soon as it has claimed the import", async () => {
-    const run = await withoutPglite(() => runChild((event) => processing(event)));
+    const run = await runChild((event) => processing(event));
     expectKilled(run);
     expect(run.killedAfter).toMatchObject({ status: "processing", lines: 0 });
     await childBackendsGone();
@@ -263,7 +232,7 @@ describe(`a ${LINES.toLocaleString("en")}-line import killed with SIGKILL`, () =
   }, 60_000);
 
   it("leaves nothing when killed while it writes its first lines", async () => {
-    const run = await withoutPglite(() => runChild((event) => processing(event) && event.lines! > 0));
+    const run = await runChild((event) => processing(event) && event.lines! > 0);
     expectKilled(run);
     expect(run.killedAfter!.lines).toBeGreaterThan(0);
     expect(run.killedAfter!.lines).toBeLessThan(LINES);
@@ -273,14 +242,14 @@ describe(`a ${LINES.toLocaleString("en")}-line import killed with SIGKILL`, () =
 
   it("leaves nothing when killed late in the statement", async () => {
     // The first report after half the lines, plus 300 ms more of writing.
-    const run = await withoutPglite(() => runChild((event) => processing(event) && event.lines! >= LINES / 2 && wait(300).then(() => true)));
+    const run = await runChild((event) => processing(event) && event.lines! >= LINES / 2 && wait(300).then(() => true));
     expectKilled(run);
     expect(run.killedAfter!.lines).toBeGreaterThanOrEqual(LINES / 2);
     await childBackendsGone();
     await expectNothingPosted();
   }, 120_000);
 
-  it.runIf(onPostgres)("leaves nothing when killed with every line and posting written, just before the commit", async () => {
+  it("leaves nothing when killed with every line and posting written, just before the commit", async () => {
     // Holding the import row (FOR NO KEY UPDATE: the lines' foreign keys still go through) stops the run at
     // its last statement, the update of the import's figures, after the invariant was checked in the database.
     const { default: pg } = await import("pg");
@@ -319,7 +288,7 @@ describe(`a ${LINES.toLocaleString("en")}-line import killed with SIGKILL`, () =
   }, 120_000);
 
   it("then runs to completion in a new process: every line once, and the invariant holds", async () => {
-    const run = await withoutPglite(() => runChild());
+    const run = await runChild();
     expect(run.exit, run.stderr).toEqual({ code: 0, signal: null });
     expect(run.events.at(-1)).toMatchObject({ event: "done", status: "completed", lines: LINES, error: null });
 

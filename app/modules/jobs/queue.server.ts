@@ -1,6 +1,6 @@
 /**
  * Durable background jobs (decision 016): a thin layer over pg-boss, which keeps its queue in our own
- * database (schema `pgboss`), on PGlite as on PostgreSQL.
+ * database (schema `pgboss`), through a small pool of its own.
  *
  * - Features register a handler per job name when their module loads: `registerJobHandler(name, fn)`.
  * - Anyone enqueues: `enqueueJob(name, data, { singletonKey })` records the job (returns its id).
@@ -8,13 +8,16 @@
  * - Tests drain the queue in-process: `await runQueuedJobsNow()`.
  *
  * A job runs at least once, not exactly once: a failed job is retried (with backoff), a job whose
- * process died is run again after its expiry (at once after a restart on PGlite). Handlers must
+ * process died is run again after its expiry (at once after a restart on the embedded PostgreSQL). Handlers must
  * therefore be idempotent: do the work in one database transaction and make a second run find it
  * done (or finish what the first one started).
  */
 import crypto from "node:crypto";
 import type PgBoss from "pg-boss";
 import { currentDatabase, type Database, type Db } from "~/db/client.server";
+
+/** Connections of pg-boss's own pool (workers poll one at a time; enqueueing inside a transaction uses the transaction's). */
+const POOL_SIZE = 4;
 
 export interface JobInfo {
   id: string;
@@ -63,6 +66,11 @@ export interface JobWorkerOptions {
   pollingIntervalSeconds?: number;
   /** How often expired jobs are failed/retried and old jobs archived. Default 60 s. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * Fail (and so retry at once) every run still marked active: only when no other process can be running one,
+   * i.e. this process has just started the database server itself (the embedded PostgreSQL).
+   */
+  retryInterruptedRuns?: boolean;
 }
 
 export interface StopJobWorkersOptions {
@@ -104,6 +112,8 @@ const handlers = new Map<string, Registration>();
 interface Queue {
   database: Database;
   boss: PgBoss;
+  /** pg-boss's own connections, closed when the queue stops. */
+  pool: import("pg").Pool;
   /** Queues created (or updated) in the database by this process. */
   ensured: Map<string, Promise<void>>;
   /** Names whose queue is known to exist. */
@@ -111,7 +121,7 @@ interface Queue {
   /** Statements in flight, awaited on stop so nothing runs against a closing database. */
   inFlight: Set<Promise<unknown>>;
   workers?: {
-    options: Required<JobWorkerOptions>;
+    options: { pollingIntervalSeconds: number; maintenanceIntervalSeconds: number };
     started: Set<string>;
     maintenance: NodeJS.Timeout;
   };
@@ -147,15 +157,6 @@ export function registerJobHandler<T>(name: string, handler: JobHandler<T>, opti
 /** Records a job; returns its id, or null when `singletonKey` matched a job already waiting. */
 export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
   if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}".`);
-  if (options.tx && !isReady(name)) {
-    // On PGlite the caller's transaction holds the only connection: opening the queue (or creating
-    // this job's queue) now would wait for that transaction forever.
-    const database = currentDatabase();
-    const pglite = database?.kind === "pglite" ? (database.db as unknown as { $client: { isInTransaction(): boolean } }).$client : undefined;
-    if (pglite?.isInTransaction()) {
-      throw new Error(`The job queue is not open yet: call openJobQueue() before enqueueing "${name}" inside a transaction.`);
-    }
-  }
   const q = await openQueue();
   await ensureQueue(q, name);
   const id = crypto.randomUUID();
@@ -174,29 +175,16 @@ export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptio
 const workerIds = new Map<string, string[]>();
 
 /**
- * Opens the queue on the current database (creating pg-boss's schema on first use) and the queues of
- * the handlers registered so far. Idempotent; startJobWorkers() does it too. Call it before enqueueing
- * inside a transaction on PGlite, whose single connection the transaction holds.
- */
-export async function openJobQueue(): Promise<void> {
-  const q = await openQueue();
-  for (const name of handlers.keys()) await ensureQueue(q, name);
-}
-
-function isReady(name: string): boolean {
-  return !!queue && queue.database === currentDatabase() && queue.ready.has(name);
-}
-
-/**
  * Starts polling workers for every registered job name (and those registered later), plus the periodic
- * maintenance that retries expired runs. Idempotent. On PGlite a job left active by a process that died
- * is failed (and so retried) at once: only this process can have the database open.
+ * maintenance that retries expired runs. Idempotent. With `retryInterruptedRuns`, a run left active by a
+ * process that died is failed (and so retried) at once instead of after its expiry.
  */
 export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<void> {
   const q = await openQueue();
   if (q.workers) return;
-  const workerOptions = { pollingIntervalSeconds: DEFAULTS.pollingIntervalSeconds, maintenanceIntervalSeconds: DEFAULTS.maintenanceIntervalSeconds, ...definedOnly(options) };
-  if (q.database.kind === "pglite") await failOrphanedRuns(q);
+  const { retryInterruptedRuns, ...timing } = options;
+  const workerOptions = { pollingIntervalSeconds: DEFAULTS.pollingIntervalSeconds, maintenanceIntervalSeconds: DEFAULTS.maintenanceIntervalSeconds, ...definedOnly(timing) };
+  if (retryInterruptedRuns) await failInterruptedRuns(q);
   const maintain = () => {
     if (queue !== q || !q.workers) return;
     track(q, q.boss.maintain()).catch((error) => console.error("[jobs] maintenance failed:", error));
@@ -221,9 +209,10 @@ export async function stopJobWorkers(options: StopJobWorkersOptions = {}): Promi
   opening = undefined;
   workerIds.clear();
   if (q.workers) clearInterval(q.workers.maintenance);
+  // pg-boss completes runs without awaiting: let those statements land, then close its pool.
   await q.boss.stop({ graceful: true, wait: true, close: false, timeout: options.timeoutMs ?? 10_000 });
-  // pg-boss completes runs without awaiting; let those statements land before the database closes.
   while (q.inFlight.size) await Promise.allSettled([...q.inFlight]);
+  await q.pool.end();
 }
 
 /**
@@ -300,12 +289,23 @@ async function openQueue(): Promise<Queue> {
 
 async function createQueue(database: Database): Promise<Queue> {
   const { default: PgBossClass } = await import("pg-boss");
+  const { default: pg } = await import("pg");
+  // pg-boss's own pool (its statements never wait behind the app's), given to it as its `db` so that this
+  // module knows which statements are in flight when it stops.
+  const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+  pool.on("error", (error) => console.error("[jobs]", error));
   const inFlight = new Set<Promise<unknown>>();
-  const execute = executorFor(database);
   const boss = new PgBossClass({
     db: {
       executeSql: (text: string, values: unknown[]) => {
-        const promise = execute(text, values);
+        // A run given up on at stop (timeoutMs) that ends later still reports its end: its job was failed
+        // already (pg-boss touches only active jobs), so there is nothing left to record.
+        if (pool.ending) return Promise.resolve({ rows: [], rowCount: 0 });
+        const promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
+          // Several statements give several results; pg-boss reads rows only from single statements.
+          const last = Array.isArray(result) ? result[result.length - 1] : result;
+          return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
+        });
         inFlight.add(promise);
         promise.then(
           () => inFlight.delete(promise),
@@ -321,8 +321,13 @@ async function createQueue(database: Database): Promise<Queue> {
   });
   // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here.
   boss.on("error", (error) => console.error("[jobs]", error));
-  await boss.start();
-  const q: Queue = { database, boss, ensured: new Map(), ready: new Set(), inFlight };
+  try {
+    await boss.start();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const q: Queue = { database, boss, pool, ensured: new Map(), ready: new Set(), inFlight };
   for (const name of handlers.keys()) await ensureQueue(q, name);
   return q;
 }
@@ -377,48 +382,15 @@ async function startWorker(q: Queue, name: string): Promise<void> {
   workerIds.set(name, ids);
 }
 
-/** PGlite only: a run still marked active cannot be running (no other process has the database). */
-async function failOrphanedRuns(q: Queue): Promise<void> {
-  const execute = executorFor(q.database);
-  const { rows } = await execute(`SELECT name, id FROM pgboss.job WHERE state = 'active'`, []);
+/** Fails every run still marked active (see `retryInterruptedRuns`): each is retried. */
+async function failInterruptedRuns(q: Queue): Promise<void> {
+  const { rows } = await q.pool.query<{ name: string; id: string }>(`SELECT name, id FROM pgboss.job WHERE state = 'active'`);
   const byName = new Map<string, string[]>();
-  for (const row of rows as Array<{ name: string; id: string }>) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
+  for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row.id]);
   for (const [name, ids] of byName) {
     for (const id of ids) await q.boss.fail(name, id, { message: "The process running this job stopped before it finished." });
     console.warn(`[jobs] ${ids.length} ${name} job(s) interrupted by a stop; they will be retried.`);
   }
-}
-
-type Executor = (text: string, values?: unknown[]) => Promise<{ rows: any[]; rowCount: number }>;
-
-/**
- * How pg-boss's SQL reaches our database. PostgreSQL: the app's pg Pool (pg-boss's own default).
- * PGlite: the app's single connection. Statements with parameters go one at a time (extended protocol);
- * pg-boss's parameterless commands may be several statements, some wrapped in their own BEGIN…COMMIT
- * (migrations, maintenance): those run by the simple protocol inside PGlite's transaction(), which holds
- * PGlite's transaction lock (no app statement can land between them) and rolls back if one fails.
- */
-function executorFor(database: Database): Executor {
-  const client = (database.db as unknown as { $client: unknown }).$client;
-  if (database.kind === "postgres") {
-    const pool = client as import("pg").Pool;
-    return async (text, values) => {
-      const result = await pool.query(text, values && values.length ? values : undefined);
-      // Several statements give several results; pg-boss reads rows only from single statements.
-      const last = Array.isArray(result) ? result[result.length - 1] : result;
-      return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
-    };
-  }
-  const pglite = client as import("@electric-sql/pglite").PGlite;
-  return async (text, values) => {
-    if (values && values.length) {
-      const result = await pglite.query<any>(text, values);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    }
-    const results = await pglite.transaction((tx) => tx.exec(text));
-    const last = results.filter((r) => r.fields.length > 0).pop() ?? results[results.length - 1];
-    return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
-  };
 }
 
 /** pg-boss's `db` option for one call, running inside a drizzle transaction. */

@@ -1,6 +1,6 @@
 /**
  * The process the crash test kills (tests/integration/import-crash.test.ts): boots the app the way
- * scripts/db.ts does (DATABASE_URL, or PGlite in DATA_DIR; STORAGE_DIR for the statement file), then runs
+ * scripts/db.ts does (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR; STORAGE_DIR for the statement file), then runs
  * one prepared sales import, printing a JSON line per event on stdout:
  *   {"event":"booted"}  {"event":"progress","status":"processing","lines":n}  {"event":"done","status":...}
  *

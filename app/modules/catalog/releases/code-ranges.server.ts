@@ -5,8 +5,8 @@ import { isrcFromRange, upcFromRange } from "~/modules/catalog/validators/codes"
 /**
  * Codes from the ranges the platform owns (config table), for a release without a UPC or a song without
  * an ISRC. Each call advances its counter with ONE upsert (`INSERT ... ON CONFLICT DO UPDATE ...
- * RETURNING`): the row lock makes concurrent callers get consecutive, distinct numbers, on PGlite and
- * PostgreSQL alike, with no read-then-write race.
+ * RETURNING`): the row lock makes concurrent callers get consecutive, distinct numbers, with no
+ * read-then-write race.
  *
  * Keys: catalog_upc_prefix (default "196589"), catalog_upc_last_number, catalog_isrc_stem (default
  * "USBL126"), catalog_isrc_last_number. The counters hold the LAST number handed out (0 / absent: none).

@@ -1,5 +1,5 @@
 import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
-import { enqueueJob, openJobQueue, registerJobHandler } from "~/modules/jobs/queue.server";
+import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
 import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
 
 /**
@@ -34,8 +34,6 @@ onImportProgress((progress) => {
 
 /** Checks and records an uploaded statement with its job (SalesImportRefusal when it is refused). */
 export async function submitSalesImport(upload: NewSalesImport) {
-  // On PGlite the transaction below holds the only connection: the queue must be open before it.
-  await openJobQueue();
   return createSalesImport(upload, {
     onRecorded: (tx, row) => enqueueJob(SALES_IMPORT_JOB, { importId: row.id }, { singletonKey: `sales-import:${row.id}`, tx }),
   });

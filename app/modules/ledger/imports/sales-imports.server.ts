@@ -185,7 +185,7 @@ export async function runSalesImport(importId: number): Promise<SalesImport | nu
   if (!claimed) return null;
   report({ importId, status: "processing", lines: 0 });
   try {
-    // Read before the transaction: on PGlite (one connection) a read outside it would wait for it.
+    // Read before the transaction, which holds its connection for the whole statement.
     const bps = await commissionBps();
     const done = await withBulkTransaction((tx, bulk) => postStatement(tx, bulk, claimed, bps));
     report({ importId, status: "completed", lines: done.lines });

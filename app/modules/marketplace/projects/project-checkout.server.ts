@@ -4,7 +4,7 @@ import { db, type Db } from "~/db/client.server";
 import { projects, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { formatCents } from "~/modules/ledger/money";
-import { enqueueJob, openJobQueue, registerJobHandler } from "~/modules/jobs/queue.server";
+import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
 import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
 import { stripeClient } from "~/modules/payouts/stripe/client.server";
 import type { MarketplaceActor } from "../access.server";
@@ -123,8 +123,6 @@ export async function confirmProjectCheckout(actor: MarketplaceActor, id: number
 
 /** Records a paid session once, from the client's return; notifies after the commit. */
 async function applyPaidCheckoutSession(session: Stripe.Checkout.Session): Promise<CheckoutOutcome> {
-  // On PGlite the transaction holds the only connection: a refund's job is enqueued in it, so the queue opens first.
-  await openJobQueue();
   const result = await db().transaction((tx) => recordCheckoutPayment(tx, session));
   if (result.outcome === "funded") await notifyFunded(result.project!, result.project!.clientId);
   // The refund is the job's (enqueued with the decision); the client is told on the page that it is under way.
@@ -216,7 +214,7 @@ registerJobHandler<CheckoutRefund>(
  * Records a paid session in `tx` (the webhook's transaction, or the return's): once, only for its project, only
  * for the project's amount in USD. After its commit the caller notifies when the outcome is "funded". When it is
  * "refund" (the project could no longer take the payment) nothing is recorded and the refund's job is enqueued in
- * `tx` (on PGlite the queue must be open before the transaction: openJobQueue).
+ * `tx`.
  */
 export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Session): Promise<{ outcome: CheckoutOutcome | "refund"; project?: Project }> {
   const id = projectIdOf(session);

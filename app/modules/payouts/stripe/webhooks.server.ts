@@ -6,7 +6,6 @@ import { env } from "~/env.server";
 import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
 import { notifyFunded } from "~/modules/marketplace/projects.server";
-import { openJobQueue } from "~/modules/jobs/queue.server";
 import { recordCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
@@ -56,9 +55,7 @@ type Notice = { userId: number; notification: NewNotification };
 export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   const notices: Notice[] = [];
   const funded: Project[] = [];
-  // A payment its project can no longer take is refunded by a job enqueued in this transaction (on PGlite the
-  // transaction holds the only connection, so the queue opens first).
-  await openJobQueue();
+  // A payment its project can no longer take is refunded by a job enqueued in this transaction.
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const inserted = await tx.insert(stripeWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeWebhookEvents.id });
     if (inserted.length === 0) return "duplicate";
