@@ -2,10 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { stopAbandonedServer } from "./app/db/embedded-postgres.server";
 
 /**
  * End-to-end tests against the production build (`npm run build` first), served by `node server/start.js`
- * with a fresh database in a temporary DATA_DIR. Workers inherit the E2E_* variables set here.
+ * on the embedded PostgreSQL (the default) in a fresh temporary DATA_DIR, or on E2E_DATABASE_URL's database
+ * when it is set (it must be empty: the suite prepares its accounts in it). Workers inherit the E2E_*
+ * variables set here.
  *
  * This file is evaluated by the runner and again in each worker. The runner (the process without
  * E2E_DATA_DIR_OWNER, which it then sets) creates the data folder; workers inherit its path.
@@ -24,7 +27,7 @@ const stripePort = Number(process.env.E2E_STRIPE_PORT ?? port + 4);
 const stripeWebhookSecret = "whsec_e2e_backline_stand_in";
 
 if (!process.env.E2E_DATA_DIR_OWNER) {
-  removeStaleDataDirs();
+  await removeStaleDataDirs();
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "backline-e2e-"));
   process.env.E2E_DATA_DIR_OWNER = String(process.pid);
 }
@@ -35,14 +38,17 @@ process.env.E2E_SESSION_SECRET = "e2e-test-session-secret-0123456789abcdef";
 process.env.E2E_BASE_URL = baseURL;
 process.env.E2E_ANALYTICS_URL = analyticsURL;
 
-/** Data folders of earlier runs (older than 6 hours, so a run still going is never touched). */
-function removeStaleDataDirs() {
+/**
+ * Data folders of earlier runs (older than 6 hours, so a run still going is never touched), after stopping
+ * an embedded PostgreSQL a killed run left running in one (never one whose server process still runs).
+ */
+async function removeStaleDataDirs() {
   const cutoff = Date.now() - 6 * 60 * 60 * 1000;
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith("backline-e2e-")) continue;
     const dir = path.join(os.tmpdir(), name);
     try {
-      if (fs.statSync(dir).mtimeMs < cutoff) fs.rmSync(dir, { recursive: true, force: true });
+      if (fs.statSync(dir).mtimeMs < cutoff && (await stopAbandonedServer(dir))) fs.rmSync(dir, { recursive: true, force: true });
     } catch {
       // Gone already, or not ours to remove.
     }
@@ -141,9 +147,11 @@ export default defineConfig({
       env: { STRIPE_STAND_IN_PORT: String(stripePort), STRIPE_WEBHOOK_URL: `${baseURL}/api/stripe/webhooks`, STRIPE_WEBHOOK_SECRET: stripeWebhookSecret },
     },
     {
-      // The preparation step opens the same PGlite folder and must exit before the server opens it.
+      // The preparation step starts the embedded PostgreSQL in DATA_DIR, prepares, and stops it; the server then
+      // starts it again (and stops it when Playwright ends the run with SIGTERM).
       command: "node_modules/.bin/tsx tests/e2e/support/prepare.ts && node server/start.js",
       url: `${baseURL}/login`,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
       // Preparing the suite's accounts takes ~20 s on a quiet machine; a loaded one has needed over 60 s.
       timeout: 180_000,
       reuseExistingServer: false,
@@ -158,7 +166,7 @@ export default defineConfig({
         SESSION_SECRET: process.env.E2E_SESSION_SECRET,
         SEED_DEMO_DATA: "true",
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-        DATABASE_URL: "",
+        DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
         LOGIN_LIMIT_PER_IP: "10000",
         LOGIN_LIMIT_PER_ACCOUNT: "5",
         LOGIN_LIMIT_WINDOW_SECONDS: "900",

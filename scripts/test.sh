@@ -15,7 +15,8 @@ if [ ! -d node_modules ]; then npm ci; fi
 echo "== typecheck"
 npm run typecheck
 
-echo "== unit and service tests (PGlite${TEST_DATABASE_URL:+ and PostgreSQL})"
+if [ -n "${TEST_DATABASE_URL:-}" ]; then ON="TEST_DATABASE_URL's server"; else ON="an embedded PostgreSQL for the run"; fi
+echo "== unit and service tests (on $ON)"
 npx vitest run
 
 if [ -f realtime/vitest.config.ts ]; then

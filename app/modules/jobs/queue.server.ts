@@ -298,9 +298,10 @@ async function createQueue(database: Database): Promise<Queue> {
   const boss = new PgBossClass({
     db: {
       executeSql: (text: string, values: unknown[]) => {
-        // A run given up on at stop (timeoutMs) that ends later still reports its end: its job was failed
-        // already (pg-boss touches only active jobs), so there is nothing left to record.
-        if (pool.ending) return Promise.resolve({ rows: [], rowCount: 0 });
+        // A run given up on at stop (timeoutMs) that ends later still reports its end (pg-boss's complete or
+        // fail, which read an affected count): its job was failed already and pg-boss touches only active
+        // jobs, so nothing is left to record.
+        if (pool.ending) return Promise.resolve({ rows: [{ count: 0 }], rowCount: 0 });
         const promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
           // Several statements give several results; pg-boss reads rows only from single statements.
           const last = Array.isArray(result) ? result[result.length - 1] : result;

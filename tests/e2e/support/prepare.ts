@@ -1,7 +1,7 @@
 /**
  * Runs before the server starts (see playwright.config.ts webServer.command), in the same DATA_DIR:
- * opens the database (migrations and demo data), creates the accounts that cannot be made through the UI
- * yet, and closes it again (PGlite allows one process at a time).
+ * opens the database (the embedded PostgreSQL, started here: migrations and demo data), creates the
+ * accounts that cannot be made through the UI yet, and stops it again for the server to start.
  */
 import { eq } from "drizzle-orm";
 import { boot, shutdown } from "../../../app/boot.server";
