@@ -6,7 +6,7 @@ import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "~/db/embedded-postgres.server";
+import { startEmbeddedPostgres, stopAbandonedServer, type EmbeddedPostgres } from "~/db/embedded-postgres.server";
 
 /**
  * The embedded PostgreSQL's lifecycle (app/db/embedded-postgres.server.ts, decision 003): a cluster made in a
@@ -23,7 +23,11 @@ const children: ChildProcess[] = [];
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const server of running) await server.stop().catch(() => {});
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+  for (const folder of folders) {
+    // A failed test may leave a server behind: stopped before its folder goes.
+    await stopAbandonedServer(folder).catch(() => {});
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 /** A private folder, as `mktemp -d` makes (mode 700). */
