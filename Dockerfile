@@ -2,6 +2,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# Installs the embedded PostgreSQL's binaries for this image's platform too (an optional dependency).
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
@@ -15,9 +16,14 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/server ./server
 COPY --from=build /app/drizzle ./drizzle
 RUN mkdir -p /data && chown node:node /data
+# Not root: the app, and the embedded PostgreSQL it starts (PostgreSQL refuses to run as root), run as `node`.
 USER node
+# Without DATABASE_URL the embedded PostgreSQL keeps its cluster in /data/postgres (its password in
+# /data/postgres-password), beside the uploads: keep /data on a volume. Set DATABASE_URL to use another
+# PostgreSQL instead. SESSION_SECRET is required in production.
 VOLUME ["/data"]
 EXPOSE 3000
-# SESSION_SECRET is required in production; set DATABASE_URL for PostgreSQL (PGlite in /data otherwise).
+# SIGTERM (docker stop) drains requests and jobs, then stops PostgreSQL cleanly: give it time (--stop-timeout 30).
+STOPSIGNAL SIGTERM
 # A larger young generation (32 MB semi-spaces): page rendering allocates fast; see docs/decisions/013.
 CMD ["node", "--max-semi-space-size=32", "server/start.js"]
