@@ -1,8 +1,8 @@
 // @ts-check
 // HTTP benchmarks against the production build: every target beside two baselines measured on the same
 // server in the same run (the trivial /healthz and the light GET /login), reported as ratios with the
-// absolute figures and the SQL statements one request runs; on PGlite and, when BENCH_DATABASE_URL is set,
-// again on a fresh PostgreSQL database.
+// absolute figures and the SQL statements one request runs; on the default engine (the embedded PostgreSQL in
+// a fresh DATA_DIR) and, when BENCH_DATABASE_URL is set, again on a fresh database on that server.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -131,9 +131,9 @@ export const targets = [
 
 /**
  * The server's settings (the directory seed opens the same database with them first).
- * @param {string} dataDir @param {string} databaseUrl empty for PGlite in dataDir
+ * @param {string} dataDir @param {string} databaseUrl empty for the embedded PostgreSQL in dataDir
  */
-function serverEnv(dataDir, databaseUrl) {
+export function serverEnv(dataDir, databaseUrl) {
   return {
     ...process.env,
     APP_ENV: "test",
@@ -154,8 +154,7 @@ function serverEnv(dataDir, databaseUrl) {
 }
 
 /**
- * Runs a seed script with the server's settings (PGlite allows one process at a time, so before the server
- * starts); `extra` adds its size setting.
+ * Runs a seed script with the server's settings, before the server starts; `extra` adds its size setting.
  * @param {string} script @param {Record<string, string>} extra @param {string} ready what is ready, for the log
  * @param {string} dataDir @param {string} databaseUrl
  */
@@ -181,7 +180,7 @@ function seedMarketplace(dataDir, databaseUrl) {
 }
 
 /**
- * Seeds the directory profiles (PGlite allows one process at a time, so before the server starts).
+ * Seeds the directory profiles, before the server starts.
  * @param {string} dataDir @param {string} databaseUrl @returns {Record<string, string>} the placeholders of the directory targets
  */
 function seedDirectory(dataDir, databaseUrl) {
@@ -253,7 +252,7 @@ export async function startServer(dataDir, databaseUrl) {
   } finally {
     clearTimeout(timer);
   }
-  // Warm PGlite and the route modules before measuring.
+  // Warm the pool and the route modules before measuring.
   for (let i = 0; i < 20; i++) await fetch(`${BASE}/login`).then((r) => r.text());
   return child;
 }
@@ -403,9 +402,12 @@ async function freshPostgres(adminUrl) {
 /**
  * Every target on one database. /healthz and GET /login are measured once before the pages and once
  * after them (not around every page: that tripled the run), and each page is compared to their mean.
- * @param {{ name: string, url: string }} database url empty for PGlite, else the server to create a database on
+ * `afterPages` runs more measurements on the same server afterwards (bench/responsiveness.js); its result is the run's `more`.
+ * @template [T=undefined]
+ * @param {{ name: string, url: string }} database url empty for the embedded PostgreSQL, else the server to create a database on
+ * @param {{ afterPages?: (server: { serverEnv: Record<string, string | undefined>, dataDir: string, artistId?: string }) => Promise<T> }} [options]
  */
-export async function runHttpBench(database = { name: "PGlite", url: "" }) {
+export async function runHttpBench(database = { name: "embedded PostgreSQL", url: "" }, options = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-"));
   const selected = targets.filter(
     (t) =>
@@ -494,9 +496,11 @@ export async function runHttpBench(database = { name: "PGlite", url: "" }) {
         goal: target.goal ? goalResult(target.goal, measured, ratioToLogin, statements ?? null) : null,
       };
     });
+    const more = options.afterPages ? await options.afterPages({ serverEnv: serverEnv(dataDir, databaseUrl), dataDir, artistId: placeholders.artistId }) : undefined;
     return {
       kind: "http",
       database: database.name,
+      more,
       durationSeconds: DURATION,
       connections: CONNECTIONS,
       cpus: os.cpus().length,

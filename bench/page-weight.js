@@ -34,7 +34,7 @@ export async function firstLoadJs(urlPath, headers = {}) {
   return { files: scripts.length, gzipBytes, rawBytes, scripts };
 }
 
-/** Starts the production server on PGlite with the demo data and weighs the pages people open first. */
+/** Starts the production server (the embedded PostgreSQL) with the demo data and weighs the pages people open first. */
 export async function runPageWeight() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-weight-"));
   const server = await startServer(dataDir, "");

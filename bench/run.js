@@ -6,23 +6,29 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatHttpGoals, formatHttpRun, runHttpBench } from "./http.js";
 import { runPageWeight } from "./page-weight.js";
+import { formatResponsiveness, measureResponsiveness } from "./responsiveness.js";
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
 fs.mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 
-// HTTP: every target on PGlite, then on a fresh PostgreSQL database when BENCH_DATABASE_URL is set.
-const databases = [{ name: "PGlite", url: "" }];
-if (process.env.BENCH_DATABASE_URL) databases.push({ name: "PostgreSQL", url: process.env.BENCH_DATABASE_URL });
-// BENCH_HTTP_ON=PostgreSQL (or PGlite): the HTTP targets on one database only, when working on one engine.
-if (process.env.BENCH_HTTP_ON) databases.splice(0, databases.length, ...databases.filter((d) => d.name === process.env.BENCH_HTTP_ON));
+// HTTP: every target on the default engine (the embedded PostgreSQL), then on a fresh database on a PostgreSQL
+// server when BENCH_DATABASE_URL is set. On the default engine, then, responsiveness under heavy work
+// (bench/responsiveness.js; BENCH_RESPONSIVENESS=false skips it).
+const databases = [{ name: "embedded PostgreSQL", url: "" }];
+if (process.env.BENCH_DATABASE_URL) databases.push({ name: "PostgreSQL server", url: process.env.BENCH_DATABASE_URL });
+// BENCH_HTTP_ON=embedded (or server): the HTTP targets on one of them only.
+const only = process.env.BENCH_HTTP_ON?.toLowerCase();
+if (only) databases.splice(0, databases.length, ...databases.filter((d) => d.name.toLowerCase().includes(only)));
 /** @type {Array<import("./http.js").HttpRun | { kind: "http", database: string, error: string }>} */
 const httpRuns = [];
 for (const database of databases) {
   try {
-    const http = await runHttpBench(database);
+    const responsiveness = !database.url && process.env.BENCH_RESPONSIVENESS !== "false";
+    const http = await runHttpBench(database, { afterPages: responsiveness ? measureResponsiveness : undefined });
     httpRuns.push(http);
     console.log(`\n${formatHttpRun(http)}`);
+    if (http.more) console.log(`\n${formatResponsiveness(http.more)}`);
   } catch (error) {
     // One database failing keeps the other's figures and the benchmarks after this one.
     console.error(`\nHTTP on ${database.name} failed: ${error instanceof Error ? error.stack : error}`);
@@ -31,7 +37,7 @@ for (const database of databases) {
   }
 }
 if (!process.env.BENCH_DATABASE_URL) {
-  console.log("\nPostgreSQL skipped: set BENCH_DATABASE_URL to a server the bench may create a database on (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run every target there too.");
+  console.log("\nA PostgreSQL server skipped: set BENCH_DATABASE_URL to a server the bench may create a database on (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run every target there too.");
 }
 const measuredRuns = httpRuns.filter((run) => !("error" in run));
 if (measuredRuns.length) console.log(`\n${formatHttpGoals(/** @type {import("./http.js").HttpRun[]} */ (measuredRuns))}`);
@@ -59,8 +65,8 @@ if (sizes.length && process.env.BENCH_REALTIME !== "false") {
   if (result.status !== 0) process.exitCode = result.status ?? 1;
 }
 
-// Sales import throughput (issue 10): a 200,000-line digital statement on PGlite and on PostgreSQL
-// (BENCH_DATABASE_URL), beside a raw COPY of the same file and the parse alone, in the same run (see
+// Sales import throughput (issue 10): a 200,000-line digital statement on the embedded PostgreSQL and on a
+// PostgreSQL server (BENCH_DATABASE_URL), beside a raw COPY of the same file and the parse alone, in the same run (see
 // bench/import-bench.ts; BENCH_IMPORT_LINES overrides the size). Writes bench/results/import-*.json.
 if (process.env.BENCH_IMPORT !== "false") {
   console.log("\nSales import throughput");

@@ -9,7 +9,7 @@
  * plus a 12-track bench album, so every posting is the engine's (receipts, commission, Mia's and Paul's
  * shares per the demo splits, Nina's held share on Late Trains, album lines over their tracks, suspense).
  * The engine runs at a few thousand lines/s today, so 1,000,000 lines through it would take minutes on
- * PostgreSQL and far longer on PGlite. Each import's lines are then copied in SQL (INSERT ... SELECT over
+ * PostgreSQL. Each import's lines are then copied in SQL (INSERT ... SELECT over
  * generate_series) until the import holds its share of BENCH_LEDGER_LINES: a copy keeps the template line's
  * amount, song, release, period and match and gets another store and country, and its postings are the
  * template line's postings verbatim (allocation depends on the amount, the match and the period only; the

@@ -1,0 +1,168 @@
+// @ts-check
+// Does heavy work hold up everyone else? On the running bench server (bench/http.js): a member's dashboard
+// polled every 200 ms while an administrator loads the heaviest report over and over (the admin's digital
+// sales detail of the demo artist, over the seeded ledger), then GET /login polled every 200 ms while a
+// 200,000-line statement is uploaded and imported by its job. Each poll's wait is recorded; the goal is that
+// none waits more than 1 s. The same polls on the idle server, just before, are the baseline.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { BASE, login } from "./http.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const POLL_MS = 200;
+const LIMIT_MS = 1000;
+const IDLE_SECONDS = 5;
+const IMPORT_LINES = Number(process.env.BENCH_RESPONSIVENESS_LINES ?? 200_000);
+const REPORT_SECONDS = Number(process.env.BENCH_REPORT_SECONDS ?? 20);
+
+/** @typedef {{ polls: number, p50Ms: number, p99Ms: number, maxMs: number, failed: number }} Polled */
+/**
+ * @typedef {{ name: string, polled: string, idle: Polled, during: Polled, work: string, met: boolean } | { name: string, skipped: string }} Scenario
+ */
+
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** @param {number[]} samples @param {number} failed @returns {Polled} */
+function summary(samples, failed) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (/** @type {number} */ q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { polls: samples.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: Math.round(sorted.at(-1) ?? 0), failed };
+}
+
+/** Requests `urlPath` every 200 ms (the next one when the last answered, if it took longer) until stopped. @param {string} urlPath @param {Record<string, string>} headers */
+function poll(urlPath, headers) {
+  /** @type {number[]} */
+  const samples = [];
+  let failed = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${BASE}${urlPath}`, { headers, redirect: "manual" });
+        await response.arrayBuffer();
+        if (!response.ok) failed += 1;
+      } catch {
+        failed += 1;
+      }
+      const took = performance.now() - started;
+      samples.push(took);
+      if (took < POLL_MS) await sleep(POLL_MS - took);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return summary(samples, failed);
+    },
+  };
+}
+
+/** @param {string} urlPath @param {Record<string, string>} headers */
+async function idleBaseline(urlPath, headers) {
+  const polling = poll(urlPath, headers);
+  await sleep(IDLE_SECONDS * 1000);
+  return polling.stop();
+}
+
+/**
+ * @param {{ serverEnv: Record<string, string | undefined>, dataDir: string, artistId?: string }} target
+ * @returns {Promise<Scenario[]>}
+ */
+export async function measureResponsiveness(target) {
+  const admin = await login("admin@example.com");
+  const adminHeaders = { cookie: admin.cookie };
+  /** @type {Scenario[]} */
+  const scenarios = [];
+
+  // 1. The heaviest report, again and again, while a member's dashboard is polled.
+  const reportName = "member dashboard during an admin's heaviest report";
+  if (target.artistId) {
+    const member = await login("member@example.com");
+    const headers = { cookie: member.cookie };
+    const report = `/admin/sales/digital/details/artist/${target.artistId}`;
+    const idle = await idleBaseline(member.landing, headers);
+    const polling = poll(member.landing, headers);
+    /** @type {number[]} */
+    const reports = [];
+    const until = Date.now() + REPORT_SECONDS * 1000;
+    while (Date.now() < until) {
+      const started = performance.now();
+      const response = await fetch(`${BASE}${report}`, { headers: adminHeaders });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${report}: ${response.status}`);
+      reports.push(performance.now() - started);
+    }
+    const during = await polling.stop();
+    const slowest = Math.max(...reports);
+    scenarios.push({
+      name: reportName,
+      polled: member.landing,
+      idle,
+      during,
+      work: `${reports.length} admin reports (${report}) back to back for ${REPORT_SECONDS} s, ${Math.round(slowest)} ms the slowest`,
+      met: during.maxMs <= LIMIT_MS && during.failed === 0,
+    });
+  } else {
+    scenarios.push({ name: reportName, skipped: "needs the seeded ledger (BENCH_LEDGER_LINES > 0 and a ledger target selected)" });
+  }
+
+  // 2. A 200,000-line import (upload, check, job), while GET /login is polled.
+  const file = path.join(target.dataDir, "responsiveness-statement.csv");
+  const written = spawnSync(process.execPath, ["--import", "tsx", "bench/write-statement.ts", file, String(IMPORT_LINES)], { cwd: root, env: target.serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+  if (written.status !== 0) throw new Error(`bench/write-statement.ts exited with ${written.status ?? written.signal}`);
+  const idle = await idleBaseline("/login", {});
+  const polling = poll("/login", {});
+  const started = performance.now();
+  const form = new FormData();
+  form.set("kind", "digital");
+  form.set("exchange_rate", "");
+  form.set("file", new Blob([fs.readFileSync(file)], { type: "text/csv" }), "responsiveness.csv");
+  const uploaded = await fetch(`${BASE}/admin/upload-sales?index`, { method: "POST", body: form, headers: { ...adminHeaders, Origin: BASE }, redirect: "manual" });
+  const id = /\/admin\/upload-sales\/(\d+)/.exec(uploaded.headers.get("location") ?? "")?.[1];
+  if (!id) {
+    await polling.stop();
+    throw new Error(`the upload was not accepted: ${uploaded.status} ${(await uploaded.text()).slice(0, 300)}`);
+  }
+  const uploadSeconds = (performance.now() - started) / 1000;
+  /** @type {{ status: string, lines: number }} */
+  let state = { status: "queued", lines: 0 };
+  while (!["completed", "failed"].includes(state.status)) {
+    await sleep(500);
+    const response = await fetch(`${BASE}/api/admin/sales-imports/${id}`, { headers: adminHeaders });
+    if (!response.ok) throw new Error(`/api/admin/sales-imports/${id}: ${response.status}`);
+    state = (await response.json()).data;
+    if ((performance.now() - started) / 1000 > 900) throw new Error("the import did not finish within 15 minutes");
+  }
+  const during = await polling.stop();
+  const totalSeconds = (performance.now() - started) / 1000;
+  if (state.status !== "completed") throw new Error(`the import ended ${state.status}`);
+  scenarios.push({
+    name: `GET /login during a ${IMPORT_LINES.toLocaleString("en-US")}-line import`,
+    polled: "/login",
+    idle,
+    during,
+    work: `upload and check ${uploadSeconds.toFixed(1)} s, then the job: ${state.lines.toLocaleString("en-US")} lines posted, ${totalSeconds.toFixed(1)} s in all`,
+    met: during.maxMs <= LIMIT_MS && during.failed === 0,
+  });
+  return scenarios;
+}
+
+/** @param {Scenario[]} scenarios */
+export function formatResponsiveness(scenarios) {
+  const lines = [`Responsiveness under heavy work (a poll every ${POLL_MS} ms; goal: no poll waits more than ${LIMIT_MS} ms)`];
+  for (const s of scenarios) {
+    if ("skipped" in s) {
+      lines.push(`  ${s.name}: skipped (${s.skipped})`);
+      continue;
+    }
+    lines.push(
+      `  ${s.met ? "PASS" : "MISS"}  ${s.name}: max ${s.during.maxMs} ms (x${(s.during.maxMs / Math.max(s.idle.p50Ms, 1)).toFixed(1)} of the idle p50), p99 ${s.during.p99Ms} ms, p50 ${s.during.p50Ms} ms over ${s.during.polls} polls${s.during.failed ? `, ${s.during.failed} failed` : ""}; idle: p50 ${s.idle.p50Ms} ms, max ${s.idle.maxMs} ms`,
+      `        meanwhile: ${s.work}`,
+    );
+  }
+  return lines.join("\n");
+}
