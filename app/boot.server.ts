@@ -51,7 +51,8 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     if (!url) {
       embedded = await startEmbeddedPostgres({ dataDir: settings.DATA_DIR });
       url = embedded.url;
-      description = `embedded PostgreSQL ${embedded.version} in ${path.relative(process.cwd(), embedded.clusterDir) || embedded.clusterDir}, 127.0.0.1:${embedded.port}`;
+      const relative = path.relative(process.cwd(), embedded.clusterDir);
+      description = `embedded PostgreSQL ${embedded.version} in ${relative.startsWith("..") ? embedded.clusterDir : relative}, 127.0.0.1:${embedded.port}`;
       for (const note of embedded.notes) console.log(`[database] ${note}`);
     } else {
       description = `PostgreSQL at ${describeDatabaseUrl(url)} (DATABASE_URL)`;

@@ -95,8 +95,10 @@ export function oldDatabaseNotes(dataDir: string, usingDatabaseUrl: boolean): st
   return notes;
 }
 
+/** A folder as the start-up lines name it: from the working folder when it is below it. */
 function shown(folder: string): string {
-  return path.relative(process.cwd(), folder) || folder;
+  const relative = path.relative(process.cwd(), folder);
+  return relative && !relative.startsWith("..") ? relative : folder;
 }
 
 /** Every table, the queue and the sequences, in one transaction on `client`; verified before the commit. */
