@@ -80,11 +80,19 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   }
 }
 
+/** How long closing the pool may wait for queries still running before the process goes on without them. */
+const CLOSE_WAIT_MS = 10_000;
+
 export async function shutdown(): Promise<void> {
   await stopJobWorkers();
   const database = currentDatabase();
   setDatabase(undefined);
-  await database?.close();
+  // pool.end() waits for queries still running (a long import's, given up on by stopJobWorkers): bounded, then the
+  // embedded server's fast shutdown ends them (on DATABASE_URL's server, the process's exit does).
+  const closed = database?.close().catch((error) => console.error("[database]", error));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+  clearTimeout(timer);
   const running = embedded;
   embedded = undefined;
   description = "closed";

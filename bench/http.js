@@ -220,7 +220,7 @@ function seedLedger(dataDir, databaseUrl) {
 }
 
 /** @param {import("node:child_process").ChildProcess} child */
-async function stopServer(child) {
+export async function stopServer(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");

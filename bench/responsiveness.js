@@ -1,14 +1,16 @@
 // @ts-check
-// Does heavy work hold up everyone else? On the running bench server (bench/http.js): a member's dashboard
-// polled every 200 ms while an administrator loads the heaviest report over and over (the admin's digital
-// sales detail of the demo artist, over the seeded ledger), then GET /login polled every 200 ms while a
-// 200,000-line statement is uploaded and imported by its job. Each poll's wait is recorded; the goal is that
-// none waits more than 1 s. The same polls on the idle server, just before, are the baseline.
+// Does heavy work hold up everyone else? On the running bench server (bench/http.js, over the seeded ledger):
+// a member's dashboard polled every 200 ms while an administrator loads the heaviest report over and over
+// (the admin's digital sales detail of the demo artist). On a server of its own with the demo data: GET /login
+// polled every 200 ms while a 200,000-line statement is uploaded and imported by its job. Each poll's wait
+// is recorded; the goal is that none waits more than 1 s. The same polls on the idle server, just before,
+// are the baseline.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BASE, login } from "./http.js";
+import os from "node:os";
+import { BASE, login, serverEnv, startServer, stopServer } from "./http.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const POLL_MS = 200;
@@ -69,6 +71,7 @@ async function idleBaseline(urlPath, headers) {
 }
 
 /**
+ * The heaviest report, again and again, while a member's dashboard is polled (on the bench server).
  * @param {{ serverEnv: Record<string, string | undefined>, dataDir: string, artistId?: string }} target
  * @returns {Promise<Scenario[]>}
  */
@@ -77,8 +80,6 @@ export async function measureResponsiveness(target) {
   const adminHeaders = { cookie: admin.cookie };
   /** @type {Scenario[]} */
   const scenarios = [];
-
-  // 1. The heaviest report, again and again, while a member's dashboard is polled.
   const reportName = "member dashboard during an admin's heaviest report";
   if (target.artistId) {
     const member = await login("member@example.com");
@@ -109,10 +110,31 @@ export async function measureResponsiveness(target) {
   } else {
     scenarios.push({ name: reportName, skipped: "needs the seeded ledger (BENCH_LEDGER_LINES > 0 and a ledger target selected)" });
   }
+  return scenarios;
+}
 
-  // 2. A 200,000-line import (upload, check, job), while GET /login is polled.
-  const file = path.join(target.dataDir, "responsiveness-statement.csv");
-  const written = spawnSync(process.execPath, ["--import", "tsx", "bench/write-statement.ts", file, String(IMPORT_LINES)], { cwd: root, env: target.serverEnv, stdio: ["ignore", "ignore", "inherit"] });
+/**
+ * A 200,000-line import (upload, check, job) while GET /login is polled, on a server of its own (the default
+ * engine, a fresh DATA_DIR with the demo data).
+ * @returns {Promise<Scenario>}
+ */
+export async function measureImportResponsiveness() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "backline-bench-import-"));
+  const server = await startServer(dataDir, "");
+  try {
+    return await importWhilePolling(dataDir);
+  } finally {
+    await stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** @param {string} dataDir @returns {Promise<Scenario>} */
+async function importWhilePolling(dataDir) {
+  const admin = await login("admin@example.com");
+  const adminHeaders = { cookie: admin.cookie };
+  const file = path.join(dataDir, "responsiveness-statement.csv");
+  const written = spawnSync(process.execPath, ["--import", "tsx", "bench/write-statement.ts", file, String(IMPORT_LINES)], { cwd: root, env: serverEnv(dataDir, ""), stdio: ["ignore", "ignore", "inherit"] });
   if (written.status !== 0) throw new Error(`bench/write-statement.ts exited with ${written.status ?? written.signal}`);
   const idle = await idleBaseline("/login", {});
   const polling = poll("/login", {});
@@ -130,25 +152,23 @@ export async function measureResponsiveness(target) {
   const uploadSeconds = (performance.now() - started) / 1000;
   /** @type {{ status: string, lines: number }} */
   let state = { status: "queued", lines: 0 };
-  while (!["completed", "failed"].includes(state.status)) {
+  // Polled for 15 minutes at most: an import still running then is reported as such, with the polls so far.
+  while (!["completed", "failed"].includes(state.status) && (performance.now() - started) / 1000 < 900) {
     await sleep(500);
     const response = await fetch(`${BASE}/api/admin/sales-imports/${id}`, { headers: adminHeaders });
     if (!response.ok) throw new Error(`/api/admin/sales-imports/${id}: ${response.status}`);
     state = (await response.json()).data;
-    if ((performance.now() - started) / 1000 > 900) throw new Error("the import did not finish within 15 minutes");
   }
   const during = await polling.stop();
   const totalSeconds = (performance.now() - started) / 1000;
-  if (state.status !== "completed") throw new Error(`the import ended ${state.status}`);
-  scenarios.push({
+  return {
     name: `GET /login during a ${IMPORT_LINES.toLocaleString("en-US")}-line import`,
     polled: "/login",
     idle,
     during,
-    work: `upload and check ${uploadSeconds.toFixed(1)} s, then the job: ${state.lines.toLocaleString("en-US")} lines posted, ${totalSeconds.toFixed(1)} s in all`,
-    met: during.maxMs <= LIMIT_MS && during.failed === 0,
-  });
-  return scenarios;
+    work: `upload and check ${uploadSeconds.toFixed(1)} s, then the job: ${state.status}, ${state.lines.toLocaleString("en-US")} lines posted, ${totalSeconds.toFixed(1)} s in all`,
+    met: state.status === "completed" && during.maxMs <= LIMIT_MS && during.failed === 0,
+  };
 }
 
 /** @param {Scenario[]} scenarios */

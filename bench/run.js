@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatHttpGoals, formatHttpRun, runHttpBench } from "./http.js";
 import { runPageWeight } from "./page-weight.js";
-import { formatResponsiveness, measureResponsiveness } from "./responsiveness.js";
+import { formatResponsiveness, measureImportResponsiveness, measureResponsiveness } from "./responsiveness.js";
 
 const resultsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
 fs.mkdirSync(resultsDir, { recursive: true });
@@ -28,7 +28,11 @@ for (const database of databases) {
     const http = await runHttpBench(database, { afterPages: responsiveness ? measureResponsiveness : undefined });
     httpRuns.push(http);
     console.log(`\n${formatHttpRun(http)}`);
-    if (http.more) console.log(`\n${formatResponsiveness(http.more)}`);
+    if (responsiveness) {
+      const scenarios = [...(http.more ?? []), await measureImportResponsiveness()];
+      console.log(`\n${formatResponsiveness(scenarios)}`);
+      fs.writeFileSync(path.join(resultsDir, `responsiveness-${stamp}.json`), JSON.stringify({ at: new Date().toISOString(), scenarios }, null, 2));
+    }
   } catch (error) {
     // One database failing keeps the other's figures and the benchmarks after this one.
     console.error(`\nHTTP on ${database.name} failed: ${error instanceof Error ? error.stack : error}`);
