@@ -4,40 +4,40 @@ import { formatBps } from "./split-rules";
 import {
   renderSplitSheetPdf,
   splitSheetFileName,
-  toWinAnsi,
   type SplitSheetPdfInput,
   type SplitSheetPdfParty,
 } from "./split-sheet-pdf.server";
-
-/** WinAnsi's 0x80-0x9F block (the rest of its codes are Latin-1, i.e. the same as Unicode). */
-const WIN_ANSI_HIGH: Record<number, number> = {
-  0x80: 0x20ac, 0x82: 0x201a, 0x83: 0x0192, 0x84: 0x201e, 0x85: 0x2026, 0x86: 0x2020, 0x87: 0x2021, 0x88: 0x02c6,
-  0x89: 0x2030, 0x8a: 0x0160, 0x8b: 0x2039, 0x8c: 0x0152, 0x8e: 0x017d, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201c,
-  0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02dc, 0x99: 0x2122, 0x9a: 0x0161, 0x9b: 0x203a,
-  0x9c: 0x0153, 0x9e: 0x017e, 0x9f: 0x0178,
-};
-
-function decodeWinAnsiHex(hex: string): string {
-  let out = "";
-  for (let i = 0; i + 1 < hex.length; i += 2) {
-    const code = parseInt(hex.slice(i, i + 2), 16);
-    out += String.fromCodePoint(WIN_ANSI_HIGH[code] ?? code);
-  }
-  return out;
-}
+import { textRuns } from "~/modules/pdf/unicode-text.server";
 
 /**
- * The text drawn in an uncompressed PDF, one string per text operator. pdfkit writes each run as
- * `[<hex> kern <hex> kern] TJ` (kerning splits a word into several hex chunks, joined back here) or `<hex> Tj`.
+ * The text of a PDF as a reader's viewer extracts it (pdf.js, Mozilla's renderer): each line's pieces joined,
+ * lines separated by "\n". It reads the embedded fonts' ToUnicode maps, so what it returns is what a person
+ * copying from the document would get.
  */
-function pdfText(pdf: Buffer): string[] {
-  const content = pdf.toString("latin1");
-  const runs: string[] = [];
-  for (const match of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-    const hexes = match[1] !== undefined ? [...match[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]) : [match[2]];
-    runs.push(hexes.map(decodeWinAnsiHex).join(""));
+async function pdfLines(pdf: Buffer): Promise<string[]> {
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const document = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false }).promise;
+  const lines: string[] = [];
+  for (let number = 1; number <= document.numPages; number++) {
+    const page = await document.getPage(number);
+    const content = await page.getTextContent();
+    let line = "";
+    for (const item of content.items) {
+      if (!("str" in item)) continue;
+      line += item.str;
+      if (item.hasEOL) {
+        lines.push(line);
+        line = "";
+      }
+    }
+    if (line) lines.push(line);
   }
-  return runs;
+  await document.destroy();
+  return lines;
+}
+
+async function pdfText(pdf: Buffer): Promise<string> {
+  return (await pdfLines(pdf)).join("\n");
 }
 
 function pageCount(pdf: Buffer): number {
@@ -93,7 +93,7 @@ describe("renderSplitSheetPdf", () => {
     expect(raw.startsWith("%PDF-")).toBe(true);
     expect(raw).toMatch(/%%EOF\n?$/);
 
-    const text = pdfText(pdf).join("\n");
+    const text = await pdfText(pdf);
     expect(text).toContain("Split sheet");
     expect(text).toContain("Late Trains");
     expect(text).toContain("GBABC2600001");
@@ -115,23 +115,71 @@ describe("renderSplitSheetPdf", () => {
     const pdf = await renderSplitSheetPdf(sheet());
     expect(pdf.toString("latin1").startsWith("%PDF-")).toBe(true);
     expect(pdf.toString("latin1")).toContain("/FlateDecode");
-    expect(pdfText(pdf).join("\n")).not.toContain("Late Trains");
+    // Text operators sit in the content streams, which are deflated.
+    expect(pdf.toString("latin1")).not.toMatch(/\] TJ/);
+    expect(await pdfText(pdf)).toContain("Late Trains");
   });
 
-  it("draws characters the standard fonts cannot encode as '?'", async () => {
-    const input = sheet();
-    input.parties[1] = party({ name: "山田 太郎 🎸", email: "taro@example.com", shareBps: 3333 });
+  it("writes names in every script as they are written", async () => {
+    const names = ["山田 太郎", "김민준", "Γιώργος Παπαδόπουλος", "Иван Петров", "Zoë Ångström-Nuñez", "カタカナ ミク", "راهول", "राहुल देसाई"];
+    const input = sheet({
+      song: { title: "夜汽車 (Night Train)", artistName: "Группа Север", isrc: "GBABC2600001" },
+      parties: names.map((name, i) => party({ name, email: `p${i}@example.com`, shareBps: i === 0 ? 3000 : 1000 })),
+    });
     const pdf = await renderSplitSheetPdf(input, { compress: false });
-    const text = pdfText(pdf).join("\n");
-    expect(text).toContain("?? ?? ?");
-    expect(text).not.toContain("山");
+    const text = await pdfText(pdf);
+    for (const name of names.slice(0, 6)) expect(text).toContain(name);
+    expect(text).toContain("夜汽車 (Night Train)");
+    expect(text).toContain("Группа Север");
+    expect(text).not.toContain("?");
+    // Arabic and Devanagari fonts draw some marks as glyphs of their own (a vowel sign, the dots of a letter),
+    // which a viewer extracts with no character or with a gap: the letters are all there, in order.
+    const letters = (value: string) => value.replace(/[\s\u0000-\u001f]/g, "");
+    for (const name of names.slice(6)) expect(letters(text)).toContain(letters(name));
   });
 
-  it("keeps Latin-1 and typographic characters", () => {
-    expect(toWinAnsi("Beyoncé – “Déjà vu” €")).toBe("Beyoncé – “Déjà vu” €");
-    expect(toWinAnsi("a\u0301")).toBe("á");
-    expect(toWinAnsi("line\nbreak")).toBe("line break");
-    expect(toWinAnsi("🎸")).toBe("?");
+  it("writes right-to-left names in their reading order", async () => {
+    const input = sheet({
+      parties: [
+        party({ name: "محمد علي", email: "m@example.com", shareBps: 5000, status: "accepted", answeredAt: new Date("2026-03-01T14:05:00Z") }),
+        party({ name: "דוד כהן", email: "d@example.com", shareBps: 5000 }),
+      ],
+    });
+    const pdf = await renderSplitSheetPdf(input, { compress: false });
+    const lines = (await pdfLines(pdf)).map((line) => line.replace(/[\u0000-\u001f]/g, ""));
+    // pdf.js gives a right-to-left run's words back in reading order only when they were drawn right to left.
+    expect(lines).toContain("محمد علي m@example.com 50.00% Accepted");
+    expect(lines).toContain("דוד כהן d@example.com 50.00% Pending");
+    // In an English sentence the name is a right-to-left island: the sentence around it stays left to right.
+    expect(lines).toContain("דוד כהן (d@example.com): Not yet answered");
+  });
+
+  it("puts right-to-left runs in visual order, their letters left to the shaper", () => {
+    expect(textRuns("محمد علي", "regular")).toEqual([{ font: "Noto-Arabic", text: "محمد علي", rightToLeft: true }]);
+    expect(textRuns("Paid to דוד כהן today", "regular")).toEqual([
+      { font: "Helvetica", text: "Paid to " },
+      { font: "Noto-Hebrew", text: "דוד כהן", rightToLeft: true },
+      { font: "Helvetica", text: " today" },
+    ]);
+    // A number inside right-to-left text reads left to right, at the run's left.
+    expect(textRuns("שיר 2026", "regular")).toEqual([
+      { font: "Helvetica", text: "2026" },
+      { font: "Noto-Hebrew", text: "שיר ", rightToLeft: true },
+    ]);
+    expect(textRuns("Taro 山田", "bold")).toEqual([
+      { font: "Helvetica-Bold", text: "Taro " },
+      { font: "Noto-SC-Bold", text: "山田" },
+    ]);
+    // A word in a script Helvetica lacks is drawn whole in the font that has it.
+    expect(textRuns("Mia Łukasz", "regular")).toEqual([
+      { font: "Helvetica", text: "Mia " },
+      { font: "Noto", text: "Łukasz" },
+    ]);
+    expect(textRuns("line\nbreak", "regular")).toEqual([{ font: "Helvetica", text: "line break" }]);
+  });
+
+  it("draws a character no font has as '?'", async () => {
+    expect(textRuns("Band 🎸", "regular")).toEqual([{ font: "Helvetica", text: "Band ?" }]);
   });
 
   it("runs to more pages when there are many parties, with the total on the last", async () => {
@@ -141,7 +189,7 @@ describe("renderSplitSheetPdf", () => {
     const pdf = await renderSplitSheetPdf(sheet({ parties }), { compress: false });
     const pages = pageCount(pdf);
     expect(pages).toBeGreaterThan(1);
-    const text = pdfText(pdf).join("\n");
+    const text = await pdfText(pdf);
     expect(text).toContain("Party number 40");
     expect(text).toContain("100.00%");
     expect(text).toContain(`Page ${pages} of ${pages}`);
@@ -152,7 +200,7 @@ describe("renderSplitSheetPdf", () => {
     input.parties[0] = { ...input.parties[0], name: "Aurelio ".repeat(60).trim(), email: `${"x".repeat(200)}@example.com` };
     const pdf = await renderSplitSheetPdf(input, { compress: false });
     expect(pageCount(pdf)).toBe(1);
-    expect(pdfText(pdf).join("\n")).toContain("…");
+    expect(await pdfText(pdf)).toContain("…");
   });
 });
 

@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import { drawText, heightOfText, useBaseFont, type FontWeight } from "~/modules/pdf/unicode-text.server";
 import { slugFromTitle } from "~/modules/catalog/releases/release-options";
 import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { formatBps } from "./split-rules";
@@ -6,8 +7,8 @@ import { formatBps } from "./split-rules";
 /**
  * A split version rendered as a printable, signed split sheet (PDF): the song, the version, the parties'
  * shares with a total, the recoup when there is one, and each party's answer with its date and IP (the
- * evidence a royalty dispute turns on). Pure: the caller gathers the facts. Drawn with pdfkit's built-in
- * Helvetica so no font file ships with the app.
+ * evidence a royalty dispute turns on). Pure: the caller gathers the facts. Names, titles and emails are
+ * drawn in their own script (app/modules/pdf/unicode-text.server.ts).
  */
 
 export interface SplitSheetPdfParty {
@@ -44,29 +45,6 @@ export interface SplitSheetPdfInput {
 /** "2026-03-01 14:05 UTC": always UTC, so the sheet reads the same wherever it is printed. */
 export function formatUtc(date: Date): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 16)} UTC`;
-}
-
-/** Unicode code points the WinAnsi encoding puts at 0x80-0x9F (curly quotes, dashes, euro...). */
-const WIN_ANSI_EXTRAS = new Set([
-  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018,
-  0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
-]);
-
-/**
- * The text as the standard PDF fonts can draw it. Helvetica only encodes WinAnsi (Latin-1 plus a few
- * typographic marks), and pdfkit writes any other character's code unchecked, which a viewer shows as
- * garbage; so each such character (CJK, emoji, controls) becomes "?". Line breaks and tabs become spaces:
- * every value here is one field.
- */
-export function toWinAnsi(text: string): string {
-  let out = "";
-  for (const ch of text.normalize("NFC")) {
-    const cp = ch.codePointAt(0)!;
-    if (cp === 0x09 || cp === 0x0a || cp === 0x0d) out += " ";
-    else if ((cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRAS.has(cp)) out += ch;
-    else out += "?";
-  }
-  return out;
 }
 
 /** "split-sheet-late-trains-live-v1.pdf": lowercase ASCII only, so it is safe in a Content-Disposition header. */
@@ -141,7 +119,7 @@ function ensureRoom(doc: Doc, height: number): boolean {
 function sectionHeading(doc: Doc, title: string) {
   ensureRoom(doc, 40);
   doc.moveDown(1.2);
-  doc.font("Helvetica-Bold").fontSize(12).fillColor(INK);
+  useBaseFont(doc, "bold").fontSize(12).fillColor(INK);
   doc.text(title, doc.page.margins.left, doc.y, { width: bodyWidth(doc) });
   const y = doc.y + 2;
   doc
@@ -160,40 +138,39 @@ function keyValueRows(doc: Doc, rows: Array<[string, string]>) {
   const valueWidth = bodyWidth(doc) - labelWidth;
   doc.fontSize(BODY_SIZE);
   for (const [label, value] of rows) {
-    const text = toWinAnsi(value);
-    doc.font("Helvetica");
-    const height = Math.max(doc.heightOfString(text, { width: valueWidth }), doc.currentLineHeight(true));
+    useBaseFont(doc, "regular");
+    const height = Math.max(heightOfText(doc, value, { width: valueWidth }), doc.currentLineHeight(true));
     ensureRoom(doc, height);
     const y = doc.y;
-    doc.font("Helvetica-Bold").fillColor(MUTED).text(label, left, y, { width: labelWidth - 8 });
-    doc.font("Helvetica").fillColor(INK).text(text, left + labelWidth, y, { width: valueWidth });
+    useBaseFont(doc, "bold").fillColor(MUTED).text(label, left, y, { width: labelWidth - 8 });
+    doc.fillColor(INK);
+    drawText(doc, value, left + labelWidth, y, { width: valueWidth });
     doc.y = y + height + 3;
   }
 }
 
 /** Text cells' heights, capped at MAX_CELL_LINES lines. */
-function rowHeight(doc: Doc, cells: string[], widths: number[], font: string): number {
-  doc.font(font).fontSize(BODY_SIZE);
+function rowHeight(doc: Doc, cells: string[], widths: number[], weight: FontWeight): number {
+  useBaseFont(doc, weight).fontSize(BODY_SIZE);
   const lineHeight = doc.currentLineHeight(true);
-  const tallest = Math.max(
-    ...cells.map((cell, i) => doc.heightOfString(cell || " ", { width: widths[i] - 2 * CELL_PAD })),
-  );
+  const tallest = Math.max(...cells.map((cell, i) => heightOfText(doc, cell || " ", { width: widths[i] - 2 * CELL_PAD, weight })));
   return Math.min(Math.max(tallest, lineHeight), lineHeight * MAX_CELL_LINES) + 2 * CELL_PAD;
 }
 
-function drawRow(doc: Doc, cells: string[], widths: number[], options: { font: string; shade?: boolean; ruleAbove?: boolean }) {
+function drawRow(doc: Doc, cells: string[], widths: number[], options: { weight: FontWeight; shade?: boolean; ruleAbove?: boolean }) {
   const left = doc.page.margins.left;
-  const height = rowHeight(doc, cells, widths, options.font);
+  const height = rowHeight(doc, cells, widths, options.weight);
   const y = doc.y;
   const total = widths.reduce((a, b) => a + b, 0);
   if (options.shade) doc.rect(left, y, total, height).fillColor(SHADE).fill();
   if (options.ruleAbove) doc.moveTo(left, y).lineTo(left + total, y).lineWidth(0.8).strokeColor(INK).stroke();
-  doc.font(options.font).fontSize(BODY_SIZE).fillColor(INK);
+  useBaseFont(doc, options.weight).fontSize(BODY_SIZE).fillColor(INK);
   const lineHeight = doc.currentLineHeight(true);
   let x = left;
   cells.forEach((cell, i) => {
     // `height` bounds the wrapper (and stops it from adding a page); `ellipsis` marks a cut-off value.
-    doc.text(cell, x + CELL_PAD, y + CELL_PAD, {
+    drawText(doc, cell, x + CELL_PAD, y + CELL_PAD, {
+      weight: options.weight,
       width: widths[i] - 2 * CELL_PAD,
       height: lineHeight * MAX_CELL_LINES + 0.5,
       ellipsis: true,
@@ -209,23 +186,23 @@ function drawRow(doc: Doc, cells: string[], widths: number[], options: { font: s
 function partiesTable(doc: Doc, parties: SplitSheetPdfParty[]) {
   const widths = COLUMNS.map((c) => Math.floor(bodyWidth(doc) * c.share));
   const header = COLUMNS.map((c) => c.header);
-  const headerRow = () => drawRow(doc, header, widths, { font: "Helvetica-Bold", shade: true });
+  const headerRow = () => drawRow(doc, header, widths, { weight: "bold", shade: true });
 
-  ensureRoom(doc, rowHeight(doc, header, widths, "Helvetica-Bold") * 2);
+  ensureRoom(doc, rowHeight(doc, header, widths, "bold") * 2);
   headerRow();
   for (const party of parties) {
-    const cells = [toWinAnsi(party.name), toWinAnsi(party.email ?? "-"), formatBps(party.shareBps), STATUS_LABELS[party.status]];
+    const cells = [party.name, party.email ?? "-", formatBps(party.shareBps), STATUS_LABELS[party.status]];
     // A page break repeats the header so a continued table still reads on its own.
-    if (ensureRoom(doc, rowHeight(doc, cells, widths, "Helvetica"))) headerRow();
-    drawRow(doc, cells, widths, { font: "Helvetica" });
+    if (ensureRoom(doc, rowHeight(doc, cells, widths, "regular"))) headerRow();
+    drawRow(doc, cells, widths, { weight: "regular" });
   }
   const totalBps = parties.reduce((sum, p) => sum + p.shareBps, 0);
   const totalCells = ["Total", "", formatBps(totalBps), ""];
-  if (ensureRoom(doc, rowHeight(doc, totalCells, widths, "Helvetica-Bold"))) headerRow();
-  drawRow(doc, totalCells, widths, { font: "Helvetica-Bold", ruleAbove: true });
+  if (ensureRoom(doc, rowHeight(doc, totalCells, widths, "bold"))) headerRow();
+  drawRow(doc, totalCells, widths, { weight: "bold", ruleAbove: true });
   if (totalBps !== 10_000) {
     doc.moveDown(0.5);
-    doc.font("Helvetica-Bold").fontSize(BODY_SIZE).fillColor("#b00020");
+    useBaseFont(doc, "bold").fontSize(BODY_SIZE).fillColor("#b00020");
     doc.text(`The shares total ${formatBps(totalBps)}, not 100.00%.`, doc.page.margins.left, doc.y, { width: bodyWidth(doc) });
     doc.fillColor(INK);
   }
@@ -243,11 +220,11 @@ function footers(doc: Doc, input: SplitSheetPdfInput) {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.moveTo(left, y - 8).lineTo(left + width, y - 8).lineWidth(0.5).strokeColor(RULE).stroke();
-    doc.font("Helvetica").fontSize(8).fillColor(MUTED);
-    const title = toWinAnsi(`Split sheet: ${input.song.title}, version ${input.version.number}`);
-    doc.text(title, left, y, { width: width * 0.7, ellipsis: true, height: doc.currentLineHeight(true) + 0.5 });
+    useBaseFont(doc, "regular").fontSize(8).fillColor(MUTED);
+    const title = `Split sheet: ${input.song.title}, version ${input.version.number}`;
+    drawText(doc, title, left, y, { width: width * 0.7, ellipsis: true, height: doc.currentLineHeight(true) + 0.5 });
     doc.text(`Page ${i - range.start + 1} of ${range.count}`, left, y, { width, align: "right" });
-    doc.text(toWinAnsi(`Generated by ${input.appName} on ${formatUtc(input.generatedAt)}`), left, y + 11, { width });
+    drawText(doc, `Generated by ${input.appName} on ${formatUtc(input.generatedAt)}`, left, y + 11, { width });
     doc.page.margins.bottom = bottom;
   }
 }
@@ -258,8 +235,8 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
   const left = doc.page.margins.left;
   const width = bodyWidth(doc);
 
-  doc.font("Helvetica-Bold").fontSize(22).fillColor(INK).text("Split sheet", left, doc.page.margins.top, { width });
-  doc.font("Helvetica").fontSize(10).fillColor(MUTED).text("Master royalty split", { width });
+  useBaseFont(doc, "bold").fontSize(22).fillColor(INK).text("Split sheet", left, doc.page.margins.top, { width });
+  useBaseFont(doc, "regular").fontSize(10).fillColor(MUTED).text("Master royalty split", { width });
   doc.moveDown(0.8);
 
   sectionHeading(doc, "Song");
@@ -282,21 +259,20 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
 
   if (version.recoup) {
     doc.moveDown(0.8);
-    const text = toWinAnsi(
+    const text =
       `Recoup: ${formatCents(microsToCentsFloor(version.recoup.amountMicros))} is paid to ${version.recoup.partyName} ` +
-        "before the shares above apply.",
-    );
-    doc.font("Helvetica").fontSize(BODY_SIZE).fillColor(INK);
-    ensureRoom(doc, doc.heightOfString(text, { width }));
-    doc.text(text, left, doc.y, { width });
+      "before the shares above apply.";
+    useBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
+    ensureRoom(doc, heightOfText(doc, text, { width }));
+    drawText(doc, text, left, doc.y, { width });
   }
 
   sectionHeading(doc, "Acceptances");
-  doc.font("Helvetica").fontSize(BODY_SIZE).fillColor(INK);
+  useBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
   for (const party of input.parties) {
-    const text = toWinAnsi(answerLine(party));
-    ensureRoom(doc, doc.heightOfString(text, { width }));
-    doc.text(text, left, doc.y, { width });
+    const text = answerLine(party);
+    ensureRoom(doc, heightOfText(doc, text, { width }));
+    drawText(doc, text, left, doc.y, { width });
     doc.moveDown(0.4);
   }
 }
@@ -322,6 +298,7 @@ export function renderSplitSheetPdf(input: SplitSheetPdfInput, options?: { compr
           CreationDate: input.generatedAt,
         },
       });
+      useBaseFont(doc, "regular");
       const chunks: Buffer[] = [];
       doc.on("data", (chunk: Buffer) => chunks.push(chunk));
       doc.on("end", () => resolve(Buffer.concat(chunks)));
