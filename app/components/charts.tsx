@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { useHydrated } from "./hydrated";
 
-/** Chart sizes and motion from spec section 9: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
+/** Chart sizes and motion from the product specification: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
 export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
 
 export function ChartCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
@@ -68,7 +68,7 @@ export function BarChart(props: BarChartProps) {
   );
 }
 
-/** 400 wide and 360 high (spec section 9), shrinking on a narrow screen. */
+/** 400 wide and 360 high, shrinking on a narrow screen. */
 export function PieChart(props: PieChartProps) {
   return (
     <ClientOnlyChart height={CHART.pieHeight} width={CHART.pieWidth} label={props.label}>

@@ -1,5 +1,5 @@
 /**
- * Legal document versions and drafts (issue 13, decision 024): tables of this feature, re-exported by schema.ts
+ * Legal document versions and drafts (decision 024): tables of this feature, re-exported by schema.ts
  * (one file per feature keeps parallel work apart).
  *
  * `legal_documents` (schema.ts) stays the published state that the gate, the public pages and registration

@@ -1,4 +1,4 @@
-/** Post-production jobs (issue 12): tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
+/** Post-production jobs: tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
 import { songs, users } from "./schema";

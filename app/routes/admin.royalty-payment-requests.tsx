@@ -27,7 +27,7 @@ export const handle = { routeName: "admin-royalty-payment-requests" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Royalty Payment Requests");
 
 /**
- * The payout queue (issue 11, decision 018): filter by status and member, approve and pay a manual request
+ * The payout queue (decision 018): filter by status and member, approve and pay a manual request
  * with the bank transfer's reference, or reject it with a reason (the reservation is released). The member is
  * told live. Administrators only; a request id that does not exist is 404.
  */
@@ -61,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = rawIntent === "reject" ? "reject" : rawIntent === "pay-stripe" ? "pay-stripe" : "pay";
   const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ requestId, intent, result: submission.reply() }, { status: 400 });
-  // Administrators who move money must have two-factor authentication on (issue 11).
+  // Administrators who move money must have two-factor authentication on.
   if (!(await hasTwoFactor(user.id))) {
     return data({ requestId, intent, result: submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }) }, { status: 403 });
   }

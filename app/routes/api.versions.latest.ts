@@ -3,7 +3,7 @@ import { whatsNewFor } from "~/modules/versions/versions.server";
 import type { Route } from "./+types/api.versions.latest";
 
 /**
- * GET /api/versions/latest (spec section 7): the newest version and whether the signed-in user has
+ * GET /api/versions/latest: the newest version and whether the signed-in user has
  * seen it, `{ data: { version: { id, name, content }, seen } }`, or `{ data: null }` before the first one.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

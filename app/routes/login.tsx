@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
   if (agreedToAllDocuments) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
-  // Each with what changed since the version this user agreed to, when there was one (issue 13).
+  // Each with what changed since the version this user agreed to, when there was one.
   const documents = await pendingDocumentsWithChanges(user.id);
   // Agreed in another tab since the session was read.
   if (!documents.length) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
@@ -121,7 +121,7 @@ export default function LoginRoute({ loaderData }: Route.ComponentProps) {
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useActionData<typeof action>();
   // Validated on the server only (parseForm in the action), which answers with the same messages beside
-  // the fields: the page people open first ships no schema library (issue 15's page weight).
+  // the fields: the page people open first ships no schema library (page weight).
   const [form, fields] = useForm({ id: "login", lastResult });
   useClearOnError(form.id, lastResult, ["password"]);
   return (

@@ -58,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const state = await twoFactorState(user.id);
     twoFactor = { enabled: state.enabled, recoveryCodesLeft: state.recoveryCodesLeft, enrolment: state.enrolling ? await pendingEnrolment(user) : null };
   }
-  // The legal documents this member agreed to, version by version (issue 13).
+  // The legal documents this member agreed to, version by version.
   const agreements = await signaturesOfMember(memberId);
   return { account, isOwnAccount, twoFactor, agreements };
 }
@@ -165,7 +165,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The two-factor section's forms (issue 11, decision 019): the owner only. */
+/** The two-factor section's forms (decision 019): the owner only. */
 async function twoFactorAction(request: Request, user: User, memberId: number, intent: string, formData: FormData, ip: string) {
   const here = `${new URL(request.url).pathname}#two-factor`;
   if (user.id !== memberId) throw routeError(403, "Only the account's owner can change its two-factor authentication.");

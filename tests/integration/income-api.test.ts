@@ -57,7 +57,7 @@ describe("royalties report API and pages", () => {
 
   const get = (p: string, cookie: string) => fetch(`${server.url}${p}`, { headers: { Cookie: cookie, Accept: "application/json" }, redirect: "manual" });
 
-  it("answers the member's own income exactly per MONEY.md, and the same to an admin", async () => {
+  it("answers the member's own income exactly per docs/money.md, and the same to an admin", async () => {
     const expected = {
       memberId: mia.id,
       currency: "USD",

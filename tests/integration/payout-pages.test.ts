@@ -32,7 +32,7 @@ describe("payout pages (no JavaScript)", () => {
     admin = await createSignedMember("Ada");
     await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
     await creditEarnings(mia.id, 100_000_000n);
-    // Payout changes need a fresh confirmation (issue 11): these sessions have one; the confirm form is tested below.
+    // Payout changes need a fresh confirmation: these sessions have one; the confirm form is tested below.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
   });

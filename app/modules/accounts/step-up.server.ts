@@ -8,7 +8,7 @@ import { getSession, sessionStorage } from "./session.server";
 import { hasTwoFactor, verifySecondFactor } from "./two-factor.server";
 
 /**
- * Step-up security (issue 11, decision 019): the login's second step and the fresh confirmation that
+ * Step-up security (decision 019): the login's second step and the fresh confirmation that
  * money-moving changes need.
  */
 
@@ -139,7 +139,7 @@ export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, v
 }
 
 /**
- * The one guard for money-moving changes (issue 11): the session must have confirmed it is its user within
+ * The one guard for money-moving changes: the session must have confirmed it is its user within
  * the last 10 minutes, with the password, or the authenticator code when two-factor is on. Otherwise it
  * throws a 403 that the error page shows as a confirm form; that form posts the same fields back to the same
  * address with the password or code, and when they are right the confirmation is recorded and the action

@@ -40,7 +40,7 @@ import { bindReferral, readRefTouch } from "./referrals.server";
 import { AdminAffiliateActionSchema, AffiliateApplicationSchema, AffiliateSignUpSchema } from "./schemas";
 
 /**
- * The affiliate pages' loaders and actions (issue 13): /register/affiliate (public), the admin list and
+ * The affiliate pages' loaders and actions: /register/affiliate (public), the admin list and
  * page, and the member's affiliate dashboard. Thin over affiliates.server.ts; every id is checked against
  * the acting user (a member opening another's affiliate gets 404, as for a missing id).
  */

@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { accountKeyString, Accounts, resolveAccounts } from "~/modules/ledger/accounts.server";
 
 /**
- * Affiliate commissions (issue 13, decision 025). For 12 months after a referred member signs up, each
+ * Affiliate commissions (decision 025). For 12 months after a referred member signs up, each
  * platform commission posted from that member's income earns their affiliate the affiliate's rate (basis
  * points of that commission).
  *

@@ -63,7 +63,7 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
 
 /**
  * GET /api/admin/dashboard/system-financial-summary: the platform's money, derived from the ledger's postings
- * (one statement). Amounts are six-decimal strings (MONEY.md) with their whole cents (rounded down) beside
+ * (one statement). Amounts are six-decimal strings (docs/money.md) with their whole cents (rounded down) beside
  * them for the page:
  * - imported: every statement's money (the statement receipts accounts' balance, negated: the sum of the lines
  *   posted); clients' marketplace payments come in through their own receipts account and are not counted here;

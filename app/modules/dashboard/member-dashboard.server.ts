@@ -24,7 +24,7 @@ export interface MemberDashboardStats {
   projects: number;
   /** Open work requests (pending, awaiting approval or revision requested), sent or received. */
   work_requests: number;
-  /** The available balance (MONEY.md: earnings less reserved, rounded down to whole cents), as the income report's. */
+  /** The available balance (docs/money.md: earnings less reserved, rounded down to whole cents), as the income report's. */
   balance_cents: number;
   currency: "USD";
   /** Income per month (statement lines' sale period; the entry's month otherwise), the latest 12 months with income, in cents rounded down. */

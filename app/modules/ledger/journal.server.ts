@@ -5,7 +5,7 @@ import { accountKeyString, resolveAccounts, type AccountKey } from "./accounts.s
 import { addToSummaries } from "./summaries.server";
 
 /**
- * Writing to the ledger (MONEY.md "Double entry"): an entry of two or more postings that sum to zero,
+ * Writing to the ledger (docs/money.md "Double entry"): an entry of two or more postings that sum to zero,
  * appended, never updated. Statement imports write their one large entry in bulk (imports/); everything
  * else (matching from suspense, held shares released, payouts) goes through `postEntry`.
  */

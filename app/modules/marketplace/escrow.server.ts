@@ -7,7 +7,7 @@ import { centsToMicros } from "~/modules/ledger/money";
 import { feeCents } from "./marketplace-rules";
 
 /**
- * The marketplace's money in the ledger (MONEY.md, decision 021). Each project has its own escrow account
+ * The marketplace's money in the ledger (docs/money.md, decision 021). Each project has its own escrow account
  * (`escrow`, sub-kind `project:{id}`):
  *
  * - funding (an administrator confirms the client's money arrived): marketplace receipts −amount, escrow +amount;

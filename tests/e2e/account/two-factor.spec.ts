@@ -3,7 +3,7 @@ import { expect, test } from "../support/test";
 import { adminApi, createPayee, logInPayee, twoFactorAdmin } from "../payouts/helpers";
 
 /**
- * Two-factor authentication (issue 11): set up on the Account page with the key shown, log out, log in with a
+ * Two-factor authentication: set up on the Account page with the key shown, log out, log in with a
  * code the test computes from that key, with a recovery code (once), and bad codes; the second step without
  * JavaScript, and no session before it.
  */

@@ -5,7 +5,7 @@ import { expect as baseExpect, newUserData, test, type FreshUser } from "../supp
 import { AFF, AFF_CODES, AFF_ISRC, AFF_PASSWORD, AFF_SONG } from "./affiliate-accounts";
 
 /**
- * Affiliates (issue 13): signing up (a new visitor, an existing member), an administrator's decisions,
+ * Affiliates: signing up (a new visitor, an existing member), an administrator's decisions,
  * a registration through referral links (the first touch wins), an import that earns the affiliate its
  * commission, the affiliate dashboard against the ledger, guards and bad input. Accounts: affiliate-accounts.ts.
  */

@@ -8,7 +8,7 @@ import { otherBrowser } from "../support/account-admin-helpers";
 import { waitForSubscription } from "../support/realtime";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin's, and the deliverable
+ * The project pages: the member's list and project page, the admin's, and the deliverable
  * downloads. Each test owns a project prepared by tests/e2e/support/project-fixtures.ts ($200.00 of mixing,
  * one revision included, 10 % platform fee).
  */

@@ -5,7 +5,7 @@ import { bell, expectCount, gotoLive, memberChannel, openBell, item } from "../n
 import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, setUpManualW9, twoFactorAdmin, unique } from "./helpers";
 
 /**
- * Payouts (issue 11): a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
+ * Payouts: a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
  * administrator pays one request and rejects another, and the member's open page hears of it live; bad input
  * on every form; who may see what. Each test makes its own funded member (helpers.ts).
  */
@@ -32,7 +32,7 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
   await bank.getByLabel("Account holder").fill(payee.name);
   await bank.getByLabel("Account number or IBAN").fill("12");
   await bank.getByRole("button", { name: "Save bank details" }).click();
-  // The first change of the session asks for the password (issue 11), a wrong one first; then the form goes on
+  // The first change of the session asks for the password, a wrong one first; then the form goes on
   // with what was typed, and its errors show beside the fields.
   await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
   await expect(page.getByLabel("Password")).toBeFocused();

@@ -6,7 +6,7 @@ import { expect as baseExpect, test, uniqueEmail, type App } from "../support/te
 import { PP_ENGINEER, PP_ENGINEER_NAME, PP_FRESH, PP_FRESH_NAME, PP_FRESH_SONG, PP_OWNER, PP_OWNER_NAME, PP_PASSWORD, PP_SONG, PP_THIRD } from "./accounts";
 
 /**
- * Post-production jobs (issue 12, decision 023): the owner sends a song to a member engineer, who accepts,
+ * Post-production jobs (decision 023): the owner sends a song to a member engineer, who accepts,
  * moves a stage and uploads the mix; the owner accepts it as the song's audio. An invited engineer receives
  * the signed link over the suite's SMTP listener, creates an account there and sees the job. A third member
  * gets 404; bad input shows beside the fields; the menu entry appears once there is a job.

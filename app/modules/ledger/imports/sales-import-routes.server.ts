@@ -25,7 +25,7 @@ import { MatchError, matchSuspenseLine, unmatchedLines, type MatchTarget } from 
 /**
  * The admin's sales uploads: the upload form and the import history (`/admin/upload-sales`), each
  * import's page with its lines, its unmatched queue and its reconciliation (`/admin/upload-sales/{id}`),
- * and the JSON status of an import (MONEY.md `GET /api/admin/sales-imports/{id}`).
+ * and the JSON status of an import (docs/money.md `GET /api/admin/sales-imports/{id}`).
  */
 
 export const UploadSalesSchema = z.object({

@@ -12,7 +12,7 @@ import { loadMatchIndex, titleKey, type LineMatch, type MatchIndex } from "./mat
 import { commissionBps } from "./sales-imports.server";
 
 /**
- * The unmatched queue (MONEY.md "Unmatched lines"): an administrator matches a line in suspense to a song,
+ * The unmatched queue (docs/money.md "Unmatched lines"): an administrator matches a line in suspense to a song,
  * a release or (PRO) a member. One entry moves its money out of suspense to its owners, allocated exactly
  * as an import would have (commission, the split in force on the period's first day, held shares). The
  * line's code or title is remembered as an alias, and the other lines in suspense with the same key are

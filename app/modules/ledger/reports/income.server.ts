@@ -4,7 +4,7 @@ import { incomeSources, type IncomeSource, type StatementKindName as StatementKi
 import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
 
 /**
- * A member's income, derived from the ledger's postings (MONEY.md "Balances are derived"):
+ * A member's income, derived from the ledger's postings (docs/money.md "Balances are derived"):
  *
  * - earned: their earnings postings that carry a source (income, wherever it came from: a statement, a held
  *   share released to them, a declined share returned to them as the owner); payouts post without a source;
@@ -162,7 +162,7 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
   };
 }
 
-/** MONEY.md's contract for GET /api/members/{id}/royalties-report/income. */
+/** docs/money.md's contract for GET /api/members/{id}/royalties-report/income. */
 export interface IncomeReportJson {
   memberId: number;
   currency: "USD";

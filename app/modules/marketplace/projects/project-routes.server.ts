@@ -33,7 +33,7 @@ import { receiveDeliverable } from "./deliverable-files.server";
 import { cardFundingEnabled, confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin list and project page. Route
+ * The project pages: the member's list and project page, the admin list and project page. Route
  * modules stay thin: loader = guard → service → view data; action = guard → parse (zod, Conform) → service →
  * redirect with a flash, or the form's reply beside its fields (400), 404 for a project the actor may not see.
  *
