@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
 import { data, Form } from "react-router";
-import { Avatar } from "~/components/avatar-menu";
+import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";

@@ -113,7 +113,7 @@ async function writePgliteDatabase(source: Database, folder: string) {
       for (const table of tables.rows) {
         const name = `"${table.schema}"."${table.name}"`;
         const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(`copy (select * from ${name}) to stdout`)), async function* (stream: AsyncIterable<Buffer>) {
+        await pipeline(client.query(copyTo(`copy (select * from ${name}) to stdout`)), async function (stream: AsyncIterable<Buffer>) {
           for await (const chunk of stream) chunks.push(chunk);
         });
         if (chunks.length) await pglite.query(`copy ${name} from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });

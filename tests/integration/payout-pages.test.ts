@@ -2,7 +2,6 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { notifications, payoutAccounts, payoutDetailChanges, users, type User } from "~/db/schema";
-import { Accounts } from "~/modules/ledger/accounts.server";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";

@@ -3,7 +3,6 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { journalEntries, payoutAccounts, payoutRequests, stripeWebhookEvents, users, type User } from "~/db/schema";
-import { Accounts } from "~/modules/ledger/accounts.server";
 import { PayoutError } from "~/modules/payouts/payout-errors";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { stripeMethodData, payStripePayoutRequest, transferGroupFor } from "~/modules/payouts/stripe/stripe-connect.server";

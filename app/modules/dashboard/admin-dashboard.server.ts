@@ -103,7 +103,7 @@ export interface SystemFinancialSummary {
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
   const result = await db().execute(sql`
     with bal as (
-      -- posting_rollups: the postings' totals, written with them (schema.ts, app/modules/ledger/summaries.server.ts).
+      -- posting_rollups: the postings' totals, written with them (app/db/schema/core.ts, app/modules/ledger/summaries.server.ts).
       select a.kind, a.sub_kind, a.user_id, sum(ps.amount_micros) as amount
       from posting_rollups ps join ledger_accounts a on a.id = ps.account_id
       where a.currency = 'USD' and ps.dim = ''

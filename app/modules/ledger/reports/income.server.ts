@@ -16,7 +16,7 @@ import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
  * Income by month uses the first day of the statement line's sale period for postings that come from a
  * statement line, and the entry's month (UTC) otherwise. Everything is read in one aggregate statement, from
  * posting_rollups (posting_summaries rolled up by triggers; both written in the transactions that write the postings:
- * summaries.server.ts, schema.ts).
+ * summaries.server.ts, app/db/schema/core.ts).
  */
 
 export type SourceAmounts = Record<IncomeSource, bigint>;

@@ -1,7 +1,7 @@
 /** Post-production jobs: tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
-import { songs, users } from "./schema";
+import { songs, users } from "./core";
 
 /** What the engineer does (the marketplace's post-production services). */
 export const postProductionServices = ["mixing", "mastering", "mixing_and_mastering"] as const;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { NotificationColor } from "../modules/notifications/colors";
+import type { NotificationColor } from "../../modules/notifications/colors";
 import {
   type AnyPgColumn,
   bigint,
@@ -157,7 +157,7 @@ export const contactMessages = pgTable(
   (t) => [index("contact_messages_user_id_idx").on(t.userId)],
 );
 
-export { notificationColors, type NotificationColor } from "../modules/notifications/colors";
+export { notificationColors, type NotificationColor } from "../../modules/notifications/colors";
 
 /** What a notification carries: the message and where clicking it leads. */
 export interface NotificationData {
@@ -1621,8 +1621,3 @@ export type Project = typeof projects.$inferSelect;
 export type ProjectDeliverable = typeof projectDeliverables.$inferSelect;
 export type MarketplaceMessage = typeof marketplaceMessages.$inferSelect;
 export type ProjectReview = typeof projectReviews.$inferSelect;
-
-// Tables of the later features, one file each.
-export * from "./schema-post-production";
-export * from "./schema-legal-documents";
-export * from "./schema-affiliates";
