@@ -76,7 +76,7 @@ const csv = (...lines: string[]) => `${[DIGITAL_HEADER, ...lines].join("\n")}\n`
 async function upload(bytes: Buffer | string, fileName = "statement.csv") {
   const form = new FormData();
   form.set("kind", "digital");
-  form.set("file", new Blob([typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes]), fileName);
+  form.set("file", new Blob([new Uint8Array(typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes)]), fileName);
   const before = await db().select({ n: sql<number>`count(*)::int` }).from(salesImports);
   const response = await fetch(`${server.url}/admin/upload-sales?index`, { method: "POST", redirect: "manual", headers: { Origin: server.origin, Cookie: cookie }, body: form });
   const html = response.status === 200 || response.status >= 400 ? await response.text() : "";
