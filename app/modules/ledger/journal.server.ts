@@ -1,8 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { journalEntries, postings, type IncomeSource } from "~/db/schema";
-import { sql } from "drizzle-orm";
 import { accountKeyString, resolveAccounts, type AccountKey } from "./accounts.server";
-import { addToSummaries } from "./summaries.server";
+import { addEntryToSummaries } from "./summaries.server";
 
 /**
  * Writing to the ledger (docs/money.md "Double entry"): an entry of two or more postings that sum to zero,
@@ -55,20 +54,20 @@ export async function postEntry(tx: Db, entry: EntryInput): Promise<number | nul
   const [row] = await tx
     .insert(journalEntries)
     .values({ kind: entry.kind, memo: entry.memo, importId: entry.importId ?? null, reversesEntryId: entry.reversesEntryId ?? null, createdBy: entry.createdBy ?? null })
-    .returning({ id: journalEntries.id });
-  await tx.insert(postings).values(
-    lines.map((p) => ({
-      entryId: row!.id,
-      accountId: accounts.get(accountKeyString(p.account))!,
-      amountMicros: p.amountMicros,
-      statementLineId: p.statementLineId ?? null,
-      source: p.source ?? null,
-      splitVersionId: p.splitVersionId ?? null,
-      songId: p.songId ?? null,
-      recoupMicros: p.recoupMicros ?? 0n,
-    })),
-  );
-  // The pages' running totals, in the same transaction (summaries.server.ts).
-  await addToSummaries(tx, sql`p.entry_id = ${row!.id}`);
+    .returning({ id: journalEntries.id, createdAt: journalEntries.createdAt });
+  const rows = lines.map((p) => ({
+    entryId: row!.id,
+    accountId: accounts.get(accountKeyString(p.account))!,
+    amountMicros: p.amountMicros,
+    statementLineId: p.statementLineId ?? null,
+    source: p.source ?? null,
+    splitVersionId: p.splitVersionId ?? null,
+    songId: p.songId ?? null,
+    recoupMicros: p.recoupMicros ?? 0n,
+  }));
+  // The pages' running totals, in the same transaction, from the postings in hand (summaries.server.ts): read
+  // before the postings are written, so "an earlier posting on the line" means an earlier entry's.
+  await addEntryToSummaries(tx, row!.createdAt, rows);
+  await tx.insert(postings).values(rows);
   return row!.id;
 }

@@ -6,9 +6,8 @@ import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry } from "../journal.server";
 import { rekeyLine } from "../summaries.server";
-import { normaliseIpi } from "./fields";
 import { linePostings } from "./line-postings";
-import { loadMatchIndex, titleKey, type LineMatch, type MatchIndex } from "./match-index.server";
+import { loadMatchIndex, type LineMatch, type MatchIndex } from "./match-index.server";
 import { commissionBps } from "./sales-imports.server";
 
 /**
@@ -30,16 +29,15 @@ export class MatchError extends Error {
   }
 }
 
-/** The key a line is remembered by: its ISRC, else its UPC (digital, license); its IPI, else its title (PRO). */
+/**
+ * The key a line is remembered by: its ISRC, else its UPC (digital, license); its IPI, else its title (PRO).
+ * The database keeps it on the line (statement_lines.suspense_key, "type:key"), so matching the other lines
+ * with the same code is one look-up in the index of lines in suspense.
+ */
 function aliasKeyOf(line: StatementLineRow): { keyType: MatchKeyType; key: string } | null {
-  if (line.kind === "pro") {
-    const ipi = line.ipi ? normaliseIpi(line.ipi) : null;
-    if (ipi) return { keyType: "ipi", key: ipi };
-  } else {
-    if (line.isrc) return { keyType: "isrc", key: line.isrc };
-    if (line.upc) return { keyType: "upc", key: line.upc };
-  }
-  return line.trackTitle ? { keyType: "title", key: titleKey(line.trackTitle) } : null;
+  if (!line.suspenseKey) return null;
+  const at = line.suspenseKey.indexOf(":");
+  return { keyType: line.suspenseKey.slice(0, at) as MatchKeyType, key: line.suspenseKey.slice(at + 1) };
 }
 
 function matchFor(line: StatementLineRow, target: MatchTarget, index: MatchIndex): LineMatch {
@@ -117,11 +115,10 @@ export async function matchSuspenseLine(actorId: number, lineId: number, target:
           createdBy: actorId,
         })
         .onConflictDoNothing();
-      const column = { isrc: statementLines.isrc, upc: statementLines.upc, ipi: statementLines.ipi, title: sql`lower(regexp_replace(trim(${statementLines.trackTitle}), '\\s+', ' ', 'g'))` }[key.keyType as "isrc" | "upc" | "ipi" | "title"];
       const others = await tx
         .select()
         .from(statementLines)
-        .where(and(eq(statementLines.kind, line.kind), isNull(statementLines.matchedBy), sql`${column} = ${key.key}`))
+        .where(and(eq(statementLines.kind, line.kind), isNull(statementLines.matchedBy), eq(statementLines.suspenseKey, line.suspenseKey!)))
         .orderBy(asc(statementLines.id))
         .limit(10_000);
       for (const other of others) {
