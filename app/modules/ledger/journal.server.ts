@@ -1,5 +1,7 @@
 import type { Db } from "~/db/client.server";
-import { journalEntries, postings, type IncomeSource } from "~/db/schema";
+import { sql } from "drizzle-orm";
+import { pgArrayLiteral } from "~/db/bulk-transaction.server";
+import { journalEntries, type IncomeSource } from "~/db/schema";
 import { accountKeyString, resolveAccounts, type AccountKey } from "./accounts.server";
 import { addEntryToSummaries } from "./summaries.server";
 
@@ -68,6 +70,12 @@ export async function postEntry(tx: Db, entry: EntryInput): Promise<number | nul
   // The pages' running totals, in the same transaction, from the postings in hand (summaries.server.ts): read
   // before the postings are written, so "an earlier posting on the line" means an earlier entry's.
   await addEntryToSummaries(tx, row!.createdAt, rows);
-  await tx.insert(postings).values(rows);
+  // One statement of one text whatever the number of postings (a match of a code moves every line with it):
+  // the columns as arrays, not a VALUES list of eight parameters a posting.
+  const column = <T extends string | number | bigint | null>(pick: (r: (typeof rows)[number]) => T) => pgArrayLiteral(rows.map(pick));
+  await tx.execute(sql`
+    insert into postings (entry_id, account_id, amount_micros, statement_line_id, source, split_version_id, song_id, recoup_micros)
+    select ${row!.id}::bigint, p.* from unnest(${column((r) => r.accountId)}::int[], ${column((r) => r.amountMicros)}::bigint[], ${column((r) => r.statementLineId)}::bigint[],
+      ${column((r) => r.source)}::text[], ${column((r) => r.splitVersionId)}::int[], ${column((r) => r.songId)}::int[], ${column((r) => r.recoupMicros)}::bigint[]) p`);
   return row!.id;
 }

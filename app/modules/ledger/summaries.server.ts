@@ -193,9 +193,10 @@ interface LineKeyPart {
  * the postings. The lines named (a match out of suspense, a held share's move) are read by their ids, and
  * whether an account has a posting on them already (which decides whether this one counts the line) by the
  * postings' line index: at most three statements, each planned on a primary key or an index whatever the size
- * of the ledger (docs/money.md "Cost does not grow with history"; decision 028).
+ * of the ledger (docs/money.md "Cost does not grow with history"; decision 028). `writtenAsEntry`: the postings
+ * are written already, as this entry (set-based writers), so its own postings are not "earlier".
  */
-export async function addEntryToSummaries(tx: Db, createdAt: Date, entryPostings: readonly EntryPosting[]): Promise<void> {
+export async function addEntryToSummaries(tx: Db, createdAt: Date | string, entryPostings: readonly EntryPosting[], writtenAsEntry?: number): Promise<void> {
   const lineIds = [...new Set(entryPostings.flatMap((p) => (p.statementLineId === null ? [] : [p.statementLineId])))];
   const lines = new Map<number, LineKeyPart>();
   /** "account|line" and "account|line|song" that an earlier posting counted already. */
@@ -216,14 +217,15 @@ export async function addEntryToSummaries(tx: Db, createdAt: Date, entryPostings
     const accounts = pgArrayLiteral([...new Set(entryPostings.map((p) => p.accountId))]);
     const earlier = (await tx.execute(sql`
       select account_id, statement_line_id, song_id from postings
-      where statement_line_id = any(${ids}::bigint[]) and account_id = any(${accounts}::int[])
+      where statement_line_id = any(${ids}::bigint[]) and account_id = any(${accounts}::int[]) ${writtenAsEntry === undefined ? sql`` : sql`and entry_id <> ${writtenAsEntry}`}
       group by account_id, statement_line_id, song_id`)) as unknown as { rows: Array<{ account_id: number; statement_line_id: string | number; song_id: number | null }> };
     for (const e of earlier.rows) {
       counted.add(`${e.account_id}|${e.statement_line_id}`);
       counted.add(`${e.account_id}|${e.statement_line_id}|${e.song_id ?? ""}`);
     }
   }
-  const entryMonth = `${createdAt.toISOString().slice(0, 7)}-01`;
+  // The entry's month in UTC (a Date, or the "YYYY-MM-01" the database worked out).
+  const entryMonth = typeof createdAt === "string" ? createdAt : `${createdAt.toISOString().slice(0, 7)}-01`;
   const rows = new Map<string, { key: unknown[]; amount: bigint; postings: number; lines: number; trackLines: number }>();
   for (const p of entryPostings) {
     const line = p.statementLineId === null ? undefined : lines.get(p.statementLineId);
@@ -263,13 +265,15 @@ export async function addToSummaries(tx: Db, where: SQL, sign: 1 | -1 = 1, lines
 }
 
 /**
- * Changes a statement line's match (song, release) while keeping the summaries equal to the postings: the
- * line's postings are taken out of them, the line is updated, and they are added back under its new keys.
+ * Changes statement lines' match (song, release) while keeping the summaries equal to the postings: the lines'
+ * postings are taken out of them, the lines are updated, and they are added back under their new keys. Three
+ * statements whatever the number of lines (`lineIds`: an array literal of their ids), each reading the postings
+ * by their line index.
  */
-export async function rekeyLine(tx: Db, lineId: number, update: () => Promise<unknown>): Promise<void> {
-  const onLine = sql`p.statement_line_id = ${lineId}`;
-  await addToSummaries(tx, onLine, -1);
+export async function rekeyLines(tx: Db, lineIds: string, update: () => Promise<unknown>): Promise<void> {
+  const onLines = sql`p.statement_line_id = any(${lineIds}::bigint[])`;
+  await addToSummaries(tx, onLines, -1);
   await update();
-  await addToSummaries(tx, onLine, 1);
-  await tx.execute(sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = ${lineId})`);
+  await addToSummaries(tx, onLines, 1);
+  await tx.execute(sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = any(${lineIds}::bigint[]))`);
 }
