@@ -919,6 +919,14 @@ export const statementLines = pgTable(
     memberId: integer("member_id").references(() => users.id, { onDelete: "restrict" }),
     /** isrc, upc, ipi-iswc, ipi-title, alias or admin; null while in suspense. */
     matchedBy: text("matched_by"),
+    /**
+     * The code the line is matched and grouped by while in suspense, "type:key" (isrc:, upc:, ipi:, title:), as
+     * the alias it teaches is keyed; computed by the database (migration 0025, decision 028).
+     */
+    suspenseKey: text("suspense_key").generatedAlwaysAs(
+      sql`CASE WHEN "kind" = 'pro' THEN coalesce('ipi:' || "ipi", 'title:' || nullif(lower(btrim(regexp_replace("track_title", '\s+', ' ', 'g'))), ''))
+  ELSE coalesce('isrc:' || "isrc", 'upc:' || "upc", 'title:' || nullif(lower(btrim(regexp_replace("track_title", '\s+', ' ', 'g'))), '')) END`,
+    ),
   },
   (t) => [
     uniqueIndex("statement_lines_import_line_unique").on(t.importId, t.lineNo),
@@ -926,6 +934,7 @@ export const statementLines = pgTable(
     index("statement_lines_release_period_idx").on(t.releaseId, t.salePeriodStart),
     index("statement_lines_member_idx").on(t.memberId),
     index("statement_lines_unmatched_idx").on(t.importId).where(sql`${t.matchedBy} is null`),
+    index("statement_lines_suspense_key_idx").on(t.kind, t.suspenseKey).where(sql`${t.matchedBy} is null`),
     check("statement_lines_kind_valid", sql`${t.kind} in (${sqlList(statementKinds)})`),
   ],
 );
