@@ -99,7 +99,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="grid gap-4 xl:grid-cols-2">
         <ChartCard title="New accounts" description="Sign-ups per month, last 12 months">
-          <LineChart label="New accounts per month" points={profiles.signups_by_month.map((m) => ({ x: m.month, y: m.count }))} />
+          <LineChart label="New accounts per month" format="count" points={profiles.signups_by_month.map((m) => ({ x: m.month, y: m.count }))} />
         </ChartCard>
         <ChartCard title="Email verification" description={`${people} accounts`}>
           {people === 0 ? (
@@ -107,6 +107,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           ) : (
             <PieChart
               label="Accounts by verification status"
+              format="count"
               slices={[
                 { id: "verified", label: "Verified", value: profiles.verified },
                 { id: "unverified", label: "Unverified", value: profiles.unverified },
@@ -116,7 +117,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           )}
         </ChartCard>
         <ChartCard title="Accounts by role">
-          <BarChart label="Accounts by role" bars={profiles.by_role.map((r) => ({ label: roleName(r.role_id), value: r.count }))} />
+          <BarChart label="Accounts by role" format="count" bars={profiles.by_role.map((r) => ({ label: roleName(r.role_id), value: r.count }))} />
         </ChartCard>
         <ChartCard title="Community">
           {profiles.artists + profiles.provider_profiles === 0 ? (

@@ -105,7 +105,7 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
             </EmptyState>
           ) : (
             <>
-              <LineChart label="Income per month, in dollars" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents / 100 }))} />
+              <LineChart label="Income per month, in dollars" format="cents" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents }))} />
               <table className="sr-only">
                 <caption>Income per month</caption>
                 <tbody>

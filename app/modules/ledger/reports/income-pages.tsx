@@ -1,9 +1,7 @@
-import { lazy, Suspense } from "react";
 import { Link, useLocation } from "react-router";
-import { CHART, ChartCard, EmptyState, PieChart, StatCard } from "~/components/charts";
+import { ChartCard, EmptyState, MonthBarChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable } from "~/components/data-table";
 import { DateTime, Money } from "~/components/formatting";
-import { useHydrated } from "~/components/hydrated";
 import { pageHref, Pagination } from "~/components/pagination";
 import type { IncomeSource } from "~/db/schema";
 import { formatMicros, microsToCentsFloor } from "../money";
@@ -89,51 +87,18 @@ export function IncomeTotals({ data }: { data: IncomePageData }) {
 
 /* ------------------------------------------------------------------ chart */
 
-interface StackedBarProps {
-  label: string;
-  months: Array<Record<string, string | number>>;
-  keys: string[];
-  colors: string[];
-}
+const centsOf = (micros: Micros) => Number(microsToCentsFloor(BigInt(micros)));
 
-const NivoStackedBar = lazy(() =>
-  import("@nivo/bar").then((m) => ({
-    default: function StackedBar({ months, keys, colors }: StackedBarProps) {
-      return (
-        <m.ResponsiveBar
-          data={months}
-          keys={keys}
-          indexBy="month"
-          margin={{ top: 16, right: 16, bottom: 48, left: 64 }}
-          colors={colors}
-          padding={0.35}
-          valueFormat={(v) => `$${Number(v).toFixed(2)}`}
-          axisLeft={{ format: (v) => `$${v}` }}
-          enableLabel={false}
-          legends={[{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -16, itemWidth: 90, itemHeight: 16 }]}
-          motionConfig={{ duration: CHART.animationMs }}
-        />
-      );
-    },
-  })),
-);
-
-/** Income per month stacked by source (nivo, client-only, CHART.barHeight high). */
+/** Income per month stacked by source (client-only, CHART.barHeight high), every month from the first. */
 export function IncomeByMonthChart({ data }: { data: Pick<IncomePageData, "byMonth" | "bySource"> }) {
-  const hydrated = useHydrated();
   const sources = shownSources(data);
-  const months = data.byMonth.map((m) => ({
-    month: m.month,
-    ...Object.fromEntries(sources.map((s) => [SOURCE_LABELS[s], Number(microsToCentsFloor(BigInt(m.bySource[s]))) / 100])),
-  }));
   return (
-    <div role="img" aria-label="Income by month and source" style={{ height: CHART.barHeight }} data-chart-height={CHART.barHeight}>
-      {hydrated ? (
-        <Suspense fallback={null}>
-          <NivoStackedBar label="Income by month" months={months} keys={sources.map((s) => SOURCE_LABELS[s])} colors={sources.map((s) => SOURCE_COLORS[s])} />
-        </Suspense>
-      ) : null}
-    </div>
+    <MonthBarChart
+      label="Income by month and source"
+      format="cents"
+      series={sources.map((s) => ({ key: s, label: SOURCE_LABELS[s], color: SOURCE_COLORS[s] }))}
+      months={data.byMonth.map((m) => ({ month: m.month, values: Object.fromEntries(sources.map((s) => [s, centsOf(m.bySource[s])])) }))}
+    />
   );
 }
 
@@ -164,7 +129,7 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
     );
   }
   const slices = sources
-    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: Number(microsToCentsFloor(BigInt(data.bySource[s]))) / 100 }))
+    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: centsOf(data.bySource[s]), color: SOURCE_COLORS[s] }))
     .filter((s) => s.value > 0);
   return (
     <div className="grid gap-4 xl:grid-cols-3">
@@ -177,13 +142,14 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
         </ChartCard>
       </div>
       <ChartCard title="By source">
-        {slices.length ? <PieChart label="Income by source" slices={slices} /> : null}
+        {slices.length ? <PieChart label="Income by source" format="cents" slices={slices} legend={false} /> : null}
         <table className="mt-3 w-full text-sm" data-testid="income-by-source">
           <caption className="sr-only">Income by source</caption>
           <tbody>
             {sources.map((s) => (
               <tr key={s} className="border-b border-stone-100">
                 <th scope="row" className="py-1.5 text-left font-medium">
+                  <span aria-hidden="true" className="mr-2 inline-block size-2.5 rounded-sm" style={{ background: SOURCE_COLORS[s] }} />
                   {SOURCE_LABELS[s]}
                 </th>
                 <td className="py-1.5 text-right">

@@ -39,7 +39,8 @@ function groupLabel(kind: SalesKind, group: SalesGroup): string {
 }
 
 const money = (micros: string) => formatCents(microsToCentsFloor(BigInt(micros)));
-const dollars = (micros: string) => Number(microsToCentsFloor(BigInt(micros))) / 100;
+/** A chart value: whole cents, rounded down as every figure on these pages is. */
+const cents = (micros: string) => Number(microsToCentsFloor(BigInt(micros)));
 const net = (row: { amount: string; commission: string }) => (BigInt(row.amount) - BigInt(row.commission)).toString();
 const shown = (key: string) => key || "—";
 
@@ -311,20 +312,21 @@ export function SalesDetailPage() {
       ) : (
         <>
           <div className="grid gap-4 lg:grid-cols-2">
-            <ChartCard title="By period" description="Month of the sale period's start, in US dollars.">
-              <LineChart label={`${subject.name}: amount by month`} points={breakdown.groups.period.map((g) => ({ x: g.key, y: dollars(g.amount) }))} />
+            <ChartCard title="By period" description="Month of the sale period's start.">
+              <LineChart format="cents" label={`${subject.name}: amount by month`} points={breakdown.groups.period.map((g) => ({ x: g.key, y: cents(g.amount) }))} />
             </ChartCard>
-            <ChartCard title={`By ${groupLabel(kind, "store").toLowerCase()}`} description="In US dollars.">
-              <BarChart label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`} bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: dollars(g.amount) }))} />
+            <ChartCard title={`By ${groupLabel(kind, "store").toLowerCase()}`}>
+              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`} bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
             </ChartCard>
-            <ChartCard title="By country" description="In US dollars.">
+            <ChartCard title="By country">
               <PieChart
+                format="cents"
                 label={`${subject.name}: amount by country`}
-                slices={breakdown.groups.country.filter((g) => BigInt(g.amount) > 0n).slice(0, 10).map((g) => ({ id: shown(g.key), label: shown(g.key), value: dollars(g.amount) }))}
+                slices={breakdown.groups.country.filter((g) => BigInt(g.amount) > 0n).slice(0, 10).map((g) => ({ id: shown(g.key), label: shown(g.key), value: cents(g.amount) }))}
               />
             </ChartCard>
-            <ChartCard title={`By ${groupLabel(kind, "track").toLowerCase()}`} description="In US dollars.">
-              <BarChart label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`} bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: dollars(g.amount) }))} />
+            <ChartCard title={`By ${groupLabel(kind, "track").toLowerCase()}`}>
+              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`} bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
             </ChartCard>
           </div>
 
