@@ -5,7 +5,7 @@ import { useHydrated } from "./hydrated";
 /** Chart sizes and motion from spec section 9: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
 export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
 
-export function ChartCard({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+export function ChartCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <section className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
       <h2 className="text-base font-semibold">{title}</h2>
