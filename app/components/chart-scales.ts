@@ -1,4 +1,4 @@
-import { numberFormat } from "./formatting";
+import { formatCount, numberFormat } from "./formatting";
 
 /**
  * The arithmetic behind the charts (charts.tsx, nivo-charts.tsx): value formats, tick choices that leave
@@ -17,7 +17,7 @@ const TICK_GAP_PX = 16;
 
 /** "$45,000.00" for cents, "1,234" for counts; `whole` drops the cents (axis ticks on whole dollars). */
 export function formatChartValue(value: number, format: ChartValueFormat, options: { whole?: boolean; locale?: string } = {}): string {
-  if (format === "count") return numberFormat(options.locale, { maximumFractionDigits: 0 }).format(value);
+  if (format === "count") return formatCount(value, options.locale ?? null);
   const digits = options.whole ? 0 : 2;
   return numberFormat(options.locale, { style: "currency", currency: "USD", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value / 100);
 }

@@ -1,7 +1,8 @@
 import { Link, useLocation } from "react-router";
 import { ChartCard, EmptyState, MonthBarChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable } from "~/components/data-table";
-import { DateTime, Money } from "~/components/formatting";
+import { Count, DateTime, Money, numberFormat } from "~/components/formatting";
+import { useHydrated } from "~/components/hydrated";
 import { pageHref, Pagination } from "~/components/pagination";
 import type { IncomeSource } from "~/db/schema";
 import { formatMicros, microsToCentsFloor } from "../money";
@@ -56,6 +57,24 @@ export function MicrosMoney({ micros }: { micros: Micros }) {
   return (
     <span title={`${formatMicros(value)} USD`} data-micros={formatMicros(value)}>
       <Money cents={Number(microsToCentsFloor(value))} />
+    </span>
+  );
+}
+
+/**
+ * An amount in micro-units shown whole (two to six decimals), where figures must add up on screen: the
+ * journal's postings of an entry sum to zero exactly as shown, which cents rounded down would not.
+ */
+export function ExactMicrosMoney({ micros }: { micros: Micros }) {
+  const hydrated = useHydrated();
+  const exact = formatMicros(BigInt(micros));
+  // Intl formats a decimal string without passing it through a float (ECMA-402 NumberFormat v3).
+  const text = numberFormat(hydrated ? undefined : "en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(
+    exact as unknown as number,
+  );
+  return (
+    <span title={`${exact} USD`} data-micros={exact}>
+      {text}
     </span>
   );
 }
@@ -217,10 +236,10 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
             align: "right",
             cell: (r) =>
               r.importId === null ? (
-                `${r.postings}`
+                <Count value={r.postings} />
               ) : (
                 <Link to={linesHref(search, r.importId)} preventScrollReset className="font-medium text-brand-800 underline">
-                  {r.postings} {r.postings === 1 ? "posting" : "postings"}
+                  <Count value={r.postings} /> {r.postings === 1 ? "posting" : "postings"}
                   <span className="sr-only"> from {r.fileName ?? `import ${r.importId}`}</span>
                 </Link>
               ),
