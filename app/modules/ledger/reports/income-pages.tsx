@@ -36,7 +36,8 @@ export interface IncomePageData {
   bySource: Record<IncomeSource, Micros>;
   byMonth: Array<{ month: string; bySource: Record<IncomeSource, Micros>; total: Micros }>;
   /** One page of the statements, newest first. */
-  statements: Array<{ importId: number | null; fileName: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
+  /** Named by source and period (statement-name.ts), with the statement's own reference when it has one. */
+  statements: Array<{ importId: number | null; name: string; statementId: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
   statementCount: number;
   statementsPage: number;
   statementsPageSize: number;
@@ -44,7 +45,8 @@ export interface IncomePageData {
 
 export interface IncomeLinesData {
   importId: number;
-  fileName: string | null;
+  name: string | null;
+  statementId: string | null;
   page: number;
   total: number;
   pageSize: number;
@@ -193,6 +195,9 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
 
 const KIND_LABELS: Record<string, string> = { digital: "Digital", pro: "PRO", license: "Licence" };
 
+/** "DistroKid · March 2026, statement DK-0042": the name and, when the statement has one, its reference. */
+const statementTitle = (s: { name: string; statementId: string | null }) => (s.statementId ? `${s.name}, statement ${s.statementId}` : s.name);
+
 /** The lines of a statement open below the table, on the statements page the member is on. */
 function linesHref(search: string, importId: number): string {
   const params = new URLSearchParams(search);
@@ -226,7 +231,20 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
           </p>
         }
         columns={[
-          { key: "file", header: "Statement", rowHeader: true, cell: (r) => (r.importId === null ? "Other income" : (r.fileName ?? `Import #${r.importId}`)) },
+          {
+            key: "file",
+            header: "Statement",
+            rowHeader: true,
+            cell: (r) =>
+              r.importId === null ? (
+                "Other income"
+              ) : (
+                <span className="block min-w-0">
+                  {r.name}
+                  {r.statementId ? <span className="block text-xs break-words text-stone-500">Statement {r.statementId}</span> : null}
+                </span>
+              ),
+          },
           { key: "kind", header: "Kind", cell: (r) => (r.kind ? (KIND_LABELS[r.kind] ?? r.kind) : "—") },
           { key: "date", header: "Imported", cell: (r) => (r.importedAt ? <DateTime iso={r.importedAt} /> : "—") },
           { key: "amount", header: "Your amount", align: "right", cell: (r) => <MicrosMoney micros={r.amount} /> },
@@ -240,7 +258,7 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
               ) : (
                 <Link to={linesHref(search, r.importId)} preventScrollReset className="font-medium text-brand-800 underline">
                   <Count value={r.postings} /> {r.postings === 1 ? "posting" : "postings"}
-                  <span className="sr-only"> from {r.fileName ?? `import ${r.importId}`}</span>
+                  <span className="sr-only"> from {statementTitle(r)}</span>
                 </Link>
               ),
           },
@@ -267,7 +285,7 @@ export function IncomeLinesTable({ data }: { data: IncomeLinesData }) {
   return (
     <div className="space-y-3">
       <DataTable<Row>
-        caption={`Your lines in ${data.fileName ?? `import ${data.importId}`}`}
+        caption={`Your lines in ${data.name ? statementTitle({ name: data.name, statementId: data.statementId }) : "this statement"}`}
         rows={data.lines}
         rowKey={(r) => r.lineId}
         empty={<p className="text-sm text-stone-600">None of this statement's lines paid you.</p>}
