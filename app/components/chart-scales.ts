@@ -5,7 +5,7 @@ import { formatCount, numberFormat } from "./formatting";
  * every label room at the chart's measured width, and months without gaps. Pure, so it is tested alone.
  *
  * Money reaches a chart as whole cents (integers, never a float dollar figure); the format turns them into
- * US dollars in the browser's locale (spec section 9).
+ * US dollars in the browser's locale.
  */
 
 export type ChartValueFormat = "cents" | "count";

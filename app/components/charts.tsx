@@ -124,7 +124,7 @@ export function ChartValue({ value, format }: { value: number; format: ChartValu
 }
 
 /**
- * 400 wide at most and 360 high (spec section 9), shrinking on a narrow screen. One slice is not a chart: a
+ * 400 wide at most and 360 high, shrinking on a narrow screen. One slice is not a chart: a
  * ring of one colour says nothing a sentence does not, so it is shown as a figure.
  */
 export function PieChart({ legend = true, ...props }: PieChartProps) {
