@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { escrowFundingMethods, escrowFundingStatuses, type EscrowFundingStatus } from "./schema-escrow";
 import type { NotificationColor } from "../modules/notifications/colors";
 import {
   type AnyPgColumn,
@@ -1368,16 +1369,8 @@ export const projectStatuses = ["awaiting_funding", "in_progress", "awaiting_app
 export type ProjectStatus = (typeof projectStatuses)[number];
 
 /** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
-export const projectFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;
-export type ProjectFundingStatus = (typeof projectFundingStatuses)[number];
-
-/**
- * How escrow was funded (decision 022): `manual` (an administrator confirmed a bank transfer), `stripe` (a paid
- * Checkout Session) or `balance` (the client's own Backline earnings). A refund goes back the way it came: to the
- * client's earnings for `balance`, out through the marketplace receipts account otherwise.
- */
-export const escrowFundingMethods = ["manual", "stripe", "balance"] as const;
-export type EscrowFundingMethod = (typeof escrowFundingMethods)[number];
+export const projectFundingStatuses = escrowFundingStatuses;
+export type ProjectFundingStatus = EscrowFundingStatus;
 
 export interface EstimateLineItem {
   description: string;
@@ -1639,5 +1632,6 @@ export type ProjectReview = typeof projectReviews.$inferSelect;
 
 // Tables of the later features, one file each.
 export * from "./schema-post-production";
+export * from "./schema-escrow";
 export * from "./schema-legal-documents";
 export * from "./schema-affiliates";

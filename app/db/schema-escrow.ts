@@ -1,0 +1,16 @@
+/**
+ * Escrow vocabulary shared by projects (schema.ts) and post-production jobs (schema-post-production.ts); a module
+ * of its own, without imports, so both schema files read it when they are evaluated (they import each other).
+ */
+
+/** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
+export const escrowFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;
+export type EscrowFundingStatus = (typeof escrowFundingStatuses)[number];
+
+/**
+ * How escrow was funded (decision 022): `manual` (an administrator confirmed a bank transfer), `stripe` (a paid
+ * Checkout Session) or `balance` (the client's own Backline earnings). A refund goes back the way it came: to the
+ * client's earnings for `balance`, out through the marketplace receipts account otherwise.
+ */
+export const escrowFundingMethods = ["manual", "stripe", "balance"] as const;
+export type EscrowFundingMethod = (typeof escrowFundingMethods)[number];
