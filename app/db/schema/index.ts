@@ -5,5 +5,6 @@
  */
 export * from "./core";
 export * from "./post-production";
+export * from "./escrow";
 export * from "./legal-documents";
 export * from "./affiliates";

@@ -5,7 +5,7 @@ import { microsToCentsFloor } from "~/modules/ledger/money";
 import { loadDashboardProfiles, type DashboardProfiles } from "~/modules/members/member-area.server";
 
 /** What counts as open on the dashboard: projects and requests still waiting on someone. */
-const OPEN_PROJECT = ["in_progress", "awaiting_approval", "revision_requested"];
+const OPEN_PROJECT = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested"];
 const OPEN_WORK_REQUEST = ["pending", "awaiting_approval", "revision_requested"];
 /** How many recent projects and work requests the dashboard lists. */
 const RECENT = 5;
