@@ -1,5 +1,8 @@
 import { formatCount, numberFormat } from "./formatting";
 
+/** Chart sizes and motion: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
+export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
+
 /**
  * The arithmetic behind the charts (charts.tsx, nivo-charts.tsx): value formats, tick choices that leave
  * every label room at the chart's measured width, and months without gaps. Pure, so it is tested alone.

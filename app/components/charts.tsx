@@ -1,9 +1,7 @@
 import { lazy, Suspense, type ReactNode } from "react";
-import { continuousMonths, formatChartValue, sharePercent, type ChartValueFormat } from "./chart-scales";
+import { CHART, continuousMonths, formatChartValue, sharePercent, type ChartValueFormat } from "./chart-scales";
 import { useHydrated } from "./hydrated";
 
-/** Chart sizes and motion from the product specification: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
-export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
 
 export function ChartCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
