@@ -2,15 +2,18 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { rateLimits, twoFactors, type User } from "~/db/schema";
-import { getSession } from "~/modules/accounts/session.server";
-import { recordConfirmation } from "~/modules/accounts/step-up.server";
+import { affiliates, projects, rateLimits, twoFactors, users, type User } from "~/db/schema";
+import { applyAsAffiliate } from "~/modules/affiliates/affiliates.server";
+import { getSession, sessionStorage } from "~/modules/accounts/session.server";
+import { CODE_CONFIRMATION_WINDOW_SECONDS, recordConfirmation } from "~/modules/accounts/step-up.server";
 import { hasTwoFactor, startEnrolment } from "~/modules/accounts/two-factor.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
-import { createSignedMember, TEST_PASSWORD } from "../helpers/factories";
+import { createSignedMember, createUser, TEST_PASSWORD, uniqueEmail } from "../helpers/factories";
+import { openProject } from "../helpers/marketplace";
 import { requestAs, sessionCookieFor } from "../helpers/requests";
 import { useSmtpListener } from "../helpers/smtp";
+import { enableTwoFactorFor } from "../helpers/two-factor";
 
 /**
  * Step-up security through the real handler (decision 020). A stolen session cookie, with no password typed since
@@ -143,3 +146,98 @@ describe("turning two-factor on", () => {
   });
 });
 
+
+/** An administrator with two-factor on, and its codes: each one a step the account has not used (each is accepted once). */
+async function twoFactorAdmin() {
+  let admin = await createSignedMember("Ada");
+  [admin] = await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id)).returning();
+  const { secret, recovery } = await enableTwoFactorFor(admin);
+  let step = Math.floor(Date.now() / 30_000) - 1;
+  async function code() {
+    step = Math.max(step + 1, Math.floor(Date.now() / 30_000));
+    // A code is accepted one step early at most: past that, wait for the clock.
+    const wait = (step - 1) * 30_000 - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
+    return generate({ secret, epoch: step * 30 });
+  }
+  return { admin: admin!, recovery, code };
+}
+
+describe("administrators' money decisions need a current authenticator code", () => {
+  async function unfundedProject() {
+    const client = await createSignedMember("Client");
+    const provider = await createSignedMember("Provider");
+    return (await openProject(client, provider)).project;
+  }
+  const fundingOf = async (id: number) => (await db().select().from(projects).where(eq(projects.id, id)))[0]!.fundingStatus;
+
+  it("escrow: a bare session, and one confirmed with the password, are asked for the code and nothing moves", async () => {
+    const { admin } = await twoFactorAdmin();
+    const project = await unfundedProject();
+    const path = `/admin/project/${project.id}`;
+    const fields = { intent: "fund", reference: "WIRE-0001" };
+    for (const cookie of [await sessionCookieFor(admin.id), await sessionConfirmed(admin, 0)]) {
+      const response = await server.postForm(path, fields, cookie);
+      expect(response.status).toBe(403);
+      const html = await response.text();
+      expect(html).toContain("money decisions need a current code");
+      expect(html).toContain('name="confirmCode"');
+      expect(html).toContain('inputMode="numeric"');
+    }
+    expect(await fundingOf(project.id)).toBe("unfunded");
+  });
+
+  it("escrow: a code entered with the action funds it; a recovery code, a wrong or a used code do not", async () => {
+    const { admin, recovery, code } = await twoFactorAdmin();
+    const project = await unfundedProject();
+    const path = `/admin/project/${project.id}`;
+    const cookie = await sessionCookieFor(admin.id);
+    const fields = { intent: "fund", reference: "WIRE-0002" };
+    const used = await code();
+    const other = await sessionCookieFor(admin.id);
+    // The code is taken by another decision first (in another session): it is not accepted twice.
+    expect((await server.postForm(`/admin/project/${(await unfundedProject()).id}`, { ...fields, confirmCode: used }, other)).status).toBe(302);
+    for (const wrong of [recovery[1]!, "123456", used]) {
+      const response = await server.postForm(path, { ...fields, confirmCode: wrong }, cookie);
+      expect(response.status, wrong).toBe(403);
+      expect(await response.text()).toContain("That code is not right.");
+    }
+    expect(await fundingOf(project.id)).toBe("unfunded");
+    const funded = await server.postForm(path, { ...fields, confirmCode: await code() }, cookie);
+    expect(funded.status).toBe(302);
+    expect(await fundingOf(project.id)).toBe("funded");
+  });
+
+  it("a code confirmation counts for 5 minutes in its own session, then the code is asked again", async () => {
+    const { admin, code } = await twoFactorAdmin();
+    const cookie = await sessionCookieFor(admin.id);
+    const first = await unfundedProject();
+    expect((await server.postForm(`/admin/project/${first.id}`, { intent: "fund", reference: "WIRE-0003", confirmCode: await code() }, cookie)).status).toBe(302);
+    // Within the 5 minutes: no code needed.
+    const second = await unfundedProject();
+    expect((await server.postForm(`/admin/project/${second.id}`, { intent: "fund", reference: "WIRE-0004" }, cookie)).status).toBe(302);
+    // Five minutes later (the confirmation moved back in the session), the code is asked again.
+    const request = requestAs(cookie, "/");
+    const session = await getSession(request);
+    session.set("codeConfirmedAt", Date.now() - CODE_CONFIRMATION_WINDOW_SECONDS * 1000 - 1);
+    await sessionStorage().commitSession(session);
+    const third = await unfundedProject();
+    expect((await server.postForm(`/admin/project/${third.id}`, { intent: "fund", reference: "WIRE-0005" }, cookie)).status).toBe(403);
+    expect(await fundingOf(third.id)).toBe("unfunded");
+  });
+
+  it("approving an affiliate needs the code too", async () => {
+    const { admin, code } = await twoFactorAdmin();
+    const owner = await createUser({ email: uniqueEmail("affiliate") });
+    const applied = await applyAsAffiliate(owner.id, { audience: "A music blog with 20,000 readers", payoutMethod: "manual" });
+    const path = `/admin/affiliate/${applied.id}`;
+    const cookie = await sessionCookieFor(admin.id);
+    const asked = await server.postForm(path, { intent: "approve" }, cookie);
+    expect(asked.status).toBe(403);
+    expect(await asked.text()).toContain('name="confirmCode"');
+    expect((await db().select().from(affiliates).where(eq(affiliates.id, applied.id)))[0]!.status).toBe("pending_approval");
+    const approved = await server.postForm(path, { intent: "approve", confirmCode: await code() }, cookie);
+    expect(approved.status).toBe(302);
+    expect((await db().select().from(affiliates).where(eq(affiliates.id, applied.id)))[0]!.status).toBe("approved");
+  });
+});
