@@ -112,11 +112,17 @@ async function writePgliteDatabase(source: Database, folder: string) {
       }
       for (const table of tables.rows) {
         const name = `"${table.schema}"."${table.name}"`;
+        // Generated columns (statement_lines.suspense_key) are the database's to compute: not copied.
+        const { rows: written } = await client.query<{ columns: string }>(
+          "select string_agg(format('%I', a.attname), ', ' order by a.attnum) as columns from pg_attribute a where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''",
+          [name],
+        );
+        const columns = written[0]!.columns;
         const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(`copy (select * from ${name}) to stdout`)), async function (stream: AsyncIterable<Buffer>) {
+        await pipeline(client.query(copyTo(`copy (select ${columns} from ${name}) to stdout`)), async function* (stream: AsyncIterable<Buffer>) {
           for await (const chunk of stream) chunks.push(chunk);
         });
-        if (chunks.length) await pglite.query(`copy ${name} from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });
+        if (chunks.length) await pglite.query(`copy ${name} (${columns}) from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });
       }
       const sequences = await client.query<{ name: string; last: string | null }>("select format('%I.%I', schemaname, sequencename) as name, last_value::text as last from pg_sequences where schemaname = 'public'");
       for (const s of sequences.rows) if (s.last !== null) await pglite.query("select setval($1::regclass, $2::bigint)", [s.name, s.last]);
