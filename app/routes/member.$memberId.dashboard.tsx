@@ -7,6 +7,9 @@ import { reuseUnlessChanged } from "~/components/revalidation";
 import { memberDashboardOverview } from "~/modules/dashboard/member-dashboard.server";
 import { RecentWork } from "~/modules/dashboard/recent-work";
 import { memberOfArea, memberProfilesFor } from "~/modules/members/member-area.server";
+import { getOptionalUser } from "~/modules/accounts/current-user.server";
+import { CreditTasks } from "~/modules/catalog/credits/credit-tasks";
+import { pendingCreditTasks } from "~/modules/catalog/credits/credits.server";
 import { SplitTasks } from "~/modules/splits/shares-section";
 import { pendingSplitTasks } from "~/modules/splits/split-sheet.server";
 import type { Route } from "./+types/member.$memberId.dashboard";
@@ -20,9 +23,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await memberOfArea(request, context, params.memberId);
   const memberId = member.id;
   const profiles = await memberProfilesFor(context, memberId);
-  const [overview, splitTasks] = await Promise.all([memberDashboardOverview(memberId, profiles), pendingSplitTasks(member)]);
+  const [overview, splitTasks, creditTasks] = await Promise.all([
+    memberDashboardOverview(memberId, profiles),
+    pendingSplitTasks(member),
+    // The invitation links are the addressee's own: an administrator viewing the area does not get them.
+    getOptionalUser(context)?.id === member.id ? pendingCreditTasks(member) : [],
+  ]);
   if (!overview) throw notFound();
-  return { memberId, profiles, splitTasks, ...overview };
+  return { memberId, profiles, splitTasks, creditTasks, ...overview };
 }
 
 // Dashboard stats, profiles, projects and work requests are cached per member.
@@ -82,6 +90,7 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <SplitTasks memberId={memberId} tasks={loaderData.splitTasks} />
+      <CreditTasks tasks={loaderData.creditTasks} />
 
       {remaining.length ? (
         <section aria-labelledby="getting-started" className="rounded-xl border border-brand-100 bg-brand-50 p-4">
