@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { AudioPlayer } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
@@ -394,12 +395,18 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
             <p className="text-sm whitespace-pre-wrap text-stone-900">{j.notes}</p>
           </div>
         ) : null}
-        {view.song.sourceHref && view.role !== "owner" ? (
-          <p className="text-sm">
-            <a href={view.song.sourceHref} className="font-medium text-brand-800 underline">
-              Download the song's current audio
-            </a>
-          </p>
+        {view.song.sourceHref ? (
+          <div className="space-y-1 text-sm">
+            <h3 className="font-medium text-stone-600">The song&rsquo;s current audio</h3>
+            <AudioPlayer src={view.song.sourceHref} label={`Listen to the current audio of ${view.song.title}`} />
+            {view.role !== "owner" ? (
+              <p>
+                <a href={view.song.sourceHref} className="font-medium text-brand-800 underline">
+                  Download the song's current audio
+                </a>
+              </p>
+            ) : null}
+          </div>
         ) : null}
       </Card>
 
@@ -476,6 +483,8 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
                 <p className="text-stone-600">
                   {d.audio} · {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · <DateTime iso={d.createdAt} withTime />
                 </p>
+                {/* Deliveries are WAV or FLAC, checked at upload: every one plays. */}
+                <AudioPlayer src={d.href} label={`Listen to ${d.fileName}`} />
               </li>
             ))}
           </ul>

@@ -151,6 +151,22 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   expect(file.status()).toBe(200);
   expect((await file.body()).subarray(0, 4).toString()).toBe("RIFF");
   expect((await third.context.request.get(href, { maxRedirects: 0 })).status()).toBe(404);
+  // The page says "listen": each delivery has a player, whose address serves byte ranges for seeking.
+  const player = page.getByRole("list", { name: "Deliveries" }).locator("audio[aria-label='Listen to harbour-mix.wav']");
+  await expect(player).toHaveAttribute("src", href);
+  await expect(player).toHaveAttribute("controls", "");
+  const part = await page.context().request.get(href, { headers: { Range: "bytes=0-3" } });
+  expect(part.status()).toBe(206);
+  expect((await part.body()).toString()).toBe("RIFF");
+  expect(await player.evaluate(async (audio: HTMLAudioElement) => {
+    audio.preload = "auto";
+    audio.load();
+    await new Promise((resolve, reject) => {
+      audio.addEventListener("loadedmetadata", resolve, { once: true });
+      audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)), { once: true });
+    });
+    return Math.round(audio.duration);
+  })).toBe(1);
   await app.hydrated();
   await page.getByRole("button", { name: "Accept as the song's audio" }).click();
   await expect(flash(page)).toContainText("harbour-mix.wav is now the song's audio. The job is completed. $135.00 is released to the engineer.");

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { AudioPlayer, isPlayableAudio } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
@@ -413,14 +414,17 @@ function Deliverables({ view }: { view: ProjectView }) {
       ) : (
         <ul aria-label="Deliverables" className="divide-y divide-stone-100 text-sm">
           {view.deliverables.map((d) => (
-            <li key={d.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
-              <a href={d.href} download={d.fileName} className="font-medium break-all text-brand-800 underline">
-                {d.fileName}
-              </a>
-              <span className="text-stone-600">
-                {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
-                <DateTime iso={d.createdAt} withTime />
-              </span>
+            <li key={d.id} className="space-y-2 py-3">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <a href={d.href} download={d.fileName} className="font-medium break-all text-brand-800 underline">
+                  {d.fileName}
+                </a>
+                <span className="text-stone-600">
+                  {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
+                  <DateTime iso={d.createdAt} withTime />
+                </span>
+              </div>
+              {isPlayableAudio(d.mime) ? <AudioPlayer src={d.href} label={`Listen to ${d.fileName}`} /> : null}
             </li>
           ))}
         </ul>
