@@ -3,7 +3,6 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { notifications, payoutAccounts, payoutDetailChanges, payoutRequests, users, type User } from "~/db/schema";
-import { Accounts } from "~/modules/ledger/accounts.server";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
