@@ -11,6 +11,7 @@ import { AvatarSchema, NamesSchema, PasswordSchema } from "~/modules/accounts/pr
 import {
   cancelEmailChange,
   changePassword,
+  changesLoginEmail,
   loadAccountDetails,
   ProfileError,
   removeAvatar,
@@ -90,6 +91,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "names": {
       const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
+      // The login email leads to the password reset: changing it is a takeover's first step (decision 020).
+      if (await changesLoginEmail(memberId, submission.value.email)) await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
       try {
         const { pendingEmail } = await updateNamesAndEmail(memberId, submission.value);
         return redirectWithFlash(here, {

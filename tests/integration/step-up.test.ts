@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { affiliates, projects, rateLimits, twoFactors, users, type User } from "~/db/schema";
+import { affiliates, oneTimeTokens, projects, rateLimits, sessions, twoFactors, users, type User } from "~/db/schema";
 import { applyAsAffiliate } from "~/modules/affiliates/affiliates.server";
 import { getSession, sessionStorage } from "~/modules/accounts/session.server";
 import { CODE_CONFIRMATION_WINDOW_SECONDS, recordConfirmation } from "~/modules/accounts/step-up.server";
@@ -239,5 +239,112 @@ describe("administrators' money decisions need a current authenticator code", ()
     const approved = await server.postForm(path, { intent: "approve", confirmCode: await code() }, cookie);
     expect(approved.status).toBe(302);
     expect((await db().select().from(affiliates).where(eq(affiliates.id, applied.id)))[0]!.status).toBe("approved");
+  });
+});
+
+describe("changing the login email", () => {
+  const names = (user: User, email: string) => ({ intent: "names", name: user.name, lastName: user.lastName, email });
+  /** A signed link from a mail, on the test server. */
+  const onServer = (link: string) => link.replace("http://localhost:3999", server.url);
+  const emailOf = async (id: number) => (await db().select({ email: users.email }).from(users).where(eq(users.id, id)))[0]!.email;
+
+  it("needs the fresh confirmation; the names alone do not", async () => {
+    const member = await createSignedMember("Names");
+    const cookie = await sessionCookieFor(member.id);
+    const asked = await server.postForm(profileOf(member), names(member, uniqueEmail("taker")), cookie);
+    expect(asked.status).toBe(403);
+    expect(await asked.text()).toContain('name="confirmPassword"');
+    expect(await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, member.id))).toEqual([]);
+    await expect(mail.next(member.email, 300)).rejects.toThrow(/No mail/);
+
+    const renamed = await server.postForm(profileOf(member), { ...names(member, member.email), name: "Renamed" }, cookie);
+    expect(renamed.status).toBe(302);
+  });
+
+  it("sends the old address a link that, for 72 hours, undoes the change even once it is done, and ends every session", async () => {
+    const member = await createSignedMember("Victim");
+    const attacker = await sessionConfirmed(member, 0);
+    const first = uniqueEmail("attacker-one");
+    expect((await server.postForm(profileOf(member), names(member, first), attacker)).status).toBe(302);
+    const toOld = await mail.next(member.email);
+    expect(toOld.subject).toBe("A change of email address was requested for your Backline account");
+    const cancelLink = toOld.links.find((link) => link.includes("/email-change-cancel/"))!;
+    expect(cancelLink).toBeTruthy();
+    const expires = Number(new URL(cancelLink).searchParams.get("expires"));
+    expect(expires - Date.now() / 1000).toBeGreaterThan(72 * 3600 - 60);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(72 * 3600);
+
+    // The attacker confirms the new address, then moves it once more (which must not take the first link away).
+    const confirm = (await mail.next(first)).links[0]!;
+    expect((await fetch(onServer(confirm), { redirect: "manual" })).status).toBe(302);
+    expect(await emailOf(member.id)).toBe(first);
+    const second = uniqueEmail("attacker-two");
+    expect((await server.postForm(profileOf(member), names(member, second), attacker)).status).toBe(302);
+    await mail.next(first);
+    await mail.next(second);
+    // A password reset link is on its way to the attacker's address.
+    expect((await server.postForm("/forgot-password", { email: first }, "")).status).toBeLessThan(400);
+
+    // Opening the link changes nothing (mail scanners open links).
+    const page = await fetch(onServer(cancelLink), { redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("This was not me: cancel the change");
+    expect(await emailOf(member.id)).toBe(first);
+    // A tampered link is refused.
+    expect((await fetch(onServer(cancelLink).replace(/signature=[0-9a-f]{4}/, "signature=0000"), { redirect: "manual" })).status).toBe(403);
+
+    const cancelled = await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.text()).toContain("Your account uses");
+    expect(await emailOf(member.id)).toBe(member.email);
+    // Every session is gone, the pending change and the reset link with them.
+    expect((await server.getAs(profileOf(member), attacker)).status).toBe(302);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
+    const left = await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, member.id));
+    expect(left.filter((t) => t.usedAt === null && (t.purpose === "email_change" || t.purpose === "password_reset"))).toEqual([]);
+    // Used once.
+    expect((await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" })).status).toBe(410);
+  });
+
+  it("before the new address is confirmed, the link withdraws the change: its confirmation link stops working", async () => {
+    const member = await createSignedMember("Early");
+    const cookie = await sessionConfirmed(member, 0);
+    const wanted = uniqueEmail("early");
+    expect((await server.postForm(profileOf(member), names(member, wanted), cookie)).status).toBe(302);
+    const cancelLink = (await mail.next(member.email)).links.find((link) => link.includes("/email-change-cancel/"))!;
+    const confirm = (await mail.next(wanted)).links[0]!;
+    const cancelled = await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(cancelled.status).toBe(200);
+    expect(await cancelled.text()).toContain("Your account keeps");
+    expect((await fetch(onServer(confirm), { redirect: "manual" })).status).toBe(410);
+    expect(await emailOf(member.id)).toBe(member.email);
+  });
+});
+
+describe("the email change form does not tell which addresses have an account", () => {
+  it("answers a taken address like a free one, mails its holder, and counts attempts before looking", async () => {
+    const member = await createSignedMember("Prober");
+    const holder = await createSignedMember("Holder");
+    const cookie = await sessionConfirmed(member, 0);
+    const answer = async (email: string) => {
+      const response = await server.postForm(profileOf(member), { intent: "names", name: member.name, lastName: member.lastName, email }, cookie);
+      const flash = response.headers.getSetCookie().find((c) => c.startsWith("backline_flash="));
+      const page = await (await server.getAs(profileOf(member), `${cookie}; ${flash?.split(";")[0] ?? ""}`)).text();
+      return { status: response.status, location: response.headers.get("location"), banner: /Email change pending\.[^<]*/.exec(page)?.[0], saved: page.includes(`We sent a confirmation link to ${email}`) };
+    };
+    const free = uniqueEmail("free");
+    const freeAnswer = await answer(free);
+    const takenAnswer = await answer(holder.email);
+    expect(takenAnswer).toEqual({ ...freeAnswer, saved: true });
+    expect(freeAnswer.saved).toBe(true);
+    expect((await mail.next(holder.email)).subject).toBe("Someone tried to move another Backline account to your address");
+    const pending = await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, member.id));
+    expect(pending.some((t) => t.purpose === "email_change" && t.newEmail === holder.email && t.usedAt === null)).toBe(true);
+
+    // Five attempts an hour, taken addresses counted like free ones: the sixth is refused whatever it asks.
+    for (let i = 0; i < 3; i++) expect((await answer(i % 2 ? holder.email : uniqueEmail("probe"))).status).toBe(302);
+    const refused = await server.postForm(profileOf(member), { intent: "names", name: member.name, lastName: member.lastName, email: holder.email }, cookie);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many email changes were asked for.");
   });
 });
