@@ -30,6 +30,7 @@ import { z } from "zod";
 import type { User } from "~/db/schema";
 import { OneTimeCodeSchema } from "~/modules/accounts/schemas";
 import { confirmPasswordOrCode, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { knownDevice } from "~/modules/accounts/device-cookie.server";
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -208,7 +209,7 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
       case "tfa-disable": {
         const submission = parseForm(formData, { schema: DisableTwoFactorSchema });
         if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
-        const outcome = await confirmPasswordOrCode(user, submission.value.code, ip);
+        const outcome = await confirmPasswordOrCode(user, submission.value.code, { ip, device: await knownDevice(request, user.id) });
         if (!outcome.ok) return reply("two-factor", submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
         await disableTwoFactor(user.id);
         await sendTwoFactorNotice(user, "off");

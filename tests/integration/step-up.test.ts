@@ -348,3 +348,84 @@ describe("the email change form does not tell which addresses have an account", 
     expect(await refused.text()).toContain("Too many email changes were asked for.");
   });
 });
+
+describe("nobody can lock an account out: a browser the account logged in from before is counted on its own", () => {
+  let proxied: AppServer;
+  beforeAll(async () => {
+    // Behind a proxy, so each request can come from an address of its own (X-Forwarded-For).
+    proxied = await startAppServer({ trustProxy: true });
+  });
+  afterAll(() => proxied?.close());
+
+  const cookieFrom = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(";")[0];
+  const send = (path: string, fields: Record<string, string>, ip: string, cookie = "") =>
+    fetch(`${proxied.url}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: proxied.origin, "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": ip, ...(cookie ? { Cookie: cookie } : {}) },
+      body: new URLSearchParams(fields),
+    });
+  const login = (email: string, password: string, ip: string, cookie = "") => send("/login", { email, password, redirect: "" }, ip, cookie);
+  /** Five wrong tries from each of ten addresses: 50, the account's window. */
+  async function fromTenAddresses(attempt: (ip: string) => Promise<Response>) {
+    for (let a = 1; a <= 10; a++) for (let i = 0; i < 5; i++) expect([400, 403, 429]).toContain((await attempt(`10.9.${a}.1`)).status);
+  }
+
+  it("the password step: ten addresses fill the window; the owner, on a known device, still logs in", async () => {
+    const owner = await createSignedMember("Locked");
+    const first = await login(owner.email, TEST_PASSWORD, "10.0.0.1");
+    expect(first.status).toBe(302);
+    const device = cookieFrom(first, "backline_device")!;
+    expect(device).toBeTruthy();
+
+    await fromTenAddresses((ip) => login(owner.email, "wrong password", ip));
+    // The window is full: a right password from a browser the account never used is refused ...
+    const stranger = await login(owner.email, TEST_PASSWORD, "10.0.0.3");
+    expect(stranger.status).toBe(429);
+    expect(await stranger.text()).toContain("Too many login attempts.");
+    // ... and so is a device cookie that is not ours (forged, or for another account).
+    expect((await login(owner.email, TEST_PASSWORD, "10.0.0.3", device.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).status).toBe(429);
+    const someoneElse = await createSignedMember("Else");
+    const elseDevice = cookieFrom(await login(someoneElse.email, TEST_PASSWORD, "10.0.0.4"), "backline_device")!;
+    expect((await login(owner.email, TEST_PASSWORD, "10.0.0.4", elseDevice)).status).toBe(429);
+    // The owner's browser, from any address, is not.
+    const known = await login(owner.email, TEST_PASSWORD, "10.0.0.2", device);
+    expect(known.status).toBe(302);
+    expect(known.headers.get("location")).toBe(`/member/${owner.id}/dashboard`);
+
+    // That browser has a window of its own: five wrong passwords from it, and it waits too.
+    for (let i = 0; i < 5; i++) expect((await login(owner.email, "typo", "10.0.0.2", device)).status).toBe(400);
+    expect((await login(owner.email, TEST_PASSWORD, "10.0.0.2", device)).status).toBe(429);
+  });
+
+  it("the second step: wrong codes from ten addresses do not refuse the owner's right code on a known device", async () => {
+    const owner = await createSignedMember("Coded");
+    const first = await login(owner.email, TEST_PASSWORD, "10.1.0.1");
+    const device = cookieFrom(first, "backline_device")!;
+    const { secret } = await enableTwoFactorFor(owner);
+    // Someone who has the password reaches the second step and guesses codes from ten addresses.
+    const pending = cookieFrom(await login(owner.email, TEST_PASSWORD, "10.1.0.9"), "backline_login_2fa")!;
+    await fromTenAddresses((ip) => send("/login", { intent: "code", code: "000000" }, ip, pending));
+    expect((await send("/login", { intent: "code", code: await generate({ secret, epoch: epoch() }) }, "10.1.0.9", pending)).status).toBe(429);
+
+    const mine = cookieFrom(await login(owner.email, TEST_PASSWORD, "10.1.0.2", device), "backline_login_2fa")!;
+    const loggedIn = await send("/login", { intent: "code", code: await generate({ secret, epoch: epoch() }) }, "10.1.0.2", `${device}; ${mine}`);
+    expect(loggedIn.status).toBe(302);
+    expect(cookieFrom(loggedIn, "backline_session")).toBeTruthy();
+  });
+
+  it("the fresh confirmation: wrong passwords from ten addresses do not refuse the owner's right one on a known device", async () => {
+    const owner = await createSignedMember("Confirmer");
+    const device = cookieFrom(await login(owner.email, TEST_PASSWORD, "10.2.0.1"), "backline_device")!;
+    const stolen = await sessionCookieFor(owner.id);
+    const change = { intent: "tax", form: "w9", legalName: "Confirmer Tester", country: "US", tin: "123-45-6789" };
+    const provider = `/member/${owner.id}/payouts-provider`;
+    await fromTenAddresses((ip) => send(provider, { ...change, confirmPassword: "guess" }, ip, stolen));
+    const refused = await send(provider, { ...change, confirmPassword: TEST_PASSWORD }, "10.2.0.9", stolen);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("Too many attempts.");
+
+    const mine = await sessionCookieFor(owner.id);
+    expect((await send(provider, { ...change, confirmPassword: TEST_PASSWORD }, "10.2.0.2", `${device}; ${mine}`)).status).toBe(302);
+  });
+});
