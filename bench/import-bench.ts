@@ -121,7 +121,7 @@ async function rowsFloor(importId: number, { indexes }: { indexes: boolean }): P
       const client = await database.pool.connect();
       try {
         const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(query)), async function* (source: AsyncIterable<Buffer>) {
+        await pipeline(client.query(copyTo(query)), async function (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) chunks.push(chunk);
         });
         rows += chunks.reduce((n, c) => n + c.reduce((k, b) => k + (b === 10 ? 1 : 0), 0), 0);

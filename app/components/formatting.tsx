@@ -24,8 +24,13 @@ export function dateTimeFormat(locale: string | undefined, options: Intl.DateTim
   return format;
 }
 
-/** A whole number with en-US grouping ("12,345"), the same on the server and in the browser. */
-export const formatCount = (value: number) => numberFormat("en-US").format(value);
+/**
+ * The one count format: a whole number with grouping ("12,345"). en-US unless a locale is given: the same on
+ * the server and in the browser, for text that cannot re-render (titles, labels, CSV); `null` is the browser's
+ * (the runtime's) locale. Pages show counts with <Count>, which switches to it after hydration as money and
+ * dates do.
+ */
+export const formatCount = (value: number, locale: string | null = "en-US") => numberFormat(locale ?? undefined, { maximumFractionDigits: 0 }).format(value);
 
 export function Money({ cents, currency = "USD" }: { cents: number; currency?: string }) {
   const hydrated = useHydrated();
@@ -44,5 +49,5 @@ export function DateTime({ iso, withTime = false }: { iso: string; withTime?: bo
 
 export function Count({ value }: { value: number }) {
   const hydrated = useHydrated();
-  return <>{numberFormat(hydrated ? undefined : "en-US").format(value)}</>;
+  return <>{formatCount(value, hydrated ? null : "en-US")}</>;
 }

@@ -197,6 +197,8 @@ export function WhatsNewDialog({ version, onClose }: { version: VersionContent; 
   }
 
   return (
+    // Escape and a click on the backdrop close the dialog: the listeners sit on the dialog itself.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialogRef}
       role="dialog"

@@ -5,7 +5,7 @@ import { analyticsConfig, APP_VERSION } from "~/modules/config/public-config.ser
 import type { Route } from "./+types/api.config";
 
 /** The server config the client loads once: stored settings plus public app facts. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   await requireApiUser(context);
   const stored = await readConfig();
   return Response.json({

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
 import { data, Form } from "react-router";
-import { Avatar } from "~/components/avatar-menu";
+import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
@@ -28,12 +28,13 @@ import { routeError } from "~/modules/http/route-errors.server";
 import { z } from "zod";
 import type { User } from "~/db/schema";
 import { OneTimeCodeSchema } from "~/modules/accounts/schemas";
-import { confirmPasswordOrCode, recordConfirmation, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { confirmPasswordOrCode, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import {
   confirmEnrolment,
   disableTwoFactor,
   pendingEnrolment,
   regenerateRecoveryCodes,
+  sendTwoFactorNotice,
   startEnrolment,
   twoFactorState,
   TwoFactorError,
@@ -165,13 +166,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The two-factor section's forms (decision 019): the owner only. */
+/** The two-factor section's forms (decision 020): the owner only. */
 async function twoFactorAction(request: Request, user: User, memberId: number, intent: string, formData: FormData, ip: string) {
   const here = `${new URL(request.url).pathname}#two-factor`;
   if (user.id !== memberId) throw routeError(403, "Only the account's owner can change its two-factor authentication.");
   try {
     switch (intent) {
       case "tfa-start":
+        // Turning two-factor on is an account takeover's best move (the owner is locked out): the fresh confirmation first.
+        await requireFreshConfirmation(request, user, formData, ip);
         await startEnrolment(user.id);
         return redirectWithFlash(here, { kind: "info", message: "Scan the QR code or enter the key in your authenticator app, then enter the code it shows." });
       case "tfa-cancel":
@@ -181,9 +184,11 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
       case "tfa-confirm": {
         const submission = parseForm(formData, { schema: OneTimeCodeSchema });
         if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
+        // Still within the confirmation that started it; the code proves the app, not who is typing, so it confirms nothing.
+        await requireFreshConfirmation(request, user, formData, ip);
         try {
           const codes = await confirmEnrolment(user.id, submission.value.code);
-          await recordConfirmation(request);
+          await sendTwoFactorNotice(user, "on");
           return reply("two-factor", submission.reply({ resetForm: true }), 200, codes);
         } catch (error) {
           if (error instanceof TwoFactorError) return reply("two-factor", submission.reply({ fieldErrors: { code: [error.message] }, hideFields: ["code"] }));
@@ -194,6 +199,7 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
         // New recovery codes are as good as the authenticator: the same fresh confirmation as payout changes.
         await requireFreshConfirmation(request, user, formData, ip);
         const codes = await regenerateRecoveryCodes(user.id);
+        await sendTwoFactorNotice(user, "recovery-codes");
         return reply("two-factor", parseForm(new FormData(), { schema: OneTimeCodeSchema }).reply({ resetForm: true }), 200, codes);
       }
       case "tfa-disable": {
@@ -202,6 +208,7 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
         const outcome = await confirmPasswordOrCode(user, submission.value.code, ip);
         if (!outcome.ok) return reply("two-factor", submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
         await disableTwoFactor(user.id);
+        await sendTwoFactorNotice(user, "off");
         return redirectWithFlash(here, { kind: "success", message: "Two-factor authentication is off. Your recovery codes no longer work." });
       }
       default:

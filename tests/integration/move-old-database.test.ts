@@ -119,7 +119,7 @@ async function writePgliteDatabase(source: Database, folder: string) {
         );
         const columns = written[0]!.columns;
         const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(`copy (select ${columns} from ${name}) to stdout`)), async function* (stream: AsyncIterable<Buffer>) {
+        await pipeline(client.query(copyTo(`copy (select ${columns} from ${name}) to stdout`)), async function (stream: AsyncIterable<Buffer>) {
           for await (const chunk of stream) chunks.push(chunk);
         });
         if (chunks.length) await pglite.query(`copy ${name} (${columns}) from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });

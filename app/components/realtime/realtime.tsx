@@ -74,6 +74,8 @@ export function RealtimeProvider({ config, children }: { config: RealtimeClientC
       setSocketId(undefined);
       instance?.disconnect();
     };
+    // The connection depends on the config's values, not on the object, which every loader run renews.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [config?.key, config?.wsHost, config?.wsPort, config?.forceTLS]);
 
   return <RealtimeContext.Provider value={{ echo, state }}>{children}</RealtimeContext.Provider>;

@@ -5,11 +5,11 @@ import { env } from "~/env.server";
 import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
 import { verifyPassword } from "./password.server";
 import { getSession, sessionStorage } from "./session.server";
-import { hasTwoFactor, verifySecondFactor } from "./two-factor.server";
+import { hasTwoFactor, verifySecondFactor, verifyTotp } from "./two-factor.server";
 
 /**
- * Step-up security (decision 019): the login's second step and the fresh confirmation that
- * money-moving changes need.
+ * Step-up security (decision 020): the login's second step, the fresh confirmation that account and
+ * money-moving changes need, and the current code that administrators' money decisions need.
  */
 
 // ---------------------------------------------------------------- rate limits (the login's, decision 004)
@@ -94,6 +94,8 @@ export function clearSecondStepHeader(): Promise<string> {
 // ---------------------------------------------------------------- fresh confirmation
 
 export const CONFIRMATION_WINDOW_SECONDS = 10 * 60;
+/** Administrators' money decisions: a code from the authenticator within this long (decision 020). */
+export const CODE_CONFIRMATION_WINDOW_SECONDS = 5 * 60;
 
 export const CONFIRM_PASSWORD_FIELD = "confirmPassword";
 export const CONFIRM_CODE_FIELD = "confirmCode";
@@ -104,18 +106,27 @@ export interface ConfirmRequest {
   fields: Array<[string, string]>;
   /** Ask for the authenticator code instead of the password. */
   twoFactor: boolean;
+  /**
+   * "account": an account or payout change (password, or code when two-factor is on; 10 minutes).
+   * "money-decision": an administrator's money decision (a current authenticator code only; 5 minutes).
+   */
+  purpose: "account" | "money-decision";
   error: string | null;
 }
 
-export function isFresh(confirmedAt: unknown, now = Date.now()): boolean {
-  return typeof confirmedAt === "number" && confirmedAt <= now && now - confirmedAt < CONFIRMATION_WINDOW_SECONDS * 1000;
+export function isFresh(confirmedAt: unknown, now = Date.now(), windowSeconds = CONFIRMATION_WINDOW_SECONDS): boolean {
+  return typeof confirmedAt === "number" && confirmedAt <= now && now - confirmedAt < windowSeconds * 1000;
 }
 
-/** Records in the request's session that its user confirmed it was them just now. */
-export async function recordConfirmation(request: Request, now = Date.now()): Promise<void> {
+/**
+ * Records in the request's session that its user confirmed it was them just now; `byCode` when it was with a
+ * current authenticator code (which administrators' money decisions ask for).
+ */
+export async function recordConfirmation(request: Request, now = Date.now(), options: { byCode?: boolean } = {}): Promise<void> {
   const session = await getSession(request);
   if (!session.id || !session.get("userId")) return;
   session.set("confirmedAt", now);
+  if (options.byCode) session.set("codeConfirmedAt", now);
   await sessionStorage().commitSession(session);
 }
 
@@ -138,12 +149,25 @@ export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, v
   );
 }
 
+/** The form's fields as they were posted, without the confirmation's own (files are never carried). */
+function submittedFields(formData: FormData): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && name !== CONFIRM_PASSWORD_FIELD && name !== CONFIRM_CODE_FIELD) fields.push([name, value]);
+  }
+  return fields;
+}
+
+function confirmResponse(formData: FormData, confirm: Omit<ConfirmRequest, "fields">, message: string) {
+  return data({ message, confirm: { ...confirm, fields: submittedFields(formData) } satisfies ConfirmRequest }, { status: 403, statusText: STATUS_CODES[403] });
+}
+
 /**
- * The one guard for money-moving changes: the session must have confirmed it is its user within
- * the last 10 minutes, with the password, or the authenticator code when two-factor is on. Otherwise it
- * throws a 403 that the error page shows as a confirm form; that form posts the same fields back to the same
- * address with the password or code, and when they are right the confirmation is recorded and the action
- * goes on with what was first submitted. Call it before anything changes, with the action's form data.
+ * The one guard for account takeover and money-moving changes (decision 020): the session must have confirmed
+ * it is its user within the last 10 minutes, with the password, or the authenticator code when two-factor is
+ * on. Otherwise it throws a 403 that the error page shows as a confirm form; that form posts the same fields
+ * back to the same address with the password or code, and when they are right the confirmation is recorded and
+ * the action goes on with what was first submitted. Call it before anything changes, with the action's form data.
  */
 export async function requireFreshConfirmation(request: Request, user: Pick<User, "id" | "passwordHash">, formData: FormData, ip: string): Promise<void> {
   const session = await getSession(request);
@@ -155,18 +179,44 @@ export async function requireFreshConfirmation(request: Request, user: Pick<User
   if (typeof password === "string" || typeof code === "string") {
     const outcome = await confirmIdentity(user, { password: typeof password === "string" ? password : undefined, code: typeof code === "string" ? code : undefined, ip });
     if (outcome.ok) {
-      await recordConfirmation(request);
+      await recordConfirmation(request, Date.now(), { byCode: twoFactor });
       return;
     }
     error = outcome.message;
   }
-  const fields: Array<[string, string]> = [];
-  for (const [name, value] of formData) {
-    if (typeof value === "string" && name !== CONFIRM_PASSWORD_FIELD && name !== CONFIRM_CODE_FIELD) fields.push([name, value]);
+  throw confirmResponse(
+    formData,
+    { twoFactor, purpose: "account", error },
+    "Confirm it is you to continue: this change needs your password or authenticator code within the last 10 minutes.",
+  );
+}
+
+export const WRONG_TOTP = "That code is not right. Enter the 6-digit code your authenticator app shows now.";
+
+/**
+ * The guard for administrators' money decisions (paying, rejecting, funding or releasing escrow, approving
+ * affiliates; decision 020): a current authenticator code, entered with the action (`confirmCode`), or a
+ * confirmation by code within the last 5 minutes. Only a TOTP code counts: a recovery code is for getting back
+ * into an account, not for paying. The caller has checked that two-factor is on. Otherwise it throws the confirm
+ * form's 403 (asking for the code), which posts the action again with it.
+ */
+export async function requireFreshCode(request: Request, user: Pick<User, "id">, formData: FormData, ip: string): Promise<void> {
+  const code = formData.get(CONFIRM_CODE_FIELD);
+  let error: string | null = null;
+  if (typeof code === "string") {
+    const outcome = await limited("confirm", user.id, ip, () => verifyTotp(user.id, code), WRONG_TOTP);
+    if (outcome.ok) {
+      await recordConfirmation(request, Date.now(), { byCode: true });
+      return;
+    }
+    error = outcome.message;
+  } else {
+    const session = await getSession(request);
+    if (isFresh(session.get("codeConfirmedAt"), Date.now(), CODE_CONFIRMATION_WINDOW_SECONDS)) return;
   }
-  const confirm: ConfirmRequest = { fields, twoFactor, error };
-  throw data(
-    { message: "Confirm it is you to continue: this change needs your password or authenticator code within the last 10 minutes.", confirm },
-    { status: 403, statusText: STATUS_CODES[403] },
+  throw confirmResponse(
+    formData,
+    { twoFactor: true, purpose: "money-decision", error },
+    "Enter a code from your authenticator app to continue: money decisions need one within the last 5 minutes.",
   );
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import { BarChart, ChartCard, EmptyState, StatCard } from "~/components/charts";
+import { CHART_COLORS, ChartCard, EmptyState, MonthBarChart, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
@@ -199,7 +199,12 @@ function ByMonth({ figures }: { figures: FiguresView }) {
   }
   return (
     <ChartCard title="Commissions by month" description="By the month each commission was posted, in dollars">
-      <BarChart label="Commissions by month" bars={figures.byMonth.map((m) => ({ label: m.month, value: m.cents / 100 }))} />
+      <MonthBarChart
+        label="Commissions by month"
+        format="cents"
+        series={[{ key: "commission", label: "Commission", color: CHART_COLORS[0]! }]}
+        months={figures.byMonth.map((m) => ({ month: m.month, values: { commission: m.cents } }))}
+      />
       <table className="mt-3 w-full text-sm">
         <caption className="sr-only">Commissions by month</caption>
         <thead>

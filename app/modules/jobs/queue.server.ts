@@ -120,6 +120,8 @@ interface Queue {
   ready: Set<string>;
   /** Statements in flight, awaited on stop so nothing runs against a closing database. */
   inFlight: Set<Promise<unknown>>;
+  /** Ids of jobs this process's workers are running: pg-boss records their end without awaiting it. */
+  running: Set<string>;
   workers?: {
     options: { pollingIntervalSeconds: number; maintenanceIntervalSeconds: number };
     started: Set<string>;
@@ -295,6 +297,7 @@ async function createQueue(database: Database): Promise<Queue> {
   const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
   pool.on("error", (error) => console.error("[jobs]", error));
   const inFlight = new Set<Promise<unknown>>();
+  const running = new Set<string>();
   const boss = new PgBossClass({
     db: {
       executeSql: (text: string, values: unknown[]) => {
@@ -302,11 +305,22 @@ async function createQueue(database: Database): Promise<Queue> {
         // fail, which read an affected count): its job was failed already and pg-boss touches only active
         // jobs, so nothing is left to record.
         if (pool.ending) return Promise.resolve({ rows: [{ count: 0 }], rowCount: 0 });
-        const promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
+        let promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
           // Several statements give several results; pg-boss reads rows only from single statements.
           const last = Array.isArray(result) ? result[result.length - 1] : result;
           return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
         });
+        // pg-boss records the end of a worker's run (complete or fail, `[name, ids, output]`) without awaiting
+        // it: a rejection there would be unhandled and end the process (decision 016, "No job ends the
+        // process"). Logged instead; the run stays active and expiry retries it.
+        const ids = runIdsOf(values, running);
+        if (ids) {
+          promise = promise.catch((error: unknown) => {
+            console.error(JSON.stringify({ level: "error", message: "[jobs] could not record the end of a run", jobs: ids, error: storableText(String(error)) }));
+            return { rows: [{ count: 0 }], rowCount: 0 };
+          });
+          promise.then(() => ids.forEach((id) => running.delete(id)));
+        }
         inFlight.add(promise);
         promise.then(
           () => inFlight.delete(promise),
@@ -328,7 +342,7 @@ async function createQueue(database: Database): Promise<Queue> {
     await pool.end();
     throw error;
   }
-  const q: Queue = { database, boss, pool, ensured: new Map(), ready: new Set(), inFlight };
+  const q: Queue = { database, boss, pool, ensured: new Map(), ready: new Set(), inFlight, running };
   for (const name of handlers.keys()) await ensureQueue(q, name);
   return q;
 }
@@ -373,9 +387,15 @@ async function startWorker(q: Queue, name: string): Promise<void> {
       name,
       { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: q.workers.options.pollingIntervalSeconds },
       async ([job]) => {
+        q.running.add(job!.id);
         // Looked up per run: a handler registered again (development reloads) takes over.
         const current = handlers.get(name)!;
-        await current.handler(job!.data, { id: job!.id, name, retryCount: job!.retryCount });
+        try {
+          await current.handler(job!.data, { id: job!.id, name, retryCount: job!.retryCount });
+        } catch (error) {
+          // Whatever was thrown (a NUL in a message, a circular object, null) becomes an Error pg-boss can store.
+          throw storableError(error);
+        }
       },
     );
     ids.push(id);
@@ -409,8 +429,52 @@ function drizzleExecutor(tx: Db): PgBoss.Db {
 }
 
 function errorOutput(error: unknown): object {
-  if (error instanceof Error) return { message: error.message, stack: error.stack, name: error.name };
-  return { message: String(error) };
+  const storable = storableError(error);
+  return { message: storable.message, stack: storable.stack, name: storable.name };
+}
+
+/** The job ids of a complete or fail statement (`[name, ids, output]`) for runs of this process's workers. */
+function runIdsOf(values: unknown[] | undefined, running: Set<string>): string[] | null {
+  const ids = values?.[1];
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === "string" && running.has(id))) return null;
+  return ids as string[];
+}
+
+const MAX_ERROR_TEXT = 2000;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL stores in text and jsonb columns: NUL (refused by both) is written as \0, a lone surrogate
+ * (refused by jsonb) becomes U+FFFD, and it is at most 2,000 characters (and an ellipsis).
+ */
+export function storableText(text: string): string {
+  // Cut first: a cut through a surrogate pair leaves a lone half, replaced below.
+  const cut = text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+  return cut.replace(/\u0000/g, "\\0").replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** What a job threw as a plain Error with storable text, whatever it was. */
+export function storableError(error: unknown): Error {
+  let name = "Error";
+  let message: string;
+  let stack: string | undefined;
+  try {
+    if (error instanceof Error) {
+      name = String(error.name);
+      message = String(error.message);
+      stack = typeof error.stack === "string" ? error.stack : undefined;
+    } else if (typeof error === "string") {
+      message = error;
+    } else {
+      message = `A job threw ${error === null ? "null" : typeof error === "object" ? "a non-Error object" : String(error)}.`;
+    }
+  } catch {
+    message = "A job threw a value that could not be read.";
+  }
+  const storable = new Error(storableText(message));
+  storable.name = storableText(name).slice(0, 100);
+  if (stack) storable.stack = storableText(stack);
+  return storable;
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {

@@ -14,6 +14,8 @@ const Decimal = BigJs();
 Decimal.strict = true;
 
 export const MICROS_PER_UNIT = 1_000_000n;
+/** The largest amount a bigint column holds (2^63 - 1 micro-units, about 9.2 trillion units). */
+export const MAX_LEDGER_MICROS = 2n ** 63n - 1n;
 const MICROS_PER_CENT = 10_000n;
 
 /** A value that is not an amount we accept. The message names the value, for the user or the import log. */

@@ -3,7 +3,7 @@ import { pgArrayLiteral, type BulkWriter } from "~/db/bulk-transaction.server";
 import type { Db } from "~/db/client.server";
 
 /**
- * posting_summaries (schema.ts), the pages' cached totals of the postings: written in the same transaction as
+ * posting_summaries (app/db/schema/core.ts), the pages' cached totals of the postings: written in the same transaction as
  * the postings they sum. The import aggregates in memory and copies its rows in once at its end (its keys are
  * all new: they carry its id); postEntry and rekeyLine add from the postings in SQL, where every write adds:
  * `on conflict do update set amount = amount + excluded.amount`.

@@ -150,7 +150,7 @@ export async function marketplaceFeeBps(executor: Db = db()): Promise<number> {
 
 /**
  * The client accepts a waiting, unexpired estimate: the estimate and its request become accepted and the
- * project opens (first stage of its service, unfunded, the fee in force now), all in one transaction.
+ * project opens (awaiting funding, at the first stage of its service, the fee in force now), all in one transaction.
  */
 export async function acceptEstimate(actor: MarketplaceActor, estimateId: number, now = new Date()): Promise<{ estimate: Estimate; project: Project }> {
   const { estimate, request, project } = await db().transaction(async (tx) => {
@@ -173,6 +173,7 @@ export async function acceptEstimate(actor: MarketplaceActor, estimateId: number
         revisionsIncluded: estimate.revisionsIncluded,
         dueAt: new Date(now.getTime() + estimate.deliveryDays * 86_400_000),
         stage: firstStage(request.service),
+        status: "awaiting_funding",
         createdAt: now,
         updatedAt: now,
       })

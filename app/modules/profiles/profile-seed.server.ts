@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, users, type ProfileType } from "~/db/schema";
 

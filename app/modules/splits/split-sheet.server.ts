@@ -34,6 +34,8 @@ export interface SplitPartyView {
   /** The recoup amount paid to this party first ("$1,500.00"), or null. */
   recoup: string | null;
   isViewer: boolean;
+  /** The artist page's owner's own share (confirming the version accepts it). */
+  isOwner: boolean;
   /** Only for the signed PDF (never sent to a page): the address, the answer's IP and the recoup amount. */
   evidence?: { email: string; ip: string | null; recoupMicros: bigint };
 }
@@ -71,7 +73,7 @@ export async function loadSplitSheet(
   options: { today?: string; withEvidence?: boolean } = {},
 ): Promise<SplitSheetView> {
   const today = options.today ?? todayUtc();
-  const [versionRows, history] = await Promise.all([
+  const [versionRows, history, [song]] = await Promise.all([
     db()
       .select({
         version: splitVersions,
@@ -91,6 +93,7 @@ export async function loadSplitSheet(
       .where(eq(splitEvents.songId, songId))
       .orderBy(desc(splitEvents.createdAt), desc(splitEvents.id))
       .limit(200),
+    db().select({ ownerId: profiles.ownerId }).from(songs).innerJoin(profiles, eq(profiles.id, songs.artistId)).where(eq(songs.id, songId)),
   ]);
   const ids = versionRows.map((r) => r.version.id);
   const partyRows = ids.length
@@ -133,6 +136,7 @@ export async function loadSplitSheet(
           answeredAt: party.answeredAt?.toISOString() ?? null,
           recoup: party.recoupMicros > 0n ? formatCents(microsToCentsFloor(party.recoupMicros)) : null,
           isViewer: Boolean(isViewer),
+          isOwner: party.userId !== null && party.userId === song?.ownerId,
           ...(options.withEvidence ? { evidence: { email: party.email, ip: party.answeredIp, recoupMicros: party.recoupMicros } } : {}),
         })),
     };

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
-import { logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
+import { confirmWithCode, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { expect as baseExpect, newUserData, test, type FreshUser } from "../support/test";
 import { AFF, AFF_CODES, AFF_ISRC, AFF_PASSWORD, AFF_SONG } from "./affiliate-accounts";
 
@@ -115,11 +115,13 @@ test("an administrator approves, sets the rate, suspends and rejects with a reas
 
   // An administrator with two-factor on approves.
   await app.dropSession();
-  await logInTwoFactorAdmin(page, await twoFactorAdmin());
+  const admin = await twoFactorAdmin();
+  await logInTwoFactorAdmin(page, admin);
   await app.goto(affiliatePath);
   await expect(page.getByTestId("two-factor-required")).toHaveCount(0);
   await app.hydrated();
   await page.getByRole("button", { name: "Approve" }).click();
+  await confirmWithCode(page, admin);
   await expect(flash(page)).toContainText("The affiliate is approved");
   await expect(page.getByLabel("Affiliate application", { exact: true })).toContainText(/Code\s*[A-Z2-9]{8}/);
   await expect(page.getByText(/\/register\?ref=[A-Z2-9]{8}/)).toBeVisible();

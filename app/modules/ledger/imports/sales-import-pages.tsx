@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-t
 import { useState } from "react";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { DataTable } from "~/components/data-table";
-import { DateTime, formatCount } from "~/components/formatting";
+import { Count, DateTime, formatCount } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
 import { Pagination } from "~/components/pagination";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
@@ -59,7 +59,7 @@ function ImportStatus({ status, lines }: { status: string; lines?: number | null
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <StatusTag status={STATUS_TAG[status] ?? status} label={STATUS_LABELS[status] ?? status} />
-      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums">{formatCount(lines)} lines posted…</span> : null}
+      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums"><Count value={lines} /> lines posted…</span> : null}
     </span>
   );
 }
@@ -159,9 +159,9 @@ export function UploadSalesPage() {
               ),
             },
             { key: "status", header: "Status", cell: (row) => <ImportStatus status={row.status} lines={live[row.id] ?? row.lines} /> },
-            { key: "lines", header: "Lines", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.lines) : "—") },
-            { key: "matched", header: "Matched", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.matched) : "—") },
-            { key: "unmatched", header: "Unmatched", align: "right", cell: (row) => (row.status === "completed" ? formatCount(row.unmatched) : "—") },
+            { key: "lines", header: "Lines", align: "right", cell: (row) => (row.status === "completed" ? <Count value={row.lines} /> : "—") },
+            { key: "matched", header: "Matched", align: "right", cell: (row) => (row.status === "completed" ? <Count value={row.matched} /> : "—") },
+            { key: "unmatched", header: "Unmatched", align: "right", cell: (row) => (row.status === "completed" ? <Count value={row.unmatched} /> : "—") },
             { key: "total", header: "Total", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.total) : "—") },
             { key: "suspense", header: "Suspense", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.suspense) : "—") },
           ]}
@@ -215,12 +215,14 @@ export function SalesImportPage() {
             Figures
           </h2>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-            {[
-              ["Lines", formatCount(row.lines)],
-              ["Matched", formatCount(row.matched)],
-              ["Unmatched", formatCount(row.unmatched)],
-              ["Total", dollars(row.total)],
-            ].map(([label, value]) => (
+            {(
+              [
+                ["Lines", <Count value={row.lines} />],
+                ["Matched", <Count value={row.matched} />],
+                ["Unmatched", <Count value={row.unmatched} />],
+                ["Total", dollars(row.total)],
+              ] as const
+            ).map(([label, value]) => (
               <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">
                 <dt className="text-xs text-stone-500">{label}</dt>
                 <dd className="text-lg font-semibold tabular-nums">{value}</dd>

@@ -18,6 +18,7 @@ import type { RouteArgs } from "~/request-context";
 import { formatMicros } from "../money";
 import { LAYOUTS } from "./parse-statement";
 import { submitSalesImport } from "./sales-import-job.server";
+import { ENCODING_LABELS } from "./statement-encoding.server";
 import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson, statementsRoot } from "./sales-imports.server";
 import { STATEMENT_KINDS } from "./statement-line";
 import { MatchError, matchSuspenseLine, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
@@ -112,7 +113,9 @@ export async function uploadSalesAction({ request, context }: RouteArgs) {
   }
   try {
     const created = await submitSalesImport({ kind: submission.value.kind, file: received.file, exchangeRate: submission.value.exchange_rate || null, uploadedBy: user.id });
-    return redirectWithFlash(`/admin/upload-sales/${created.id}`, { kind: "success", message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.` });
+    // Text in another encoding than UTF-8 is said, so a wrong guess is seen before the lines are matched.
+    const encoding = created.encoding === "utf-8" ? "" : ` Its text was read as ${ENCODING_LABELS[created.encoding]}.`;
+    return redirectWithFlash(`/admin/upload-sales/${created.id}`, { kind: "success", message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.${encoding}` });
   } catch (error) {
     if (error instanceof SalesImportRefusal) return uploadReply(received.fields, { [error.field]: [error.message] }, error.status);
     throw error;

@@ -16,6 +16,7 @@ import { linePostings, type LinePosting } from "./line-postings";
 import { loadMatchIndex, type LineMatch } from "./match-index.server";
 import { StatementFormatError, type StatementKind } from "./parse-statement";
 import { readStatementFile, type HomeLine } from "./statement-reader.server";
+import type { StatementEncoding } from "./statement-encoding.server";
 
 /**
  * Sales statements in (docs/money.md "Statements in"). An upload is checked whole before anything is stored
@@ -77,7 +78,10 @@ export interface NewSalesImport {
  * Checks an uploaded statement and records it as a queued import; refuses it (SalesImportRefusal, naming
  * the field) with nothing stored when it is a duplicate, unreadable, or lacks a rate.
  */
-export async function createSalesImport(upload: NewSalesImport, options: { onRecorded?: (tx: Db, row: SalesImport) => Promise<unknown> } = {}): Promise<SalesImport> {
+export async function createSalesImport(
+  upload: NewSalesImport,
+  options: { onRecorded?: (tx: Db, row: SalesImport) => Promise<unknown> } = {},
+): Promise<SalesImport & { encoding: StatementEncoding }> {
   let rate: string | null = null;
   try {
     if (upload.exchangeRate) {
@@ -120,7 +124,7 @@ export async function createSalesImport(upload: NewSalesImport, options: { onRec
       await options.onRecorded?.(tx as unknown as Db, inserted);
       return inserted;
     });
-    return row;
+    return { ...row, encoding: summary.encoding };
   } catch (error) {
     await fs.rm(upload.file.tmpPath, { force: true });
     throw refusalOf(error) ?? error;

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
 import { postAffiliateCommissions } from "~/modules/affiliates/commissions.server";
-import { matchAliases, salesImports, statementLines, type MatchKeyType, type StatementLineRow } from "~/db/schema";
+import { matchAliases, statementLines, type MatchKeyType, type StatementLineRow } from "~/db/schema";
 import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry, type PostingInput } from "../journal.server";

@@ -134,7 +134,7 @@ function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubj
     ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
-/** Which rows of posting_rollups (schema.ts) a member figure reads: store and territory rows, or the rest. */
+/** Which rows of posting_rollups (app/db/schema/core.ts) a member figure reads: store and territory rows, or the rest. */
 type RollupDim = "" | "store" | "territory";
 
 /**

@@ -44,7 +44,7 @@ export async function startProjectCheckout(actor: MarketplaceActor, id: number, 
   if (!stripe) throw new MarketplaceError(409, "Card payments are not available: pay by bank transfer with the reference shown.");
   const [project] = await db().select().from(projects).where(eq(projects.id, id));
   if (!project || project.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
-  if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") throw new MarketplaceError(409, "This project is not waiting for payment.");
+  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding") throw new MarketplaceError(409, "This project is not waiting for payment.");
 
   try {
     return await openSession(stripe, project, actor.email, projectPath);
@@ -228,7 +228,7 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     console.error(`[stripe] Checkout Session ${session.id} (${session.amount_total} ${session.currency}) does not match project #${id}; not recorded`);
     return { outcome: "not-ours" };
   }
-  if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") {
+  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding") {
     // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, a job refunds it.
     console.warn(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; refunding it`);
     const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
@@ -244,5 +244,5 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     await enqueueJob(CHECKOUT_REFUND_JOB, refund, { tx, singletonKey: `checkout-refund:${session.id}` });
     return { outcome: "refund", project };
   }
-  return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference) };
+  return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference, "stripe") };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { NotificationColor } from "../modules/notifications/colors";
+import type { NotificationColor } from "../../modules/notifications/colors";
+import { escrowFundingMethods, escrowFundingStatuses, type EscrowFundingStatus } from "./escrow";
 import {
   type AnyPgColumn,
   bigint,
@@ -157,7 +158,7 @@ export const contactMessages = pgTable(
   (t) => [index("contact_messages_user_id_idx").on(t.userId)],
 );
 
-export { notificationColors, type NotificationColor } from "../modules/notifications/colors";
+export { notificationColors, type NotificationColor } from "../../modules/notifications/colors";
 
 /** What a notification carries: the message and where clicking it leads. */
 export interface NotificationData {
@@ -1369,13 +1370,16 @@ export const projectStages = [
 ] as const;
 export type ProjectStage = (typeof projectStages)[number];
 
-/** in_progress -> awaiting_approval (a delivery waits for the client) -> revision_requested | completed; canceled. */
-export const projectStatuses = ["in_progress", "awaiting_approval", "revision_requested", "completed", "canceled"] as const;
+/**
+ * awaiting_funding (opened by an accepted estimate, until the client's money is in escrow) -> in_progress ->
+ * awaiting_approval (a delivery waits for the client) -> revision_requested | completed; canceled.
+ */
+export const projectStatuses = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested", "completed", "canceled"] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
 
 /** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
-export const projectFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;
-export type ProjectFundingStatus = (typeof projectFundingStatuses)[number];
+export const projectFundingStatuses = escrowFundingStatuses;
+export type ProjectFundingStatus = EscrowFundingStatus;
 
 export interface EstimateLineItem {
   description: string;
@@ -1503,8 +1507,10 @@ export const projects = pgTable(
     revisionsUsed: smallint("revisions_used").notNull().default(0),
     dueAt: timestamp("due_at", { withTimezone: true }),
     stage: text("stage", { enum: projectStages }).notNull(),
-    status: text("status", { enum: projectStatuses }).notNull().default("in_progress"),
+    status: text("status", { enum: projectStatuses }).notNull().default("awaiting_funding"),
     fundingStatus: text("funding_status", { enum: projectFundingStatuses }).notNull().default("unfunded"),
+    /** How the escrow was funded; null while unfunded. */
+    fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
     fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
     releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
     feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
@@ -1539,6 +1545,8 @@ export const projects = pgTable(
     check("projects_stage_valid", sql`${t.stage} in (${sqlList(projectStages)})`),
     check("projects_status_valid", sql`${t.status} in (${sqlList(projectStatuses)})`),
     check("projects_funding_status_valid", sql`${t.fundingStatus} in (${sqlList(projectFundingStatuses)})`),
+    check("projects_funding_method_valid", sql`${t.fundingMethod} is null or ${t.fundingMethod} in (${sqlList(escrowFundingMethods)})`),
+    check("projects_funded_has_method", sql`${t.fundingStatus} = 'unfunded' or ${t.fundingMethod} is not null`),
     check("projects_amount_positive", sql`${t.amountCents} > 0`),
     check("projects_fee_bps_range", sql`${t.feeBps} between 0 and 10000`),
     check("projects_revisions", sql`${t.revisionsUsed} >= 0 and ${t.revisionsUsed} <= ${t.revisionsIncluded}`),
@@ -1630,8 +1638,3 @@ export type Project = typeof projects.$inferSelect;
 export type ProjectDeliverable = typeof projectDeliverables.$inferSelect;
 export type MarketplaceMessage = typeof marketplaceMessages.$inferSelect;
 export type ProjectReview = typeof projectReviews.$inferSelect;
-
-// Tables of the later features, one file each.
-export * from "./schema-post-production";
-export * from "./schema-legal-documents";
-export * from "./schema-affiliates";

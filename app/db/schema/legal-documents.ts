@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { legalDocuments, users } from "./schema";
+import { legalDocuments, users } from "./core";
 
 /** One published version of a document: its name and sanitised HTML as published. Never changed afterwards. */
 export const legalDocumentVersions = pgTable(
