@@ -64,6 +64,30 @@ function ImportStatus({ status, lines }: { status: string; lines?: number | null
   );
 }
 
+/**
+ * How far a queued or running import has gone: the lines posted out of the lines the upload's check read, as a
+ * labelled progress bar (live over realtime; without JavaScript the page refreshes itself).
+ */
+function ImportProgress({ status, posted, expected }: { status: string; posted: number; expected: number | null }) {
+  const done = expected ? Math.min(posted, expected) : posted;
+  return (
+    <section aria-labelledby="progress-heading" className="space-y-2 rounded-lg border border-stone-200 bg-white p-4">
+      <h2 id="progress-heading" className="text-sm font-semibold">
+        {status === "queued" ? "Waiting for the worker" : "Posting the statement"}
+      </h2>
+      {expected ? (
+        <progress id="import-progress" max={expected} value={done} aria-labelledby="progress-heading" aria-describedby="progress-count" className="h-2 w-full accent-brand-700" />
+      ) : null}
+      <p id="progress-count" className="text-sm text-stone-700 tabular-nums" data-testid="import-progress">
+        {status === "queued"
+          ? `${expected ? `${formatCount(expected)} lines checked; ` : ""}queued.`
+          : `${formatCount(done)}${expected ? ` of ${formatCount(expected)}` : ""} lines posted.`}{" "}
+        This page updates by itself.
+      </p>
+    </section>
+  );
+}
+
 /** Without JavaScript the page reloads itself while an import is waiting or running. */
 function RefreshWhileRunning({ running }: { running: boolean }) {
   return running ? (
@@ -207,7 +231,7 @@ export function SalesImportPage() {
           {row.error}
         </p>
       ) : null}
-      {running ? <p className="text-sm text-stone-700">The statement is being posted. This page updates by itself.</p> : null}
+      {running ? <ImportProgress status={row.status} posted={live[row.id] ?? linesSoFar ?? 0} expected={row.expectedLines} /> : null}
 
       {row.status === "completed" && reconciliation ? (
         <section aria-labelledby="figures-heading" className="space-y-3">

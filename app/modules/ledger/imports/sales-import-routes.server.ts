@@ -232,6 +232,7 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
       fileName: row.fileName,
       fileBytes: row.fileBytes,
       statementId: row.statementId,
+      expectedLines: row.expectedLines,
       exchangeRate: row.exchangeRate,
       createdAt: row.createdAt.toISOString(),
       startedAt: row.startedAt?.toISOString() ?? null,
