@@ -60,6 +60,7 @@ const PATHS: Record<string, string> = {
   // Royalties.
   "admin-upload-sales": "/admin/upload-sales",
   "admin-sales-import": "/admin/upload-sales/:id",
+  "admin-suspense": "/admin/suspense",
   // Sales pages.
   "member-sales-digital": "/member/:memberId/sales/digital",
   "member-sales-digital-detail-artist": "/member/:memberId/sales/digital/detail/artist/:id",

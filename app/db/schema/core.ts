@@ -867,6 +867,8 @@ export const salesImports = pgTable(
     /** The rate the administrator entered for lines in another currency that carry none. */
     exchangeRate: text("exchange_rate"),
     lines: integer("lines").notNull().default(0),
+    /** The lines the upload's check read (known from the moment it is queued: the page's progress bar). */
+    expectedLines: integer("expected_lines"),
     matched: integer("matched").notNull().default(0),
     unmatched: integer("unmatched").notNull().default(0),
     totalMicros: bigint("total_micros", { mode: "bigint" }).notNull().default(sql`0`),

@@ -114,6 +114,7 @@ export async function createSalesImport(
           fileSha256: upload.file.sha256,
           fileBytes: upload.file.bytes,
           statementId: summary.statementId,
+          expectedLines: summary.lines,
           exchangeRate: rate,
           uploadedBy: upload.uploadedBy,
         })

@@ -186,3 +186,48 @@ export async function unmatchedLines(importId: number, page: number, perPage = 2
     .offset((page - 1) * perPage);
   return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? 0 };
 }
+
+export interface SuspenseGroup {
+  kind: StatementLineRow["kind"];
+  /** "isrc", "upc", "ipi" or "title", and the code itself. */
+  codeType: string;
+  code: string;
+  lines: number;
+  amountMicros: bigint;
+  /** The imports the lines came from, oldest first. */
+  imports: number[];
+  /** The group's first line: matching it matches the whole group. */
+  lineId: number;
+  title: string | null;
+  artist: string | null;
+}
+
+/**
+ * The queue across every import (decision 028): the lines in suspense grouped by the code they would be matched
+ * by, with their count, amount and imports, biggest amount first, a page at a time, with the number of groups.
+ * One statement over the lines still in suspense only (their partial index), never the matched history. Lines
+ * with neither a code nor a title have no group: they stay in their import's own queue.
+ */
+export async function suspenseQueue(page: number, perPage = 25): Promise<{ rows: SuspenseGroup[]; total: number }> {
+  const result = (await db().execute(sql`
+    select kind, suspense_key, count(*)::int as lines, sum(amount_micros)::text as amount,
+      array_agg(distinct import_id order by import_id) as imports, min(id)::text as line_id,
+      min(coalesce(track_title, release_title)) as title, min(artist) as artist, count(*) over ()::int as total
+    from statement_lines
+    where matched_by is null and suspense_key is not null
+    group by kind, suspense_key
+    order by sum(amount_micros) desc, kind, suspense_key
+    limit ${perPage} offset ${(Math.max(1, page) - 1) * perPage}`)) as unknown as {
+    rows: Array<{ kind: StatementLineRow["kind"]; suspense_key: string; lines: number; amount: string; imports: number[]; line_id: string; title: string | null; artist: string | null; total: number }>;
+  };
+  return {
+    total: result.rows[0]?.total ?? 0,
+    rows: result.rows.map((r) => {
+      const at = r.suspense_key.indexOf(":");
+      return {
+        kind: r.kind, codeType: r.suspense_key.slice(0, at), code: r.suspense_key.slice(at + 1), lines: r.lines, amountMicros: BigInt(r.amount),
+        imports: r.imports.map(Number), lineId: Number(r.line_id), title: r.title, artist: r.artist,
+      };
+    }),
+  };
+}
