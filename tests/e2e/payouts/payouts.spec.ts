@@ -91,6 +91,9 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
   await page.getByRole("button", { name: "Request payout" }).click();
   await expect(flash(page)).toContainText("for $25.50 is pending; the amount is reserved.");
   await expect(page.getByText("Available to request: $74.50.")).toBeVisible();
+  // The form is empty again, and the old amount's preview is gone with it.
+  await expect(amount).toHaveValue("");
+  await expect(page.getByLabel("Payout preview")).toHaveCount(0);
   const row = requestsTable(page).getByRole("row").filter({ hasText: "Pending" });
   await expect(row).toHaveCount(1);
   await row.getByRole("button", { name: "Cancel" }).click();
