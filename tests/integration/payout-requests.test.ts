@@ -40,7 +40,9 @@ describe("royalty payment requests (no JavaScript)", () => {
     for (const [amount, message] of [
       ["40.01", "You can request at most $40.00, your available balance."],
       ["9.99", "The minimum payout is $10.00."],
-      ["12,34", "Enter an amount such as 12.34."],
+      // A comma that is not a thousands separator is refused, never read as a point or dropped.
+      ["12,34", "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00."],
+      ["12.345", "Enter an amount such as 12.34."],
     ]) {
       const response = await post({ intent: "request", amount: amount! });
       expect(response.status, amount).toBe(400);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/db/client.server";
 import { journalEntries, payoutAccounts, payoutRequests, stripeWebhookEvents, users, type User } from "~/db/schema";
 import { PayoutError } from "~/modules/payouts/payout-errors";
@@ -188,6 +188,39 @@ describe("Stripe Connect payouts (stand-in)", () => {
     // Complete: the refresh page sends the member back to payouts-provider, no new link.
     const refreshed = await get(`/member/${mia.id}/payment-account-stripe-refresh/${accountId}`, cookie);
     expect(refreshed.headers.get("location")).toBe(`/member/${mia.id}/payouts-provider`);
+  });
+
+  it("webhooks: a signed event whose id, type or data.object is null or missing is 400, records nothing and logs one line", async () => {
+    const { user, cookie } = await member("Mia");
+    const accountId = await startOnboarding(user, cookie);
+    const base = stand.event("account.updated", stand.completeOnboarding(accountId)) as unknown as Record<string, unknown>;
+    const broken: Array<[string, unknown]> = [
+      ["data.object null", { ...base, data: { object: null } }],
+      ["data.object missing", { ...base, data: {} }],
+      ["data null", { ...base, data: null }],
+      ["data.object without its id", { ...base, data: { object: { object: "account" } } }],
+      ["id null", { ...base, id: null }],
+      ["id missing", { ...base, id: undefined }],
+      ["type null", { ...base, type: null }],
+      ["type missing", { ...base, type: undefined }],
+      ["the event null", null],
+    ];
+    // The log lines are read as written (a spy, nothing replaced).
+    const warn = vi.spyOn(console, "warn");
+    let warnings: string[];
+    try {
+      for (const [label, event] of broken) {
+        const sent = await send(event as Stripe.Event);
+        expect(sent.status, label).toBe(400);
+        expect(JSON.parse(sent.body).message, label).toMatch(/^Malformed event: /);
+      }
+      warnings = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes("stripe webhook refused"));
+    } finally {
+      warn.mockRestore();
+    }
+    expect(warnings).toHaveLength(broken.length);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: "warn", message: "stripe webhook refused", reason: "no data.object", event: base.id });
+    expect(await db().select().from(stripeWebhookEvents).where(eq(stripeWebhookEvents.id, base.id as string))).toHaveLength(0);
   });
 
   it("paying a Stripe request makes exactly one transfer of the net, even when retried", async () => {

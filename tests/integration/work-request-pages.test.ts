@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { users, type User } from "~/db/schema";
+import { estimates, users, workRequests, type User } from "~/db/schema";
 import { sendEstimate } from "~/modules/marketplace/estimates.server";
 import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
@@ -308,6 +308,42 @@ describe("work request pages (no JavaScript)", () => {
     expect(await text(`/member/${provider.id}/work-requests?as=client`, cookies.provider)).toMatch(/aria-current="page"[^>]*>Sent</);
     // The client has nothing waiting on Received: Sent.
     expect(await text(`/member/${client.id}/work-requests`, cookies.client)).toMatch(/aria-current="page"[^>]*>Sent</);
+  });
+
+  it("a comma that is not a thousands separator is refused beside the field, never read as $1,000.00", async () => {
+    const COMMA = "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00.";
+    const requestsBefore = await db().select({ id: workRequests.id }).from(workRequests);
+    const budget = await server.postForm(
+      `/member/${client.id}/musicians/${profileId}/create-work-request`,
+      { service: "mixing", description: "Mix my single, 12 stems.", budget: "10,00", deadline: isoIn(10) },
+      cookies.client,
+    );
+    expect(budget.status).toBe(400);
+    const budgetHtml = await budget.text();
+    expect(budgetHtml).toContain(COMMA);
+    expect(budgetHtml).toContain('value="10,00"');
+    expect(await db().select({ id: workRequests.id }).from(workRequests)).toEqual(requestsBefore);
+
+    const id = (await createWorkRequest(client, profileId, requestInput())).id;
+    const estimatesBefore = await db().select({ id: estimates.id }).from(estimates);
+    const line = await server.postForm(
+      `/member/${provider.id}/work-request/estimate/${id}`,
+      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "10,00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      cookies.provider,
+    );
+    expect(line.status).toBe(400);
+    expect(await line.text()).toContain(COMMA);
+    expect(await db().select({ id: estimates.id }).from(estimates)).toEqual(estimatesBefore);
+
+    // Thousands separators and a dollar sign are read as written.
+    const sent = await server.postForm(
+      `/member/${provider.id}/work-request/estimate/${id}`,
+      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "$1,000.00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      cookies.provider,
+    );
+    expect(sent.status).toBe(302);
+    const [estimate] = await db().select().from(estimates).where(eq(estimates.workRequestId, id));
+    expect(estimate!.totalCents).toBe(100_000);
   });
 
   it("an estimate id from another request is not found on this request's page", async () => {

@@ -11,6 +11,8 @@ import {
   microsToCentsFloor,
   parseDecimalToMicros,
   parseDollarsToCents,
+  DECIMAL_COMMA_MESSAGE,
+  dollarsField,
   parseExchangeRate,
 } from "./money";
 
@@ -159,20 +161,38 @@ describe("cents", () => {
     expect(centsToMicros(-1n)).toBe(-10_000n);
   });
 
-  it("parses a payout form field", () => {
+  it("parses a money form field: dollars and cents, a dollar sign, thousands separators", () => {
     expect(parseDollarsToCents("12.34")).toBe(1234n);
     expect(parseDollarsToCents("12")).toBe(1200n);
     expect(parseDollarsToCents("12.3")).toBe(1230n);
     expect(parseDollarsToCents(" 0.05 ")).toBe(5n);
     expect(parseDollarsToCents("0")).toBe(0n);
+    expect(parseDollarsToCents("$12")).toBe(1200n);
+    expect(parseDollarsToCents("1,000")).toBe(100_000n);
+    expect(parseDollarsToCents("$1,234,567.89")).toBe(123_456_789n);
   });
 
-  it.each(["", " ", "-1", "+1", "1,000", "12.345", ".5", "12.", "1e2", "$12", "12 USD", "abc"])(
-    "refuses the payout amount %j with a user-facing message",
+  it.each(["", " ", "-1", "+1", "12.345", ".5", "12.", "1e2", "12 USD", "abc", "$", "$$1"])(
+    "refuses the amount %j with a user-facing message",
     (input) => {
       expect(() => parseDollarsToCents(input)).toThrow(new MoneyParseError("Enter an amount such as 12.34.", input));
     },
   );
+
+  it.each(["10,00", "12,34", "1,00,000", "1,0000", ",100", "100,", "1,000,00", "1.000,00", "1,000.5,0"])(
+    "refuses %j: a comma that is not a thousands separator is never read as a point or dropped",
+    (input) => {
+      expect(() => parseDollarsToCents(input)).toThrow(new MoneyParseError(DECIMAL_COMMA_MESSAGE, input));
+    },
+  );
+
+  it("gives a schema a field's cents or its message", () => {
+    expect(dollarsField("1,500.50", "Enter a budget.")).toEqual({ cents: 150_050n });
+    expect(dollarsField("10,00", "Enter a budget.")).toEqual({ error: DECIMAL_COMMA_MESSAGE });
+    expect(dollarsField("ten", "Enter a budget.")).toEqual({ error: "Enter a budget." });
+    expect(dollarsField("", "Enter a budget.")).toEqual({ error: "Enter a budget." });
+    expect(dollarsField("0", "Enter a budget.", { min: 1n })).toEqual({ error: "Enter a budget." });
+  });
 
   it("formats cents with integer arithmetic", () => {
     expect(formatCents(123_456n)).toBe("$1,234.56");

@@ -11,7 +11,7 @@ import { requestInfoContext } from "~/request-context";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
-import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { dollarsField, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { availableCents } from "~/modules/payouts/payouts.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { FORM_BODY_MAX_BYTES } from "~/modules/security/body-limits";
@@ -413,14 +413,9 @@ export async function adminProjectAction({ request, params, context }: Args) {
     }
     let resolution: Resolution;
     if (value.outcome === "split") {
-      let cents: bigint;
-      try {
-        cents = parseDollarsToCents(value.releaseAmount ?? "");
-      } catch (error) {
-        if (error instanceof MoneyParseError) return reply("resolve", submission.reply({ fieldErrors: { releaseAmount: ["Enter the provider's part in dollars and cents, such as 50.00."] } }));
-        throw error;
-      }
-      resolution = { outcome: "split", releaseCents: Number(cents) };
+      const part = dollarsField(value.releaseAmount, "Enter the provider's part in dollars and cents, such as 50.00.");
+      if ("error" in part) return reply("resolve", submission.reply({ fieldErrors: { releaseAmount: [part.error] } }));
+      resolution = { outcome: "split", releaseCents: Number(part.cents) };
     } else resolution = { outcome: value.outcome };
     const p = await adminResolve(user, id, resolution, value.reason, clientMeta(request));
     return redirectAfterSuccess(
