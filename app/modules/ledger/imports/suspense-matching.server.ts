@@ -231,3 +231,44 @@ export async function suspenseQueue(page: number, perPage = 25): Promise<{ rows:
     }),
   };
 }
+
+export interface RememberedCode {
+  id: number;
+  kind: StatementLineRow["kind"];
+  keyType: string;
+  key: string;
+  /** What the code is matched to: "Song: …", "Release: …" or "Member: …". */
+  target: string;
+  createdAt: Date;
+}
+
+/** The codes matching has learned (match_aliases), newest first, a page at a time, with their count. One statement. */
+export async function rememberedCodes(page: number, perPage = 25): Promise<{ rows: RememberedCode[]; total: number }> {
+  const result = (await db().execute(sql`
+    select a.id, a.kind, a.key_type, a.key, a.created_at,
+      case when a.song_id is not null then 'Song: ' || s.title || coalesce(' (' || s.isrc || ')', '')
+           when a.release_id is not null then 'Release: ' || r.title || coalesce(' (UPC ' || r.upc || ')', '')
+           else 'Member: ' || u.name || ' ' || u.last_name || ' (' || u.email || ')' end as target,
+      count(*) over ()::int as total
+    from match_aliases a
+    left join songs s on s.id = a.song_id
+    left join releases r on r.id = a.release_id
+    left join users u on u.id = a.member_id
+    order by a.created_at desc, a.id desc
+    limit ${perPage} offset ${(Math.max(1, page) - 1) * perPage}`)) as unknown as {
+    rows: Array<{ id: number; kind: StatementLineRow["kind"]; key_type: string; key: string; created_at: Date | string; target: string; total: number }>;
+  };
+  return {
+    total: result.rows[0]?.total ?? 0,
+    rows: result.rows.map((r) => ({ id: r.id, kind: r.kind, keyType: r.key_type, key: r.key, target: r.target, createdAt: new Date(r.created_at) })),
+  };
+}
+
+/**
+ * Forgets a learned code: later statements no longer match by it (lines it matched stay matched, their money
+ * where it went; a wrong match is corrected by matching the code again after a reversal). Answers whether it existed.
+ */
+export async function forgetCode(aliasId: number): Promise<boolean> {
+  const removed = await db().delete(matchAliases).where(eq(matchAliases.id, aliasId)).returning({ id: matchAliases.id });
+  return removed.length > 0;
+}
