@@ -6,7 +6,7 @@ import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry, type PostingInput } from "../journal.server";
 import { rekeyLines } from "../summaries.server";
-import { pgArrayLiteral } from "~/db/bulk-transaction.server";
+import { pgArrayLiteral, withBulkTransaction, type BulkWriter } from "~/db/bulk-transaction.server";
 import { linePostings } from "./line-postings";
 import { loadMatchIndex, type LineMatch, type MatchIndex } from "./match-index.server";
 import { commissionBps } from "./sales-imports.server";
@@ -63,7 +63,7 @@ function matchFor(line: StatementLineRow, target: MatchTarget, index: MatchIndex
  * order so recoup runs as it would have), the summaries re-keyed in a set when the match gives the lines a
  * release, and the imports' figures in one UPDATE.
  */
-async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: number, target: MatchTarget, index: MatchIndex, bps: number, actorId: number, code: string | null) {
+async function moveOutOfSuspense(tx: Db, bulk: BulkWriter, lines: StatementLineRow[], firstId: number, target: MatchTarget, index: MatchIndex, bps: number, actorId: number, code: string | null) {
   if (lines.length === 0) return;
   const postingsOut: PostingInput[] = [];
   let match: LineMatch | null = null;
@@ -95,7 +95,7 @@ async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: num
     importId: imports.length === 1 ? imports[0]! : null,
     createdBy: actorId,
     postings: postingsOut,
-  });
+  }, { bulk });
   // The lines' commission may earn an affiliate (decision 025), in this transaction.
   if (entryId !== null && lines[0]!.kind !== "pro") {
     await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: imports.length === 1 ? imports[0]! : null, createdBy: actorId, memo: `Affiliate commissions of ${lines.length} matched line${lines.length === 1 ? "" : "s"}` });
@@ -112,7 +112,9 @@ async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: num
  */
 export async function matchSuspenseLine(actorId: number, lineId: number, target: MatchTarget): Promise<{ matched: number }> {
   const bps = await commissionBps();
-  return db().transaction(async (tx) => {
+  // A bulk transaction: a code's thousands of postings go in by COPY (postEntry), their references checked once.
+  return withBulkTransaction(async (tx, bulk) => {
+    await bulk.allowUncheckedReferences(["postings"]);
     await lockLedgerImports(tx);
     const [line] = await tx.select().from(statementLines).where(eq(statementLines.id, lineId)).limit(1);
     if (!line) throw new MatchError("That line does not exist.", 404);
@@ -141,7 +143,7 @@ export async function matchSuspenseLine(actorId: number, lineId: number, target:
         .where(and(eq(statementLines.kind, line.kind), isNull(statementLines.matchedBy), eq(statementLines.suspenseKey, line.suspenseKey!)))
         .orderBy(asc(statementLines.id));
     }
-    await moveOutOfSuspense(tx, lines, line.id, target, index, bps, actorId, key ? key.key : null);
+    await moveOutOfSuspense(tx, bulk, lines, line.id, target, index, bps, actorId, key ? key.key : null);
     return { matched: lines.length };
   });
 }
