@@ -166,9 +166,10 @@ export function PieChart({ legend = true, ...props }: PieChartProps) {
 
 export function StatCard({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
   return (
-    <div className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+    <div className="min-w-0 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
       <p className="text-sm text-stone-500">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tracking-tight">{value}</p>
+      {/* Two cards a row on a phone: a large amount takes the smaller size, and wraps rather than leave its card. */}
+      <p className="mt-1 text-xl font-semibold tracking-tight [overflow-wrap:anywhere] tabular-nums sm:text-2xl">{value}</p>
       {hint ? <p className="mt-1 text-xs text-stone-500">{hint}</p> : null}
     </div>
   );

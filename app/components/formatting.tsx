@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { useHydrated } from "./hydrated";
 
 /**
@@ -50,4 +51,22 @@ export function DateTime({ iso, withTime = false }: { iso: string; withTime?: bo
 export function Count({ value }: { value: number }) {
   const hydrated = useHydrated();
   return <>{formatCount(value, hydrated ? null : "en-US")}</>;
+}
+
+/**
+ * An address (email, IP, URL) that wraps only at its joints, after "@", ".", ":" or "/", never in the middle
+ * of a word as `break-all` does; pair it with `break-words` so that a part wider than its box still wraps.
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[@.:/])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }

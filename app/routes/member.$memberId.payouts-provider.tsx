@@ -110,11 +110,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const percent = (bps: number) => `${bps / 100}%`;
 
-function withholdingExplanation(bps: number, residence: string | null, form: string | null): string {
-  if (bps === 0) return `No tax is withheld from your payouts: your ${form === "w9" ? "W-9" : "W-8"} is on file.`;
-  if (bps === US_BACKUP_WITHHOLDING_BPS) return `${percent(bps)} US backup withholding applies to each payout until you send a W-9.`;
-  if (bps === NON_US_WITHHOLDING_BPS && residence === null) return `${percent(bps)} is withheld from each payout until you tell us your country and send the form that fits it.`;
-  return `${percent(bps)} is withheld from each payout until you send a W-8 for ${residence}.`;
+/** The rate, said once and in bold, in the sentence that explains it. */
+function WithholdingExplanation({ bps, residence, form }: { bps: number; residence: string | null; form: string | null }) {
+  const rate = <strong className="text-stone-900">{percent(bps)}</strong>;
+  if (bps === 0) return <>{rate}: no tax is withheld from your payouts, your {form === "w9" ? "W-9" : "W-8"} is on file.</>;
+  if (bps === US_BACKUP_WITHHOLDING_BPS) return <>{rate} US backup withholding applies to each payout until you send a W-9.</>;
+  if (bps === NON_US_WITHHOLDING_BPS && residence === null) return <>{rate} is withheld from each payout until you tell us your country and send the form that fits it.</>;
+  return <>{rate} is withheld from each payout until you send a W-8 for {residence}.</>;
 }
 
 const sectionClass = "rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
@@ -164,9 +166,8 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
             )}
           </dd>
           <dt className="text-stone-600">Withholding</dt>
-          <dd data-testid="withholding">
-            <strong>{percent(loaderData.withholdingBps)}</strong>{" "}
-            <span className="text-stone-600">{withholdingExplanation(loaderData.withholdingBps, loaderData.residence, declaration?.form ?? null)}</span>
+          <dd data-testid="withholding" className="text-stone-600">
+            <WithholdingExplanation bps={loaderData.withholdingBps} residence={loaderData.residence} form={declaration?.form ?? null} />
           </dd>
         </dl>
       </section>

@@ -11,6 +11,7 @@ import { AvatarSchema, NamesSchema, PasswordSchema } from "~/modules/accounts/pr
 import {
   cancelEmailChange,
   changePassword,
+  changesLoginEmail,
   loadAccountDetails,
   ProfileError,
   removeAvatar,
@@ -29,6 +30,7 @@ import { z } from "zod";
 import type { User } from "~/db/schema";
 import { OneTimeCodeSchema } from "~/modules/accounts/schemas";
 import { confirmPasswordOrCode, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { knownDevice } from "~/modules/accounts/device-cookie.server";
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -90,6 +92,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "names": {
       const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
+      // The login email leads to the password reset: changing it is a takeover's first step (decision 020).
+      if (await changesLoginEmail(memberId, submission.value.email)) await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
       try {
         const { pendingEmail } = await updateNamesAndEmail(memberId, submission.value);
         return redirectWithFlash(here, {
@@ -205,7 +209,7 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
       case "tfa-disable": {
         const submission = parseForm(formData, { schema: DisableTwoFactorSchema });
         if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
-        const outcome = await confirmPasswordOrCode(user, submission.value.code, ip);
+        const outcome = await confirmPasswordOrCode(user, submission.value.code, { ip, device: await knownDevice(request, user.id) });
         if (!outcome.ok) return reply("two-factor", submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
         await disableTwoFactor(user.id);
         await sendTwoFactorNotice(user, "off");

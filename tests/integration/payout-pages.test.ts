@@ -67,7 +67,7 @@ describe("payout pages (no JavaScript)", () => {
     let html = await (await get(provider(), cookies.mia)).text();
     expect(html).toContain("6789");
     expect(html).not.toContain("000123456789");
-    expect(html).toContain("24% US backup withholding");
+    expect(html).toContain("24%</strong> US backup withholding applies");
 
     const wrongForm = await post(provider(), { intent: "tax", form: "w8", legalName: "Mia Tester", country: "US", tin: "123-45-6789" }, cookies.mia);
     expect(wrongForm.status).toBe(400);
@@ -77,7 +77,7 @@ describe("payout pages (no JavaScript)", () => {
     expect(w9.status).toBe(302);
     html = await (await get(provider(), cookies.mia)).text();
     expect(html).toContain("W-9 (US person)");
-    expect(html).toContain("No tax is withheld");
+    expect(html).toContain("0%</strong>: no tax is withheld from your payouts");
     expect(html).not.toContain("123456789");
   });
 

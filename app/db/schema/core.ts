@@ -70,7 +70,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
 );
 
-export const tokenPurposes = ["password_reset", "email_verification", "email_change", "activation"] as const;
+export const tokenPurposes = ["password_reset", "email_verification", "email_change", "email_change_cancel", "activation"] as const;
 export type TokenPurpose = (typeof tokenPurposes)[number];
 
 /** One-time tokens, stored as SHA-256 hashes; single use, with an expiry. */
@@ -82,7 +82,10 @@ export const oneTimeTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: tokenPurposes }).notNull(),
-    /** For email_change: the address that becomes the account's once the link is opened. */
+    /**
+     * For email_change: the address that becomes the account's once the link is opened. For email_change_cancel:
+     * the address the change leaves, which the link sent to it puts back.
+     */
     newEmail: text("new_email"),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -2,7 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { createCookie, data, type Cookie } from "react-router";
 import type { User } from "~/db/schema";
 import { env } from "~/env.server";
-import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
+import { knownDevice, limitedAttempt } from "./device-cookie.server";
 import { verifyPassword } from "./password.server";
 import { getSession, sessionStorage } from "./session.server";
 import { hasTwoFactor, verifySecondFactor, verifyTotp } from "./two-factor.server";
@@ -17,37 +17,25 @@ import { hasTwoFactor, verifySecondFactor, verifyTotp } from "./two-factor.serve
 type Outcome = { ok: true } | { ok: false; message: string; status: number };
 
 /**
- * Counts failures of a code or password check in the three windows the password step uses (per address,
- * per account and address, per account anywhere), under its own `prefix`. Refuses before checking when
- * any window is full; a success clears the account-and-address counter.
+ * Counts failures of a code or password check in the windows the password step uses, under its own `prefix`:
+ * per address, per account and address, per account anywhere; or, from a browser the account logged in from
+ * before (`device`), that browser's own window only (device-cookie.server.ts). Refuses before checking when a
+ * window is full; a success clears the narrowest counter.
  */
-async function limited(prefix: string, userId: number, ip: string, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
-  const settings = env();
-  const window = settings.LOGIN_LIMIT_WINDOW_SECONDS;
-  const limits = [
-    { key: `${prefix}:ip:${ip}`, limit: settings.LOGIN_LIMIT_PER_IP },
-    { key: `${prefix}:account-ip:${userId}:${ip}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT },
-    { key: `${prefix}:account:${userId}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT_GLOBAL },
-  ];
-  const states = await Promise.all(limits.map(({ key, limit }) => peekRateLimit(key, limit, window)));
-  const refused = states.filter((state) => !state.allowed);
-  if (refused.length) {
-    const wait = Math.max(...refused.map((state) => state.retryAfterSeconds));
-    return { ok: false, status: 429, message: `Too many attempts. Please try again in ${describeWait(wait)}.` };
-  }
-  if (!(await check())) {
-    await Promise.all(limits.map(({ key, limit }) => hitRateLimit(key, limit, window)));
-    return { ok: false, status: 400, message: wrong };
-  }
-  await resetRateLimit(limits[1]!.key);
-  return { ok: true };
+async function limited(prefix: string, userId: number, at: { ip: string; device?: string | null }, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
+  const attempt = await limitedAttempt(
+    { prefix, account: userId, ip: at.ip, device: at.device ?? null, tooMany: (wait) => `Too many attempts. Please try again in ${wait}.` },
+    check,
+  );
+  if (attempt.ok) return attempt;
+  return { ok: false, status: attempt.status, message: attempt.status === 429 ? attempt.message : wrong };
 }
 
 export const WRONG_CODE = "That code is not right. Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
 
 /** The login's second step: a TOTP code or an unused recovery code, rate-limited like the password. */
-export function attemptSecondFactor(input: { userId: number; code: string; ip: string }): Promise<Outcome> {
-  return limited("login-2fa", input.userId, input.ip, async () => (await verifySecondFactor(input.userId, input.code)) !== null, WRONG_CODE);
+export function attemptSecondFactor(input: { userId: number; code: string; ip: string; device?: string | null }): Promise<Outcome> {
+  return limited("login-2fa", input.userId, input, async () => (await verifySecondFactor(input.userId, input.code)) !== null, WRONG_CODE);
 }
 
 // ---------------------------------------------------------------- the pending second step (no session yet)
@@ -131,19 +119,22 @@ export async function recordConfirmation(request: Request, now = Date.now(), opt
 }
 
 /** Checks the password (or, with two-factor on, the code), rate-limited like login. */
-export async function confirmIdentity(user: Pick<User, "id" | "passwordHash">, input: { password?: string; code?: string; ip: string }): Promise<Outcome> {
+export async function confirmIdentity(
+  user: Pick<User, "id" | "passwordHash">,
+  input: { password?: string; code?: string; ip: string; device?: string | null },
+): Promise<Outcome> {
   if (await hasTwoFactor(user.id)) {
-    return limited("confirm", user.id, input.ip, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
+    return limited("confirm", user.id, input, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
   }
-  return limited("confirm", user.id, input.ip, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
+  return limited("confirm", user.id, input, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
 }
 
 /** Turning two-factor off: the password or a code (TOTP or recovery), rate-limited like login. */
-export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, value: string, ip: string): Promise<Outcome> {
+export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, value: string, at: { ip: string; device?: string | null }): Promise<Outcome> {
   return limited(
     "confirm",
     user.id,
-    ip,
+    at,
     async () => (await verifyPassword(value, user.passwordHash)) || (await verifySecondFactor(user.id, value)) !== null,
     "That password or code is not right.",
   );
@@ -177,7 +168,12 @@ export async function requireFreshConfirmation(request: Request, user: Pick<User
   const twoFactor = await hasTwoFactor(user.id);
   let error: string | null = null;
   if (typeof password === "string" || typeof code === "string") {
-    const outcome = await confirmIdentity(user, { password: typeof password === "string" ? password : undefined, code: typeof code === "string" ? code : undefined, ip });
+    const outcome = await confirmIdentity(user, {
+      password: typeof password === "string" ? password : undefined,
+      code: typeof code === "string" ? code : undefined,
+      ip,
+      device: await knownDevice(request, user.id),
+    });
     if (outcome.ok) {
       await recordConfirmation(request, Date.now(), { byCode: twoFactor });
       return;
@@ -204,7 +200,7 @@ export async function requireFreshCode(request: Request, user: Pick<User, "id">,
   const code = formData.get(CONFIRM_CODE_FIELD);
   let error: string | null = null;
   if (typeof code === "string") {
-    const outcome = await limited("confirm", user.id, ip, () => verifyTotp(user.id, code), WRONG_TOTP);
+    const outcome = await limited("confirm", user.id, { ip, device: await knownDevice(request, user.id) }, () => verifyTotp(user.id, code), WRONG_TOTP);
     if (outcome.ok) {
       await recordConfirmation(request, Date.now(), { byCode: true });
       return;

@@ -43,6 +43,8 @@ test("a new visitor signs up as an affiliate: bad input beside the fields, value
   const response = await app.goto("/register/affiliate");
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle("Become an Affiliate | Backline");
+  // The rate is told before applying, not only once approved.
+  await expect(page.getByTestId("affiliate-terms")).toContainText("You earn 20% of the platform commission");
   const user = newUserData("affiliate");
   await fillAccount(page, user);
   await page.getByLabel("Your website or audience").fill("short");

@@ -253,8 +253,9 @@ export function SalesImportPage() {
               </div>
             ))}
           </dl>
+          {/* Two columns fit a phone: the labels wrap, the amounts never do (no minimum width hiding them off-screen). */}
           <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
-            <table className="w-full min-w-[32rem] text-sm">
+            <table className="w-full text-sm">
               <caption className="px-4 py-2 text-left font-medium">Reconciliation: where the statement's money went (micro-units in full)</caption>
               <tbody>
                 {[
@@ -267,21 +268,22 @@ export function SalesImportPage() {
                     <th scope="row" className="px-4 py-2 text-left font-normal text-stone-700">
                       {label}
                     </th>
-                    <td className="px-4 py-2 text-right tabular-nums">{exact(value!)}</td>
+                    <td className="px-4 py-2 text-right whitespace-nowrap tabular-nums">{exact(value!)}</td>
                   </tr>
                 ))}
                 <tr className="border-t-2 border-stone-300 font-semibold" data-testid="reconciliation-total">
                   <th scope="row" className="px-4 py-2 text-left">
                     Posted
                   </th>
-                  <td className="px-4 py-2 text-right tabular-nums">{exact(reconciliation.posted)}</td>
+                  <td className="px-4 py-2 text-right whitespace-nowrap tabular-nums">{exact(reconciliation.posted)}</td>
                 </tr>
                 <tr className="font-semibold">
                   <th scope="row" className="px-4 py-2 text-left">
                     Statement total
                   </th>
                   <td className="px-4 py-2 text-right tabular-nums">
-                    {exact(row.total)} {reconciliation.posted === row.total ? <span className="text-green-800">✓ balances</span> : <span className="text-red-700">does not balance</span>}
+                    <span className="whitespace-nowrap">{exact(row.total)}</span>{" "}
+                    {reconciliation.posted === row.total ? <span className="block text-green-800">✓ balances</span> : <span className="block text-red-700">does not balance</span>}
                   </td>
                 </tr>
               </tbody>
