@@ -8,6 +8,8 @@ import pg from "pg";
 export interface CapturedStatement {
   text: string;
   values: unknown[];
+  /** How long the database took to answer it, as the client saw it. */
+  ms?: number;
 }
 
 const CONTROL = /^\s*(begin|commit|rollback|savepoint|release|set|show|deallocate)\b/i;
@@ -23,10 +25,13 @@ export async function captureStatements<T>(fn: () => Promise<T>): Promise<{ resu
   prototype.query = function (this: unknown, config: unknown, values?: unknown, callback?: unknown) {
     const plain = config as { text?: unknown; values?: unknown[] } | string | null;
     const text = typeof plain === "string" ? plain : typeof plain?.text === "string" ? plain.text : null;
-    if (text !== null && !CONTROL.test(text)) {
-      statements.push({ text, values: Array.isArray(values) ? values : typeof plain === "object" && Array.isArray(plain?.values) ? plain.values : [] });
-    }
-    return original.call(this, config, values, callback);
+    const captured: CapturedStatement | null =
+      text !== null && !CONTROL.test(text) ? { text, values: Array.isArray(values) ? values : typeof plain === "object" && Array.isArray(plain?.values) ? plain.values : [] } : null;
+    if (captured) statements.push(captured);
+    const started = performance.now();
+    const answer = original.call(this, config, values, callback);
+    if (captured && answer instanceof Promise) answer.then(() => (captured.ms = performance.now() - started), () => {});
+    return answer;
   };
   try {
     const result = await fn();

@@ -112,9 +112,10 @@ describe("sales pages: statements per request", () => {
     // releases to match to (2, only while lines are unmatched)
     ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 8],
     ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 8],
-    // session and layout (2); the codes in suspense, grouped, with their count (1); the songs and releases (2)
-    ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 5],
-    ["the suspense queue, searching the catalogue", () => "/admin/suspense?find=Late%20Trains&page=2", () => admin.cookie, 5],
+    // session and layout (2); the codes in suspense, grouped, with their count (1); the songs and releases (2);
+    // the remembered codes with their count (1)
+    ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 6],
+    ["the suspense queue, searching the catalogue", () => "/admin/suspense?find=Late%20Trains&page=2&codes_page=3", () => admin.cookie, 6],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBe(200);

@@ -91,6 +91,18 @@ test("an administrator matches a code found in two imports at once, picking the 
   }
   // The small code is still waiting.
   expect((await (await page.request.get(`/api/admin/sales-imports/${first}`)).json()).data).toMatchObject({ unmatched: 1, suspense: "0.010000" });
+
+  // The code is remembered, with what it matches; forgotten, later statements with it land in suspense again.
+  const remembered = page.getByRole("list", { name: "Remembered codes" }).getByRole("listitem").filter({ hasText: code });
+  await expect(remembered).toContainText("Song: Platform Nine (USBL12600003)");
+  await page.getByRole("form", { name: `Forget ISRC ${code}` }).getByRole("button", { name: "Forget" }).click();
+  await expect(flash(page)).toContainText("The code is forgotten");
+  await expect(page.getByRole("list", { name: "Remembered codes" }).getByRole("listitem").filter({ hasText: code })).toHaveCount(0);
+  const third = await importStatement(page, `QUEUE-C-${run}`, [{ isrc: code, title: "Queue Song", net: "1.00" }]);
+  expect((await (await page.request.get(`/api/admin/sales-imports/${third}`)).json()).data).toMatchObject({ unmatched: 1 });
+  // A code that does not exist: 404.
+  const gone = await page.request.post("/admin/suspense", { form: { intent: "forget", alias: "2000000000" }, maxRedirects: 0 });
+  expect(gone.status()).toBe(404);
 });
 
 test("at 390 px the queue reads without sideways scrolling", async ({ page, app }) => {

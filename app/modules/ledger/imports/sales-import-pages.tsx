@@ -446,7 +446,7 @@ const CODE_LABELS: Record<string, string> = { isrc: "ISRC", upc: "UPC", ipi: "IP
  * songs and releases by title, artist, ISRC or UPC for the pickers; it is a plain GET form (no JavaScript needed).
  */
 export function SuspenseQueuePage() {
-  const { find, page, pageSize, total, groups, options } = useLoaderData() as SuspenseQueueData;
+  const { find, page, pageSize, total, groups, options, codes } = useLoaderData() as SuspenseQueueData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const hasDigital = groups.some((g) => g.kind !== "pro");
   return (
@@ -521,6 +521,41 @@ export function SuspenseQueuePage() {
         </ul>
       )}
       <Pagination page={page} pageCount={Math.max(1, Math.ceil(total / pageSize))} pageSize={pageSize} total={total} noun={["code", "codes"]} label="Suspense queue pages" />
+
+      <section aria-labelledby="codes-heading" className="space-y-3">
+        <h2 id="codes-heading" className="text-lg font-semibold">
+          Remembered codes
+        </h2>
+        <p className="text-sm text-stone-600">
+          Codes learned from matches: later statements that carry one are matched by it. Forgetting a code changes nothing already posted; its next lines land in suspense again.
+        </p>
+        {codes.rows.length === 0 ? (
+          <p className="text-sm text-stone-600">No code has been learned yet.</p>
+        ) : (
+          <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white" aria-label="Remembered codes">
+            {codes.rows.map((code) => (
+              <li key={code.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                <span className="min-w-0 break-words">
+                  <span className="font-medium">
+                    {CODE_LABELS[code.keyType] ?? code.keyType} <span className="font-mono">{code.key}</span>
+                  </span>{" "}
+                  <span className="text-stone-600">
+                    → {code.target} · {KIND_LABELS[code.kind]} · <DateTime iso={code.createdAt} />
+                  </span>
+                </span>
+                <Form method="post" aria-label={`Forget ${CODE_LABELS[code.keyType] ?? code.keyType} ${code.key}`}>
+                  <input type="hidden" name="intent" value="forget" />
+                  <input type="hidden" name="alias" value={code.id} />
+                  <SubmitButton pendingLabel="Forgetting…" className="rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50">
+                    Forget
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination page={codes.page} pageCount={Math.max(1, Math.ceil(codes.total / codes.pageSize))} pageSize={codes.pageSize} total={codes.total} noun={["code", "codes"]} label="Remembered code pages" param="codes_page" />
+      </section>
     </div>
   );
 }

@@ -21,7 +21,7 @@ import { submitSalesImport } from "./sales-import-job.server";
 import { ENCODING_LABELS } from "./statement-encoding.server";
 import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson, statementsRoot } from "./sales-imports.server";
 import { STATEMENT_KINDS } from "./statement-line";
-import { MatchError, matchSuspenseLine, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
+import { forgetCode, MatchError, matchSuspenseLine, rememberedCodes, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
 
 /**
  * The admin's sales uploads: the upload form and the import history (`/admin/upload-sales`), each
@@ -278,8 +278,7 @@ async function matchTargetOf(kind: string, value: MatchSubmission): Promise<Matc
  * Matches a line in suspense (and every line with its code) from a form, answering the redirect with its flash,
  * or the form's error beside it. `importId`: the line must be that import's (the import page's forms).
  */
-async function matchFromForm(request: Request, actorId: number, here: string, importId: number | null) {
-  const formData = await readForm(request);
+async function matchFromForm(formData: FormData, actorId: number, here: string, importId: number | null) {
   const submission = parseForm(formData, { schema: MatchSchema });
   if (submission.status !== "success") throw routeError(400, "Unknown form.");
   const fail = (message: string, status = 400) => data({ lineId: submission.value.line, error: message }, { status });
@@ -304,7 +303,7 @@ async function matchFromForm(request: Request, actorId: number, here: string, im
 export async function salesImportAction({ request, context, params }: RouteArgs) {
   const { user } = requireAdminUser(request, context);
   const { row } = await requireImport(params.id);
-  return matchFromForm(request, user.id, `/admin/upload-sales/${row.id}`, row.id);
+  return matchFromForm(await readForm(request), user.id, `/admin/upload-sales/${row.id}`, row.id);
 }
 
 /* ------------------------------------------------------------------ the queue across imports */
@@ -317,8 +316,10 @@ export async function suspenseQueueLoader({ request, context }: RouteArgs) {
   const url = new URL(request.url);
   const page = pageOf(url);
   const find = (url.searchParams.get("find") ?? "").trim().slice(0, 100);
-  const [queue, options] = await Promise.all([suspenseQueue(page, QUEUE_PAGE), matchOptions(find)]);
+  const codesPage = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("codes_page") ?? "1", 10) || 1));
+  const [queue, options, codes] = await Promise.all([suspenseQueue(page, QUEUE_PAGE), matchOptions(find), rememberedCodes(codesPage, QUEUE_PAGE)]);
   return {
+    codes: { page: codesPage, pageSize: QUEUE_PAGE, total: codes.total, rows: codes.rows.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) },
     find,
     page,
     pageSize: QUEUE_PAGE,
@@ -328,10 +329,19 @@ export async function suspenseQueueLoader({ request, context }: RouteArgs) {
   };
 }
 
+const ForgetSchema = z.object({ intent: z.literal("forget"), alias: z.coerce.number().int().positive().max(2_147_483_647) });
+
 export async function suspenseQueueAction({ request, context }: RouteArgs) {
   const { user } = requireAdminUser(request, context);
   const url = new URL(request.url);
-  return matchFromForm(request, user.id, `/admin/suspense${url.search}`, null);
+  const here = `/admin/suspense${url.search}`;
+  const formData = await readForm(request);
+  const forget = parseForm(formData, { schema: ForgetSchema });
+  if (forget.status === "success") {
+    if (!(await forgetCode(forget.value.alias))) throw routeError(404, "That remembered code does not exist.");
+    return redirectWithFlash(here, { kind: "success", message: "The code is forgotten: later statements with it land in suspense again." });
+  }
+  return matchFromForm(formData, user.id, here, null);
 }
 
 export async function salesImportApiLoader({ context, params }: RouteArgs) {

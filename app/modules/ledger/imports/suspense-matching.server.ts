@@ -6,7 +6,7 @@ import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry, type PostingInput } from "../journal.server";
 import { rekeyLines } from "../summaries.server";
-import { pgArrayLiteral } from "~/db/bulk-transaction.server";
+import { pgArrayLiteral, withBulkTransaction, type BulkWriter } from "~/db/bulk-transaction.server";
 import { linePostings } from "./line-postings";
 import { loadMatchIndex, type LineMatch, type MatchIndex } from "./match-index.server";
 import { commissionBps } from "./sales-imports.server";
@@ -63,7 +63,7 @@ function matchFor(line: StatementLineRow, target: MatchTarget, index: MatchIndex
  * order so recoup runs as it would have), the summaries re-keyed in a set when the match gives the lines a
  * release, and the imports' figures in one UPDATE.
  */
-async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: number, target: MatchTarget, index: MatchIndex, bps: number, actorId: number, code: string | null) {
+async function moveOutOfSuspense(tx: Db, bulk: BulkWriter, lines: StatementLineRow[], firstId: number, target: MatchTarget, index: MatchIndex, bps: number, actorId: number, code: string | null) {
   if (lines.length === 0) return;
   const postingsOut: PostingInput[] = [];
   let match: LineMatch | null = null;
@@ -95,7 +95,7 @@ async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: num
     importId: imports.length === 1 ? imports[0]! : null,
     createdBy: actorId,
     postings: postingsOut,
-  });
+  }, { bulk });
   // The lines' commission may earn an affiliate (decision 025), in this transaction.
   if (entryId !== null && lines[0]!.kind !== "pro") {
     await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: imports.length === 1 ? imports[0]! : null, createdBy: actorId, memo: `Affiliate commissions of ${lines.length} matched line${lines.length === 1 ? "" : "s"}` });
@@ -112,7 +112,9 @@ async function moveOutOfSuspense(tx: Db, lines: StatementLineRow[], firstId: num
  */
 export async function matchSuspenseLine(actorId: number, lineId: number, target: MatchTarget): Promise<{ matched: number }> {
   const bps = await commissionBps();
-  return db().transaction(async (tx) => {
+  // A bulk transaction: a code's thousands of postings go in by COPY (postEntry), their references checked once.
+  return withBulkTransaction(async (tx, bulk) => {
+    await bulk.allowUncheckedReferences(["postings"]);
     await lockLedgerImports(tx);
     const [line] = await tx.select().from(statementLines).where(eq(statementLines.id, lineId)).limit(1);
     if (!line) throw new MatchError("That line does not exist.", 404);
@@ -141,7 +143,7 @@ export async function matchSuspenseLine(actorId: number, lineId: number, target:
         .where(and(eq(statementLines.kind, line.kind), isNull(statementLines.matchedBy), eq(statementLines.suspenseKey, line.suspenseKey!)))
         .orderBy(asc(statementLines.id));
     }
-    await moveOutOfSuspense(tx, lines, line.id, target, index, bps, actorId, key ? key.key : null);
+    await moveOutOfSuspense(tx, bulk, lines, line.id, target, index, bps, actorId, key ? key.key : null);
     return { matched: lines.length };
   });
 }
@@ -230,4 +232,45 @@ export async function suspenseQueue(page: number, perPage = 25): Promise<{ rows:
       };
     }),
   };
+}
+
+export interface RememberedCode {
+  id: number;
+  kind: StatementLineRow["kind"];
+  keyType: string;
+  key: string;
+  /** What the code is matched to: "Song: …", "Release: …" or "Member: …". */
+  target: string;
+  createdAt: Date;
+}
+
+/** The codes matching has learned (match_aliases), newest first, a page at a time, with their count. One statement. */
+export async function rememberedCodes(page: number, perPage = 25): Promise<{ rows: RememberedCode[]; total: number }> {
+  const result = (await db().execute(sql`
+    select a.id, a.kind, a.key_type, a.key, a.created_at,
+      case when a.song_id is not null then 'Song: ' || s.title || coalesce(' (' || s.isrc || ')', '')
+           when a.release_id is not null then 'Release: ' || r.title || coalesce(' (UPC ' || r.upc || ')', '')
+           else 'Member: ' || u.name || ' ' || u.last_name || ' (' || u.email || ')' end as target,
+      count(*) over ()::int as total
+    from match_aliases a
+    left join songs s on s.id = a.song_id
+    left join releases r on r.id = a.release_id
+    left join users u on u.id = a.member_id
+    order by a.created_at desc, a.id desc
+    limit ${perPage} offset ${(Math.max(1, page) - 1) * perPage}`)) as unknown as {
+    rows: Array<{ id: number; kind: StatementLineRow["kind"]; key_type: string; key: string; created_at: Date | string; target: string; total: number }>;
+  };
+  return {
+    total: result.rows[0]?.total ?? 0,
+    rows: result.rows.map((r) => ({ id: r.id, kind: r.kind, keyType: r.key_type, key: r.key, target: r.target, createdAt: new Date(r.created_at) })),
+  };
+}
+
+/**
+ * Forgets a learned code: later statements no longer match by it (lines it matched stay matched, their money
+ * where it went; a wrong match is corrected by matching the code again after a reversal). Answers whether it existed.
+ */
+export async function forgetCode(aliasId: number): Promise<boolean> {
+  const removed = await db().delete(matchAliases).where(eq(matchAliases.id, aliasId)).returning({ id: matchAliases.id });
+  return removed.length > 0;
 }
