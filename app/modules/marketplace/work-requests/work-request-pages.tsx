@@ -621,14 +621,14 @@ export function WorkRequestPage({
           Estimate
         </h2>
         {latest ? (
-          <p className="mt-2 text-sm text-stone-700">
-            Version {latest.version}: <Money cents={latest.totalCents} />,
-            delivery in {latest.deliveryDays} days,{" "}
+          <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-700">
+            <span>
+              Version {latest.version}: <Money cents={latest.totalCents} />, delivery in {latest.deliveryDays} days
+            </span>
             <StatusTag
               status={latest.expired ? "expired" : latest.status}
               label={latest.expired ? "Expired" : undefined}
             />
-            .
           </p>
         ) : (
           <p className="mt-2 text-sm text-stone-700">
