@@ -125,7 +125,7 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
   const { account, declaration, own, memberId } = loaderData;
   const resetKey = useFormResetKey();
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Payouts</h1>
         <p className="mt-1 text-sm text-stone-600">

@@ -140,7 +140,7 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
         }
       : null;
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Royalty Payment Requests</h1>
         <p className="mt-1 text-sm text-stone-600">
@@ -152,7 +152,7 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
       {loaderData.own && (
         <section aria-label="Request a payout" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
           {!loaderData.method && <p className="mb-3 text-sm text-amber-800">Choose how you are paid (Payouts) before requesting a payout.</p>}
-          <Form key={resetKey} method="post" className="space-y-4" {...getFormProps(form)}>
+          <Form key={resetKey} method="post" className="max-w-xl space-y-4" {...getFormProps(form)}>
             <FormAlert id={form.errorId} errors={form.errors} />
             <Field
               label="Amount (USD)"

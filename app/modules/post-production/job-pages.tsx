@@ -346,7 +346,7 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
   if (j.cancelReason) rows.push([j.status === "declined" ? "Declined because" : "Canceled because", j.cancelReason]);
   if (j.previousAudio) rows.push(["Previous audio", j.previousAudio.had ? `${(j.previousAudio.format ?? "").toUpperCase()}, kept on this job's record` : "The song had no audio before"]);
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-sm">

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { useState } from "react";
-import { Form, Link, useActionData, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useFetcher, useLoaderData } from "react-router";
 import { DataTable } from "~/components/data-table";
 import { Count, DateTime, formatCount } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
@@ -99,8 +99,16 @@ function RefreshWhileRunning({ running }: { running: boolean }) {
 
 export function UploadSalesPage() {
   const { imports, page, pageSize, total } = useLoaderData() as UploadSalesData;
+  // With JavaScript the form posts through a fetcher: a refused file answers beside its field and the address
+  // stays /admin/upload-sales (a navigation would leave the index route's "?index" in it); an accepted one
+  // redirects to its import. Without JavaScript it is the same form post, answered by the page (actionData).
   const actionData = useActionData() as UploadActionData | undefined;
-  const [form, fields] = useForm<{ kind: string; exchange_rate: string; file: File }>({ id: "upload-sales", lastResult: actionData?.result, defaultValue: { kind: "digital" } });
+  const upload = useFetcher<UploadActionData>({ key: "upload-sales" });
+  const [form, fields] = useForm<{ kind: string; exchange_rate: string; file: File }>({
+    id: "upload-sales",
+    lastResult: (upload.data ?? actionData)?.result,
+    defaultValue: { kind: "digital" },
+  });
   const live = useImportProgress();
   return (
     <div className="mx-auto w-full max-w-6xl space-y-8">
@@ -116,7 +124,7 @@ export function UploadSalesPage() {
         <h2 id="upload-heading" className="text-lg font-semibold">
           Upload a statement
         </h2>
-        <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
+        <upload.Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4 sm:grid-cols-2" {...getFormProps(form)}>
           <div className="sm:col-span-2">
             <FormAlert id={form.errorId} errors={form.errors} />
           </div>
@@ -147,9 +155,11 @@ export function UploadSalesPage() {
             <FieldErrors id={fields.file?.errorId} errors={fields.file?.errors} />
           </div>
           <div className="sm:col-span-2">
-            <SubmitButton pendingLabel="Checking the file…">Upload and import</SubmitButton>
+            <SubmitButton pendingLabel="Checking the file…" busy={upload.state === "submitting"}>
+              Upload and import
+            </SubmitButton>
           </div>
-        </Form>
+        </upload.Form>
       </section>
 
       <section aria-labelledby="history-heading" className="space-y-3">

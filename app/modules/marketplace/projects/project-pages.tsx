@@ -437,7 +437,7 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
   const p = view.project;
   const can = view.can;
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <p className="text-sm">

@@ -96,7 +96,7 @@ export function CreateWorkRequestPage({
   });
   const { provider } = data;
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title={`Request work from ${provider.name}`}>
         {provider.typeLabel} ·{" "}
         <Link to={provider.profilePath} className={linkClass}>
@@ -300,7 +300,7 @@ export function MemberWorkRequestsPage({
     </Link>
   );
   return (
-    <div className="mx-auto w-full max-w-5xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title="Work Requests">
         Requests you sent to providers, and requests clients sent to your
         profiles. Find a provider in the{" "}
@@ -599,7 +599,7 @@ export function WorkRequestPage({
   const cancelErrors =
     reply?.intent === "cancel" ? reply.result.error?.[""] : undefined;
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title={`Work request #${r.id}`}>
         {r.serviceLabel} ·{" "}
         {data.role === "client"
@@ -624,14 +624,14 @@ export function WorkRequestPage({
           Estimate
         </h2>
         {latest ? (
-          <p className="mt-2 text-sm text-stone-700">
-            Version {latest.version}: <Money cents={latest.totalCents} />,
-            delivery in {latest.deliveryDays} days,{" "}
+          <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-700">
+            <span>
+              Version {latest.version}: <Money cents={latest.totalCents} />, delivery in {latest.deliveryDays} days
+            </span>
             <StatusTag
               status={latest.expired ? "expired" : latest.status}
               label={latest.expired ? "Expired" : undefined}
             />
-            .
           </p>
         ) : (
           <p className="mt-2 text-sm text-stone-700">
@@ -880,7 +880,7 @@ export function EstimatePage({
     ["pending", "awaiting_approval", "revision_requested"].includes(r.status);
   const resetKey = useFormResetKey();
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title={`Estimate for work request #${r.id}`}>
         {SERVICE_LABELS[r.service as keyof typeof SERVICE_LABELS] ??
           r.serviceLabel}{" "}
