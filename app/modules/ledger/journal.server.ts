@@ -1,11 +1,12 @@
 import type { Db } from "~/db/client.server";
-import { journalEntries, postings, type IncomeSource } from "~/db/schema";
 import { sql } from "drizzle-orm";
+import { pgArrayLiteral } from "~/db/bulk-transaction.server";
+import { journalEntries, type IncomeSource } from "~/db/schema";
 import { accountKeyString, resolveAccounts, type AccountKey } from "./accounts.server";
-import { addToSummaries } from "./summaries.server";
+import { addEntryToSummaries } from "./summaries.server";
 
 /**
- * Writing to the ledger (MONEY.md "Double entry"): an entry of two or more postings that sum to zero,
+ * Writing to the ledger (docs/money.md "Double entry"): an entry of two or more postings that sum to zero,
  * appended, never updated. Statement imports write their one large entry in bulk (imports/); everything
  * else (matching from suspense, held shares released, payouts) goes through `postEntry`.
  */
@@ -55,20 +56,26 @@ export async function postEntry(tx: Db, entry: EntryInput): Promise<number | nul
   const [row] = await tx
     .insert(journalEntries)
     .values({ kind: entry.kind, memo: entry.memo, importId: entry.importId ?? null, reversesEntryId: entry.reversesEntryId ?? null, createdBy: entry.createdBy ?? null })
-    .returning({ id: journalEntries.id });
-  await tx.insert(postings).values(
-    lines.map((p) => ({
-      entryId: row!.id,
-      accountId: accounts.get(accountKeyString(p.account))!,
-      amountMicros: p.amountMicros,
-      statementLineId: p.statementLineId ?? null,
-      source: p.source ?? null,
-      splitVersionId: p.splitVersionId ?? null,
-      songId: p.songId ?? null,
-      recoupMicros: p.recoupMicros ?? 0n,
-    })),
-  );
-  // The pages' running totals, in the same transaction (summaries.server.ts).
-  await addToSummaries(tx, sql`p.entry_id = ${row!.id}`);
+    .returning({ id: journalEntries.id, createdAt: journalEntries.createdAt });
+  const rows = lines.map((p) => ({
+    entryId: row!.id,
+    accountId: accounts.get(accountKeyString(p.account))!,
+    amountMicros: p.amountMicros,
+    statementLineId: p.statementLineId ?? null,
+    source: p.source ?? null,
+    splitVersionId: p.splitVersionId ?? null,
+    songId: p.songId ?? null,
+    recoupMicros: p.recoupMicros ?? 0n,
+  }));
+  // The pages' running totals, in the same transaction, from the postings in hand (summaries.server.ts): read
+  // before the postings are written, so "an earlier posting on the line" means an earlier entry's.
+  await addEntryToSummaries(tx, row!.createdAt, rows);
+  // One statement of one text whatever the number of postings (a match of a code moves every line with it):
+  // the columns as arrays, not a VALUES list of eight parameters a posting.
+  const column = <T extends string | number | bigint | null>(pick: (r: (typeof rows)[number]) => T) => pgArrayLiteral(rows.map(pick));
+  await tx.execute(sql`
+    insert into postings (entry_id, account_id, amount_micros, statement_line_id, source, split_version_id, song_id, recoup_micros)
+    select ${row!.id}::bigint, p.* from unnest(${column((r) => r.accountId)}::int[], ${column((r) => r.amountMicros)}::bigint[], ${column((r) => r.statementLineId)}::bigint[],
+      ${column((r) => r.source)}::text[], ${column((r) => r.splitVersionId)}::int[], ${column((r) => r.songId)}::int[], ${column((r) => r.recoupMicros)}::bigint[]) p`);
   return row!.id;
 }

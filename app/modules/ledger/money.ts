@@ -1,5 +1,5 @@
 /**
- * Money primitives for the royalty ledger (see /work/shared/MONEY.md).
+ * Money primitives for the royalty ledger (see docs/money.md).
  *
  * The ledger counts micro-units (1/1,000,000 of a currency unit) in bigint. Decimal text is turned into
  * micro-units by exact string-to-integer parsing (the digits go straight into a BigInt, never through a
@@ -14,6 +14,8 @@ const Decimal = BigJs();
 Decimal.strict = true;
 
 export const MICROS_PER_UNIT = 1_000_000n;
+/** The largest amount a bigint column holds (2^63 - 1 micro-units, about 9.2 trillion units). */
+export const MAX_LEDGER_MICROS = 2n ** 63n - 1n;
 const MICROS_PER_CENT = 10_000n;
 
 /** A value that is not an amount we accept. The message names the value, for the user or the import log. */
@@ -151,7 +153,7 @@ export function formatMicros(micros: bigint): string {
 }
 
 /**
- * Whole cents, rounded toward negative infinity. MONEY.md: the available balance is "rounded down to whole
+ * Whole cents, rounded toward negative infinity. docs/money.md: the available balance is "rounded down to whole
  * cents" so that a payout can never exceed what is there; for a negative balance rounding down also moves
  * away from zero (-0.000001 -> -1 cent), which keeps "available" on the safe side in both directions.
  */

@@ -9,7 +9,7 @@ import { feeCents } from "./marketplace-rules";
 import { MarketplaceError } from "./marketplace-errors";
 
 /**
- * Escrow in the ledger (MONEY.md, decisions 021 and 023): the money a client pays for work is held in an escrow
+ * Escrow in the ledger (docs/money.md, decisions 021 and 023): the money a client pays for work is held in an escrow
  * account of its own until it is released to the one who did the work or refunded. Projects and post-production
  * jobs both hold escrow this way; each names its account, amount, fee and parties (an `EscrowHolder`).
  *

@@ -9,7 +9,7 @@ import { ESTIMATE_ROUTE, notifyParties, PROJECT_ROUTE } from "./notify.server";
 import { cleanText, explainWorkRequest } from "./work-requests.server";
 
 /**
- * Estimates (issue 12, decision 021). The provider's owner sends an estimate for a pending request, and may
+ * Estimates (decision 021). The provider's owner sends an estimate for a pending request, and may
  * revise it while it waits or after the client asked for a revision: a revision is a new version, the earlier
  * ones keep their answers (the history). The client accepts (which opens the project in the same
  * transaction), declines, or asks for a revision. Every change is one conditional UPDATE per row.

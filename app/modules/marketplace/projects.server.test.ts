@@ -370,6 +370,20 @@ describe("cancellation and disputes", () => {
   });
 
   it("the escrow invariant holds over every project: funded = released + fee + refunded once settled, escrow = the rest", async () => {
+    // Seeds what it checks (the test passes for the right reason when run alone): one project funded and
+    // held, one released, one refunded, one never funded.
+    const held = (await openProject(client, await createUser(), { admin })).project;
+    const releasedOne = (await openProject(client, await createUser(), { admin })).project;
+    await adminResolve(admin, releasedOne.id, { outcome: "release" }, "Delivered");
+    const refundedOne = (await openProject(client, await createUser(), { admin })).project;
+    await cancelProject(client, refundedOne.id, "Changed plans");
+    const unfunded = (await openProject(client, await createUser())).project;
+    const seeded = [held, releasedOne, refundedOne, unfunded].map((project) => project.id);
+    const states = rowsOf<{ funding_status: string }>(
+      await db().execute(sql`select funding_status from projects where id in (${sql.join(seeded, sql`, `)}) order by id`),
+    ).map((row) => row.funding_status);
+    expect(new Set(states).size).toBe(4);
+
     const rows = rowsOf<{ n: number }>(
       await db().execute(sql`
         select count(*)::int as n from projects pr

@@ -30,7 +30,7 @@ import { proposePointsSplit, type SplitMeta } from "./points.server";
 import { cleanText, MARKETPLACE_PAGE_SIZE, type AdminListQuery, type ListPage } from "./work-requests.server";
 
 /**
- * Projects (issue 12, decision 021): opened by an accepted estimate, awaiting funding; funded (escrow) when the
+ * Projects (decision 021): opened by an accepted estimate, awaiting funding; funded (escrow) when the
  * client pays from their Backline balance or by card, or an administrator confirms a bank transfer; the provider advances its stages and delivers; the client approves
  * (the escrow is released: earnings less the platform fee) or asks for a revision within the number
  * included. Before the first delivery either side may cancel (the escrow is refunded); after it only an

@@ -24,7 +24,7 @@ import { LIMITS, SERVICE_LABELS } from "./marketplace-rules";
 import { notifyParties, WORK_REQUEST_ROUTE } from "./notify.server";
 
 /**
- * Work requests (issue 12, decision 021): a member (the client) asks a published provider profile for a
+ * Work requests (decision 021): a member (the client) asks a published provider profile for a
  * service. Every status change is one conditional UPDATE; a request its actor may not see is a 404.
  */
 

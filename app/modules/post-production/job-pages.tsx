@@ -15,7 +15,7 @@ import type { JobActionData, JobForm, JobRowView, JobView } from "./job-routes.s
 import { PP_SERVICE_LABELS, PP_SERVICE_STAGES, PP_STATUS_LABELS, PP_STATUS_TAG, ppStageLabel } from "./post-production-rules";
 
 /**
- * The post-production pages' UI (issue 12, decision 023): the lists (member, with the form that starts a job,
+ * The post-production pages' UI (decision 023): the lists (member, with the form that starts a job,
  * and admin) and the job page, whose forms depend on who looks (owner, engineer, administrator). Every form
  * is a plain <Form method="post"> (Conform), working without JavaScript; errors show beside their fields and
  * the values are kept.

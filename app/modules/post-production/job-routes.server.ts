@@ -38,7 +38,7 @@ import {
 import { PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, PP_STATUS_LABELS, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**
- * The post-production pages (issue 12, decision 023): the member's list (with the form that starts a job) and
+ * The post-production pages (decision 023): the member's list (with the form that starts a job) and
  * job page, the admin list and read-only job page (an administrator may cancel, with a reason). Loader = guard
  * → service → view data; action = guard → parse (zod, Conform) → service → redirect with a flash, or the
  * form's reply beside its fields (400); a job the viewer may not see is the area's 404, as a missing id.

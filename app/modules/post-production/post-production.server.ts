@@ -43,7 +43,7 @@ import { signedUrl } from "~/modules/security/signed-url.server";
 import { PP_INVITE_PATH, PP_INVITE_TTL_SECONDS, PP_JOB_ROUTE, PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, ppFirstStage, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**
- * Post-production jobs (issue 12, decision 023): a member's mixing and mastering pipeline for a song of theirs.
+ * Post-production jobs (decision 023): a member's mixing and mastering pipeline for a song of theirs.
  * The owner names an engineer by email: a member becomes the engineer at once (notified in the app); any
  * other address gets a signed link to `/post-production-jobs/create-account`, and the account that opens it
  * (created there, or logged in with that address) becomes the engineer. The engineer accepts or declines,

@@ -11,7 +11,7 @@ import {
 import { expect, test, type App } from "../support/test";
 
 /**
- * The work request pages (issue 12): a client asks a provider profile for work, the provider estimates, the
+ * The work request pages: a client asks a provider profile for work, the provider estimates, the
  * client asks for a revision, the provider revises, the client accepts (the project opens). Bad input stays
  * beside its fields; strangers get 404; the admin list shows every request; and the same path works without
  * JavaScript. Accounts and profiles: tests/e2e/support/prepare-work-requests.ts.

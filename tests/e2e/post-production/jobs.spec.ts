@@ -6,7 +6,7 @@ import { expect as baseExpect, test, uniqueEmail, type App } from "../support/te
 import { PP_ENGINEER, PP_ENGINEER_NAME, PP_FRESH, PP_FRESH_NAME, PP_FRESH_SONG, PP_OWNER, PP_OWNER_NAME, PP_PASSWORD, PP_SONG, PP_THIRD } from "./accounts";
 
 /**
- * Post-production jobs (issue 12, decision 023): the owner sends a song to a member engineer at a price; the
+ * Post-production jobs (decision 023): the owner sends a song to a member engineer at a price; the
  * engineer accepts; the owner pays it into escrow from their Backline balance (a fresh password confirmation);
  * the engineer moves a stage and uploads the mix; the owner listens and accepts it as the song's audio, which
  * releases the escrow to the engineer less the fee. An invited engineer receives

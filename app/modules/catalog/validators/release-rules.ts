@@ -1,5 +1,5 @@
 /**
- * The release rules stores enforce, checked before a release is submitted (issue 8's preflight). Each
+ * The release rules stores enforce, checked before a release is submitted (the preflight). Each
  * problem carries a stable reason code, the field it belongs to, and whether it blocks submission.
  */
 export type ReleaseType = "single" | "ep" | "album";

@@ -1,5 +1,5 @@
 import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
-import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
+import { enqueueJob, registerJobHandler, storableError } from "~/modules/jobs/queue.server";
 import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
 
 /**
@@ -17,9 +17,11 @@ registerJobHandler<{ importId: number }>(
     try {
       await runSalesImport(importId);
     } catch (error) {
+      // The retry policy decides: a run with retries left fails (and is retried); the last one records why.
       if (job.retryCount >= RETRY_LIMIT) {
-        console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: String(error) }));
-        await failSalesImport(importId, "The import stopped on an unexpected error and posted nothing. Upload the file again, or ask a developer to look at the server log.");
+        const reason = storableError(error).message;
+        console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: reason }));
+        await failSalesImport(importId, `The import stopped on an error and posted nothing: ${reason}. Upload the file again, or ask a developer to look at the server log.`);
         return;
       }
       throw error;

@@ -14,7 +14,7 @@ import { PROJECT_ROUTE } from "../notify.server";
 import { notifyFunded, recordFunding } from "../projects.server";
 
 /**
- * Card funding through Stripe Checkout (issue 12; decision 022). Without STRIPE_SECRET_KEY it is not offered and
+ * Card funding through Stripe Checkout (decision 022). Without STRIPE_SECRET_KEY it is not offered and
  * the manual provider (an administrator confirms a bank transfer) is the only one.
  *
  * The client asks to pay: the project's open Checkout Session is reused, or a new one is made (mode payment, the

@@ -16,7 +16,7 @@ import { MessageThread } from "../messages/message-thread";
 import type { ProjectActionData, ProjectForm, ProjectRowView, ProjectView } from "./project-routes.server";
 
 /**
- * The project pages' UI (issue 12): the lists (member and admin) and the project page, whose forms depend on
+ * The project pages' UI: the lists (member and admin) and the project page, whose forms depend on
  * who looks (client, provider, administrator). Every form is a plain <Form method="post"> (Conform), working
  * without JavaScript; errors show beside their fields and the values are kept.
  */

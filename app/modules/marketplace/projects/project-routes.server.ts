@@ -6,6 +6,7 @@ import { projectStages, projectStatuses, marketplaceServices, type User } from "
 import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { requireFreshCode } from "~/modules/accounts/step-up.server";
 import { requestInfoContext } from "~/request-context";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
@@ -37,7 +38,7 @@ import { receiveDeliverable } from "./deliverable-files.server";
 import { cardFundingEnabled, confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin list and project page. Route
+ * The project pages: the member's list and project page, the admin list and project page. Route
  * modules stay thin: loader = guard → service → view data; action = guard → parse (zod, Conform) → service →
  * redirect with a flash, or the form's reply beside its fields (400), 404 for a project the actor may not see.
  *
@@ -336,8 +337,9 @@ export async function memberProjectAction({ request, params, context }: Args) {
   if (submission.status !== "success") return reply(form, submission.reply());
   const value = submission.value;
   // An administrator visiting the member area acts as an administrator: the same guard as on the admin page.
-  if (MONEY_INTENTS.has(value.intent) && user.acctType === 2 && !(await hasTwoFactor(user.id))) {
-    return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+  if (MONEY_INTENTS.has(value.intent) && user.acctType === 2) {
+    if (!(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+    await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   }
   try {
     if (value.intent === "balance") {
@@ -397,6 +399,8 @@ export async function adminProjectAction({ request, params, context }: Args) {
   if (submission.status !== "success") return reply(form, submission.reply());
   // Moving escrow (in, back to the client, or out to the provider's earnings) needs two-factor on (decision 022).
   if (!(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+  // And a current code with it, or one within 5 minutes (decision 020).
+  await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   const value = submission.value;
   try {
     if (value.intent === "fund") {

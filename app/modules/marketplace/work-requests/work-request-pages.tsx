@@ -28,7 +28,7 @@ import { EstimateForm } from "./estimate-form";
 import { SERVICE_OPTIONS } from "./work-request-forms";
 
 /**
- * The work request pages (issue 12): create-work-request, the member's and the admin's lists, a request's
+ * The work request pages: create-work-request, the member's and the admin's lists, a request's
  * page (details, estimate summary, actions, thread) and its estimate page (versions, the provider's form, the
  * client's answer). Route modules pass their loader and action data through.
  */

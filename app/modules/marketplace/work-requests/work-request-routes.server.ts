@@ -64,7 +64,7 @@ import {
 } from "./work-request-forms";
 
 /**
- * Loaders and actions of the work request pages (issue 12), shared by the member and admin route modules:
+ * Loaders and actions of the work request pages, shared by the member and admin route modules:
  * guard → service → data; actions parse with the forms' schemas, call the service and redirect with a flash,
  * or answer 400 (bad input, errors beside the fields) / 409 (wrong state) with the Conform reply. Ids the
  * actor may not see are the area's 404. The estimate page's `{id}` is the work request's id (decision 021):

@@ -1,7 +1,4 @@
-/**
- * Escrow vocabulary shared by projects (schema.ts) and post-production jobs (schema-post-production.ts); a module
- * of its own, without imports, so both schema files read it when they are evaluated (they import each other).
- */
+/** Escrow vocabulary shared by projects (core.ts) and post-production jobs (post-production.ts). */
 
 /** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
 export const escrowFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;

@@ -1,8 +1,8 @@
-/** Post-production jobs (issue 12): tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
+/** Post-production jobs: tables of this feature, re-exported by the schema index. */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
-import { journalEntries, songs, users } from "./schema";
-import { escrowFundingMethods, escrowFundingStatuses } from "./schema-escrow";
+import { escrowFundingMethods, escrowFundingStatuses } from "./escrow";
+import { journalEntries, songs, users } from "./core";
 
 /** What the engineer does (the marketplace's post-production services). */
 export const postProductionServices = ["mixing", "mastering", "mixing_and_mastering"] as const;
