@@ -4,13 +4,11 @@ import { useNavigate } from "react-router";
 
 /**
  * A multipart form that shows its upload's progress (app/modules/http/progress-upload.server.ts). With JavaScript
- * the submit is sent by XMLHttpRequest (fetch reports no upload progress), the percentage shows in a <progress>
- * bar and, every tenth, in a polite live region; the answer is a redirect to follow (client-side, so the flash
- * shows) or the form's reply to show beside the fields. Without JavaScript the form posts as it is.
+ * the submit is sent by XMLHttpRequest (fetch reports no upload progress) to the form's `data-progress-action`
+ * (a resource route answering JSON), the percentage shows in a <progress> bar and, every tenth, in a polite live
+ * region; the answer is a redirect to follow (client-side, so the flash shows) or the form's reply to show beside
+ * the fields. Without JavaScript the form posts to its `action` as it is.
  */
-
-/** Must match PROGRESS_UPLOAD_HEADER (server). */
-const HEADER = "X-Backline-Upload";
 
 export interface ProgressUpload {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -37,8 +35,7 @@ export function useProgressUpload(): ProgressUpload {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const body = new FormData(form, submitter);
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", form.action);
-    xhr.setRequestHeader(HEADER, "progress");
+    xhr.open("POST", form.dataset.progressAction ?? form.action);
     xhr.responseType = "json";
     xhr.upload.addEventListener("progress", (e) => {
       if (e.lengthComputable) setPercent(Math.min(100, Math.round((e.loaded / e.total) * 100)));
@@ -80,7 +77,8 @@ export function UploadProgress({ percent, label }: { percent: number | null; lab
   return (
     <div className="space-y-1">
       <progress max={100} value={percent} aria-label={label} className="h-2 w-full overflow-hidden rounded accent-brand-900" />
-      <p role="status" aria-live="polite" className="text-sm text-stone-700">
+      {/* Polite, not a status role: the page's flash message is the status region. */}
+      <p aria-live="polite" className="text-sm text-stone-700">
         {percent < 100 ? `Uploading: ${Math.floor(percent / 10) * 10}%` : "Uploaded: checking the audio…"}
       </p>
     </div>

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLoaderData } from "react-router";
 import { useState } from "react";
-import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField } from "~/components/forms";
+import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { UploadProgress, useProgressUpload } from "~/components/progress-upload";
 import {
   PreflightList,
@@ -194,7 +194,7 @@ function TrackAudioList({ data }: { data: ReleaseData }) {
  * A new track made here (new-track.server.ts): title, version, the ISRC or "assign one", explicit, writers and the
  * audio file, in one multipart form. With JavaScript it uploads with a progress bar; without, it posts as it is.
  */
-function NewTrackForm({ action }: { action: string }) {
+function NewTrackForm({ action, progressAction }: { action: string; progressAction: string }) {
   const { result: posted } = useReleaseActionResult("new-track");
   const upload = useProgressUpload();
   const [form, fields] = useForm<{ title: string; version: string; isrcChoice: string; isrc: string; writers: string; explicit: string; audio: string }>({
@@ -212,6 +212,7 @@ function NewTrackForm({ action }: { action: string }) {
       {...formProps}
       method="post"
       action={action}
+      data-progress-action={progressAction}
       encType="multipart/form-data"
       onSubmit={(event) => {
         formProps.onSubmit?.(event);
@@ -315,6 +316,8 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
   const here = distributionPath(memberId, release.id, step);
   const back = previousStep(step);
   const blocking = data.problems.filter((p) => p.blocking);
+  // A fresh (empty) new-track form after each track made, never after a refusal.
+  const newTrackKey = useFormResetKey("new-track");
 
   if (!data.actions.edit) {
     return (
@@ -360,8 +363,8 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
               songPath={(id) => `/member/${memberId}/song-profile/${id}`}
             />
           </Section>
-          <Section title="New track" id="new-track" description="A song that is not there yet: make it here, with its audio. It is added at the end of the release.">
-            <NewTrackForm action={`${here}&upload=track`} />
+          <Section title="New track" id="add-new-track" description="A song that is not there yet: make it here, with its audio. It is added at the end of the release.">
+            <NewTrackForm key={newTrackKey} action={`${here}&upload=track`} progressAction={`/member/${memberId}/digital-distribution/new-track?release=${release.id}`} />
           </Section>
           <Section title="Audio" id="audio" description="Each track needs its WAV or FLAC file, at least 16-bit / 44.1 kHz.">
             {release.tracks.length ? <TrackAudioList data={data} /> : <p className="text-sm text-stone-600">Add a track first.</p>}

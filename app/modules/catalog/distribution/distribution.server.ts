@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import { data } from "react-router";
 import type { User } from "~/db/schema";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { routeError } from "~/modules/http/route-errors.server";
@@ -137,10 +138,16 @@ async function newTrackAction(args: RouteArgs, user: User, memberId: number, rel
   }
 }
 
+/** POST `digital-distribution/new-track?release=`: the same new track, for the page's script (JSON answers, for its progress bar). */
+export async function newTrackUploadAction(args: RouteArgs) {
+  const { user, memberId } = await guard(args);
+  return progressUploadAnswer(await newTrackAction(args, user, memberId, new URL(args.request.url).searchParams.get("release")));
+}
+
 export async function distributionAction(args: RouteArgs) {
   const { user, memberId, where } = await guard(args);
   const url = new URL(args.request.url);
-  if (url.searchParams.get("upload") === "track") return progressUploadAnswer(args.request, await newTrackAction(args, user, memberId, url.searchParams.get("release")));
+  if (url.searchParams.get("upload") === "track") return newTrackAction(args, user, memberId, url.searchParams.get("release"));
   const formData = await readReleaseForm(args.request);
   if (!(formData instanceof FormData)) return formData;
   const intent = String(formData.get("intent") ?? "");
@@ -166,8 +173,12 @@ export async function distributionAction(args: RouteArgs) {
       return handleCoverIntent(ctx);
     case "stores":
       return handleStoresIntent(ctx);
-    case "submit":
-      return handleSubmitIntent(ctx, releaseStatusPath(memberId, release));
+    case "submit": {
+      // A refusal's problems link to the flow's steps, as the page's own preflight does.
+      const outcome = await handleSubmitIntent(ctx, releaseStatusPath(memberId, release));
+      if (outcome instanceof Response || !outcome.data.problems) return outcome;
+      return data({ ...outcome.data, problems: withStepLinks(outcome.data.problems, memberId, release.id) }, outcome.init ?? undefined);
+    }
   }
   throw routeError(400, "Unknown form.");
 }
