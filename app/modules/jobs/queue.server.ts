@@ -2,7 +2,8 @@
  * Durable background jobs (decision 016): a thin layer over pg-boss, which keeps its queue in our own
  * database (schema `pgboss`), through a small pool of its own.
  *
- * - Features register a handler per job name when their module loads: `registerJobHandler(name, fn)`.
+ * - Features define their jobs (`defineJob(name, handler, options)`, no side effect); the job registry
+ *   (./registry.server.ts) lists every one, and the server registers them all at boot, so any node runs any job.
  * - Anyone enqueues: `enqueueJob(name, data, { singletonKey })` records the job (returns its id).
  * - The server runs the workers: `startJobWorkers()` at boot, `stopJobWorkers()` on shutdown.
  * - Tests drain the queue in-process: `await runQueuedJobsNow()`.
@@ -130,12 +131,30 @@ interface Queue {
 let queue: Queue | undefined;
 let opening: Promise<Queue> | undefined;
 
+/** A job a feature defines: its name, what runs it, and its retry policy. Registered by the job registry. */
+export interface JobDefinition<T = any> {
+  name: string;
+  handler: JobHandler<T>;
+  options: JobHandlerOptions;
+}
+
+/** Defines a job (nothing is registered: the job registry, ./registry.server.ts, lists and registers it). */
+export function defineJob<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): JobDefinition<T> {
+  assertJobName(name);
+  return { name, handler, options };
+}
+
+/** The job names this process has a handler for. */
+export function registeredJobNames(): string[] {
+  return [...handlers.keys()];
+}
+
 /**
- * Registers what runs the jobs named `name` (call it when the feature's module loads). Registering the
- * name again replaces the handler (module reloads in development).
+ * Registers what runs the jobs named `name`: the job registry does, at boot, for every feature's jobs (and tests
+ * for jobs of their own). Registering the name again replaces the handler.
  */
 export function registerJobHandler<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): void {
-  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
+  assertJobName(name);
   const registration: Registration = { handler, options: { ...pick(DEFAULTS), ...definedOnly(options) } };
   const previous = handlers.get(name);
   handlers.set(name, registration);
@@ -156,7 +175,7 @@ export function registerJobHandler<T>(name: string, handler: JobHandler<T>, opti
 
 /** Records a job; returns its id, or null when `singletonKey` matched a job already waiting. */
 export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
-  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}".`);
+  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}" (every job is listed in app/modules/jobs/registry.server.ts).`);
   const q = await openQueue();
   await ensureQueue(q, name);
   const id = crypto.randomUUID();
@@ -464,6 +483,10 @@ export function storableError(error: unknown): Error {
   storable.name = storableText(name).slice(0, 100);
   if (stack) storable.stack = storableText(stack);
   return storable;
+}
+
+function assertJobName(name: string) {
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {

@@ -4,7 +4,7 @@ import { db, type Db } from "~/db/client.server";
 import { projects, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { formatCents } from "~/modules/ledger/money";
-import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
+import { defineJob, enqueueJob } from "~/modules/jobs/queue.server";
 import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
 import { stripeClient } from "~/modules/payouts/stripe/client.server";
 import type { MarketplaceActor } from "../access.server";
@@ -179,7 +179,8 @@ async function refundUnrecordedCheckout(refund: CheckoutRefund): Promise<RefundO
   }
 }
 
-registerJobHandler<CheckoutRefund>(
+/** Registered at boot by the job registry (app/modules/jobs/registry.server.ts). */
+export const checkoutRefundJob = defineJob<CheckoutRefund>(
   CHECKOUT_REFUND_JOB,
   async (refund, job) => {
     const outcome = await refundUnrecordedCheckout(refund);
