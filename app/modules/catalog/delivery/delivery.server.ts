@@ -10,7 +10,8 @@ import { releaseDeliveries, type ReleaseDelivery } from "~/db/schema";
 import { env } from "~/env.server";
 import { findRelease, loadSongPeople, type ReleaseDetail } from "~/modules/catalog/catalog.server";
 import { audioFilePath } from "~/modules/catalog/songs/audio.server";
-import { imageFilePath } from "~/modules/images/images.server";
+import { imageKey } from "~/modules/images/images.server";
+import { storage } from "~/modules/storage/storage.server";
 import { buildNewReleaseMessage, type ErnTrack } from "./ddex-ern.server";
 
 /**
@@ -67,6 +68,14 @@ const exists = (file: string) =>
     (s) => s.isFile(),
     () => false,
   );
+
+/** A stored image variant's bytes (a WebP of at most 1400x1400: small), or null when it is not stored. */
+async function storedImageBytes(key: string): Promise<Buffer | null> {
+  if (!(await storage().exists(key))) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 type PackageFile = { path: string; source: { file: string } | { data: Uint8Array } };
 
@@ -163,9 +172,10 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
 
   // The cover: the stored 1400 variant, as the JPEG stores take.
   let cover: { uri: string; md5: string } | null = null;
-  const coverFile = release.coverArtPath ? imageFilePath(release.coverArtPath) : null;
-  if (coverFile && (await exists(coverFile))) {
-    const jpeg = new Uint8Array(await sharp(coverFile).jpeg({ quality: 95 }).toBuffer());
+  const coverKey = release.coverArtPath ? imageKey(release.coverArtPath) : null;
+  const coverImage = coverKey ? await storedImageBytes(coverKey) : null;
+  if (coverImage) {
+    const jpeg = new Uint8Array(await sharp(coverImage).jpeg({ quality: 95 }).toBuffer());
     const uri = `resources/${upc}.jpg`;
     const hashes = hashBuffer(jpeg);
     files.push({ path: `${folder}/${uri}`, source: { data: jpeg } });
