@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ import { db } from "~/db/client.server";
 import { releaseDeliveries, type ReleaseDelivery } from "~/db/schema";
 import { env } from "~/env.server";
 import { findRelease, loadSongPeople, type ReleaseDetail } from "~/modules/catalog/catalog.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
+import { audioKey } from "~/modules/catalog/songs/audio.server";
 import { imageKey } from "~/modules/images/images.server";
 import { storage } from "~/modules/storage/storage.server";
 import { buildNewReleaseMessage, type ErnTrack } from "./ddex-ern.server";
@@ -43,11 +43,11 @@ export function deliveriesRoot(): string {
   return path.resolve(env().STORAGE_DIR, "deliveries");
 }
 
-async function hashFile(file: string): Promise<{ bytes: number; md5: string; sha256: string }> {
+async function hashStored(key: string): Promise<{ bytes: number; md5: string; sha256: string }> {
   const md5 = createHash("md5");
   const sha256 = createHash("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream(file)) {
+  for await (const chunk of await storage().read(key)) {
     md5.update(chunk as Buffer);
     sha256.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
@@ -77,7 +77,7 @@ async function storedImageBytes(key: string): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-type PackageFile = { path: string; source: { file: string } | { data: Uint8Array } };
+type PackageFile = { path: string; source: { key: string } | { data: Uint8Array } };
 
 /** Streams the files into a zip at `target`; returns its SHA-256 and size. */
 async function writeZip(target: string, files: PackageFile[]): Promise<{ sha256: string; bytes: number }> {
@@ -108,7 +108,7 @@ async function writeZip(target: string, files: PackageFile[]): Promise<{ sha256:
     if ("data" in entry.source) {
       item.push(entry.source.data, true);
     } else {
-      for await (const chunk of createReadStream(entry.source.file)) item.push(chunk as Buffer);
+      for await (const chunk of await storage().read(entry.source.key)) item.push(chunk as Buffer);
       item.push(new Uint8Array(0), true);
     }
     if (zipError) throw zipError;
@@ -139,13 +139,13 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
   const tracks: ErnTrack[] = [];
   for (const track of release.tracks) {
     const label = `Track ${track.position} “${track.title}”`;
-    const audioFile = audioFilePath(track.audioPath);
+    const audioStored = audioKey(track.audioPath);
     let audio: ErnTrack["audio"] = null;
-    if (audioFile && track.audio && (await exists(audioFile))) {
+    if (audioStored && track.audio && (await storage().exists(audioStored))) {
       const extension = track.audio.format === "flac" ? "flac" : "wav";
       const uri = `resources/${upc}_01_${String(track.position).padStart(3, "0")}.${extension}`;
-      const hashes = await hashFile(audioFile);
-      files.push({ path: `${folder}/${uri}`, source: { file: audioFile } });
+      const hashes = await hashStored(audioStored);
+      files.push({ path: `${folder}/${uri}`, source: { key: audioStored } });
       manifestFiles.push({ path: `${folder}/${uri}`, ...hashes });
       audio = { uri, md5: hashes.md5, codec: track.audio.format === "flac" ? "FLAC" : "PCM", bitDepth: track.audio.bitDepth, sampleRate: track.audio.sampleRate, channels: track.audio.channels };
     } else {
