@@ -9,7 +9,7 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production APP_ENV=production PORT=3000 DATA_DIR=/data STORAGE_DIR=/data/storage
+ENV NODE_ENV=production APP_ENV=production PORT=3000 DATA_DIR=/data STORAGE_URL=file:/data/storage
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build

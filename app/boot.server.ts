@@ -6,6 +6,7 @@ import { DEMO_USERS, seedDemoDataOnFirstRun } from "~/db/seed.server";
 import { env, type Env } from "~/env.server";
 import { bodyLimitFor } from "~/modules/security/body-limits";
 import { extraConnectSources, extraFormActionSources } from "~/modules/config/public-config.server";
+import { describeStorage, parseStorageUrl } from "~/modules/storage/storage-url";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 import { registerJobs } from "~/modules/jobs/registry.server";
@@ -34,6 +35,8 @@ export interface BootModule {
   shutdown(): Promise<void>;
   /** Which database is in use, for the start-up line (never the password). */
   databaseDescription(): string;
+  /** Where stored files live, for the start-up line (never the credentials). */
+  storageDescription(): string;
 }
 
 let embedded: EmbeddedPostgres | undefined;
@@ -102,4 +105,9 @@ export async function shutdown(): Promise<void> {
 
 export function databaseDescription(): string {
   return description;
+}
+
+/** Where stored files live, for the start-up lines (never the credentials). */
+export function storageDescription(): string {
+  return describeStorage(parseStorageUrl(env().STORAGE_URL));
 }

@@ -7,7 +7,7 @@ import { ServerRouter } from "react-router";
 import { RequestInfoContext } from "./context";
 import { requestInfoContext } from "./request-context";
 
-export { boot, databaseDescription, shutdown } from "./boot.server";
+export { boot, databaseDescription, shutdown, storageDescription } from "./boot.server";
 export { createLoadContext } from "./request-context";
 
 export const streamTimeout = 5_000;

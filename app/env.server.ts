@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseStorageUrl, StorageUrlError } from "~/modules/storage/storage-url";
 
 /**
  * Every setting the server reads, validated once at boot. `.env.example` lists them all.
@@ -22,7 +23,19 @@ const schema = z.object({
   APP_URL: optionalUrl,
   APP_NAME: z.string().trim().min(1).default("Backline"),
   DATA_DIR: z.string().trim().min(1).default("./data"),
-  STORAGE_DIR: z.string().trim().min(1).default("./storage"),
+  /** Where stored files live (docs/decisions/033-object-storage.md): file:<folder> or s3://bucket?…; default file:./storage. */
+  STORAGE_URL: blankAsUnset(
+    z.string().superRefine((value, ctx) => {
+      try {
+        parseStorageUrl(value);
+      } catch (error) {
+        if (!(error instanceof StorageUrlError)) throw error;
+        ctx.addIssue({ code: "custom", message: error.message });
+      }
+    }),
+  ),
+  /** The earlier setting (a folder): read only when STORAGE_URL is unset, so existing installs keep their files. */
+  STORAGE_DIR: blankAsUnset(z.string().trim().min(1)),
   DATABASE_URL: optionalUrl,
   SESSION_SECRET: blankAsUnset(z.string().trim().min(32, "must be at least 32 characters")),
   SMTP_URL: optionalUrl,
@@ -60,8 +73,11 @@ const schema = z.object({
   STRIPE_API_BASE: optionalUrl,
 });
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "STORAGE_DIR" | "STORAGE_URL"> & {
   APP_URL: string;
+  STORAGE_URL: string;
+  /** Until every module reads files through app/modules/storage: the folder of a file: STORAGE_URL. */
+  STORAGE_DIR: string;
   SESSION_SECRET: string;
   REALTIME_SECRET: string;
   REALTIME_SERVER: boolean;
@@ -78,7 +94,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid settings:\n${lines.join("\n")}\nSee .env.example.`);
   }
-  const raw = parsed.data;
+  const { STORAGE_DIR, ...raw } = parsed.data;
   const isProduction = raw.APP_ENV === "production";
   const missing = [
     !raw.SESSION_SECRET && "  SESSION_SECRET: required when APP_ENV=production (at least 32 characters).",
@@ -90,6 +106,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...raw,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
+    STORAGE_URL: raw.STORAGE_URL ?? `file:${STORAGE_DIR ?? "./storage"}`,
+    STORAGE_DIR: STORAGE_DIR ?? "./storage",
     SESSION_SECRET: raw.SESSION_SECRET ?? localSecret(raw.DATA_DIR),
     SEED_DEMO_DATA: raw.SEED_DEMO_DATA ?? !isProduction,
     // The realtime server's own development default (realtime/src/config.ts DEV_DEFAULTS).

@@ -77,6 +77,7 @@ const app = createApp({
 const server = app.listen(env.PORT, () => {
   console.log(`${env.APP_NAME} is running at ${env.APP_URL} (APP_ENV=${env.APP_ENV})`);
   console.log(`Database: ${entry.databaseDescription()}`);
+  console.log(`Storage: ${entry.storageDescription()}`);
   if (demoLogins.length) {
     console.log("Demo logins (password: backline-demo):");
     for (const login of demoLogins) console.log(`  ${login}`);

@@ -1,8 +1,8 @@
 import { requireAgreedUser } from "~/modules/accounts/guards.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
+import { audioContentType, audioKey } from "~/modules/catalog/songs/audio.server";
 import { requireMemberSong } from "~/modules/catalog/songs/song-access.server";
-import { storedFileResponse } from "~/modules/http/file-response.server";
 import { notFound } from "~/modules/http/route-errors.server";
+import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
 import type { Route } from "./+types/storage.audio.$songId";
 
 /**
@@ -12,7 +12,7 @@ import type { Route } from "./+types/storage.audio.$songId";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = requireAgreedUser(request, context);
   const { song } = await requireMemberSong(user, params.songId);
-  const file = audioFilePath(song.audioPath);
-  if (!file || !song.audioFormat) throw notFound();
-  return storedFileResponse(request, file, { contentType: song.audioFormat === "flac" ? "audio/flac" : "audio/wav", cacheControl: "private, no-cache" });
+  const key = audioKey(song.audioPath);
+  if (!key || !song.audioFormat) throw notFound();
+  return storedFileResponse(request, key, { contentType: audioContentType(song.audioFormat), cacheControl: "private, no-cache" });
 }

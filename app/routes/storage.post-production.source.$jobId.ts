@@ -1,7 +1,7 @@
 import { parseId, requireAgreedUser } from "~/modules/accounts/guards.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
-import { storedFileResponse } from "~/modules/http/file-response.server";
+import { audioContentType, audioKey } from "~/modules/catalog/songs/audio.server";
 import { notFound } from "~/modules/http/route-errors.server";
+import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
 import { sourceAudioForDownload } from "~/modules/post-production/post-production.server";
 import type { Route } from "./+types/storage.post-production.source.$jobId";
 
@@ -14,7 +14,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = requireAgreedUser(request, context);
   const id = parseId(params.jobId);
   const source = id === null ? null : await sourceAudioForDownload(user, id);
-  const file = source ? audioFilePath(source.audioPath) : null;
-  if (!source || !file) throw notFound();
-  return storedFileResponse(request, file, { contentType: source.format === "flac" ? "audio/flac" : "audio/wav", download: `${source.title}.${source.format}` });
+  const key = source ? audioKey(source.audioPath) : null;
+  if (!source || !key) throw notFound();
+  return storedFileResponse(request, key, { contentType: audioContentType(source.format), download: `${source.title}.${source.format}` });
 }

@@ -14,6 +14,7 @@ export const TEST_SETTINGS = {
   APP_ENV: "test",
   APP_URL: "http://localhost:3999",
   DATA_DIR: dataDir,
+  STORAGE_URL: `file:${path.join(dataDir, "storage")}`,
   STORAGE_DIR: path.join(dataDir, "storage"),
   SESSION_SECRET: "test-secret-test-secret-test-secret-0123456789",
 };

@@ -1,11 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { sessions } from "~/db/schema";
-import { imageFilePath, imagesRoot, ImageUploadError } from "~/modules/images/images.server";
+import { imageKey, ImageUploadError } from "~/modules/images/images.server";
+import { storage } from "~/modules/storage/storage.server";
 import { sha256 } from "~/modules/security/hash.server";
 import { loader as emailVerifyLoader } from "~/routes/email-verify.$id.$hash";
 import { createUser, TEST_PASSWORD, uniqueEmail } from "../../../tests/helpers/factories";
@@ -225,31 +224,33 @@ describe("avatar", () => {
   const png = (width = 300, height = 200) =>
     sharp({ create: { width, height, channels: 3, background: "#3b82f6" } }).png().toBuffer();
   const file = async (bytes: Buffer | string, type = "image/png") => new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], "avatar.png", { type });
-  const folderOf = (publicPath: string) => path.dirname(imageFilePath(publicPath)!);
-  const allFiles = () => (fs.existsSync(imagesRoot()) ? fs.readdirSync(imagesRoot(), { recursive: true }).sort() : []);
+  /** Every variant still stored of the image `publicPath` names. */
+  const variantsOf = (publicPath: string) => storage().list(`${imageKey(publicPath)!.replace(/[^/]+$/, "")}`);
+  const isStored = (publicPath: string) => storage().exists(imageKey(publicPath)!);
+  const allFiles = () => storage().list("images/");
 
   it("stores the new avatar, points the account at its 256x256 variant and deletes the old one", async () => {
     const member = await createUser();
     const first = await updateAvatar(member.id, await file(await png()));
     expect(first).toMatch(/^\/storage\/images\/avatar\/[0-9a-f]{32}\/256x256\.webp$/);
     expect((await user(member.id)).avatarImg).toBe(first);
-    expect(fs.existsSync(imageFilePath(first)!)).toBe(true);
+    expect(await isStored(first)).toBe(true);
     expect((await loadAccountDetails(member.id))!.avatarSmallImg).toBe(first.replace("256x256", "64x64"));
 
     const second = await updateAvatar(member.id, await file(await png(500, 500)));
     expect((await user(member.id)).avatarImg).toBe(second);
-    expect(fs.existsSync(folderOf(first))).toBe(false);
-    expect(fs.existsSync(imageFilePath(second)!)).toBe(true);
+    expect(await variantsOf(first)).toEqual([]);
+    expect(await isStored(second)).toBe(true);
 
     await removeAvatar(member.id);
     expect((await user(member.id)).avatarImg).toBeNull();
-    expect(fs.existsSync(folderOf(second))).toBe(false);
+    expect(await variantsOf(second)).toEqual([]);
   });
 
   it("a bad file changes nothing: same avatar, same files", async () => {
     const member = await createUser();
     const current = await updateAvatar(member.id, await file(await png()));
-    const before = allFiles();
+    const before = await allFiles();
     const updatedAt = (await user(member.id)).updatedAt;
 
     for (const bad of [
@@ -261,7 +262,7 @@ describe("avatar", () => {
       await expect(updateAvatar(member.id, bad)).rejects.toBeInstanceOf(ImageUploadError);
     }
     expect(await user(member.id)).toMatchObject({ avatarImg: current, updatedAt });
-    expect(allFiles()).toEqual(before);
+    expect(await allFiles()).toEqual(before);
   });
 
   it("replaces a value it did not store (a seeded URL) without trying to delete it", async () => {

@@ -1,15 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
-import { env } from "~/env.server";
+import { describe, expect, it } from "vitest";
 import { loader as serveImage } from "~/routes/storage.images.$";
+import { storage } from "~/modules/storage/storage.server";
 import { IMAGE_MESSAGES } from "./image-rules";
 import {
   deleteImage,
   heroImagePath,
-  imageFilePath,
-  imagesRoot,
+  imageKey,
   imageVariantPath,
   ImageUploadError,
   parseImagePath,
@@ -26,31 +23,31 @@ function upload(bytes: Buffer | string, type: string, name = "upload") {
   return new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], name, { type });
 }
 
-/** Every file under the images folder, relative to it. */
-function storedFiles(): string[] {
-  const root = imagesRoot();
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .sort();
+/** Every stored image file's key. */
+function storedFiles(): Promise<string[]> {
+  return storage().list("images/");
 }
 
+/** The stored bytes behind a public path. */
+async function storedBytes(publicPath: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().read(imageKey(publicPath)!)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const isStored = (publicPath: string) => storage().exists(imageKey(publicPath)!);
+
 async function expectRefused(file: File | null, reason: keyof typeof IMAGE_MESSAGES) {
-  const before = storedFiles();
+  const before = await storedFiles();
   const error = await storeImage("avatar", file).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ImageUploadError);
   expect((error as ImageUploadError).reason).toBe(reason);
   expect((error as ImageUploadError).message).toBe(IMAGE_MESSAGES[reason]);
-  expect(storedFiles()).toEqual(before);
+  expect(await storedFiles()).toEqual(before);
 }
 
 describe("storeImage", () => {
-  beforeAll(() => {
-    expect(path.resolve(env().STORAGE_DIR)).toContain("backline-test-");
-  });
-
-  it("writes the avatar variants as WebP under STORAGE_DIR and returns their public paths", async () => {
+  it("stores the avatar variants as WebP and returns their public paths", async () => {
     const stored = await storeImage("avatar", upload(await picture(640, 480, "jpeg"), "image/jpeg"));
     expect(stored.kind).toBe("avatar");
     expect(stored.id).toMatch(/^[0-9a-f]{32}$/);
@@ -59,12 +56,11 @@ describe("storeImage", () => {
       "64x64": `/storage/images/avatar/${stored.id}/64x64.webp`,
     });
     for (const [variant, size] of [["256x256", 256], ["64x64", 64]] as const) {
-      const file = path.join(env().STORAGE_DIR, "images", "avatar", stored.id, `${variant}.webp`);
-      expect(imageFilePath(stored.paths[variant])).toBe(path.resolve(file));
-      const meta = await sharp(fs.readFileSync(file)).metadata();
+      expect(imageKey(stored.paths[variant])).toBe(`images/avatar/${stored.id}/${variant}.webp`);
+      const meta = await sharp(await storedBytes(stored.paths[variant])).metadata();
       expect(meta).toMatchObject({ format: "webp", width: size, height: size });
     }
-    expect(fs.readdirSync(path.join(imagesRoot(), "avatar")).filter((n) => n.endsWith(".partial"))).toEqual([]);
+    expect(await storage().list(`images/avatar/${stored.id}/`)).toEqual([`images/avatar/${stored.id}/256x256.webp`, `images/avatar/${stored.id}/64x64.webp`]);
   });
 
   it("writes a profile's hero variants in a folder named after the profile, reachable from its id and hero_img", async () => {
@@ -77,7 +73,7 @@ describe("storeImage", () => {
     expect(heroImagePath(42, null)).toBeNull();
     expect(heroImagePath(42, "../avatar/x")).toBeNull();
     for (const [variant, width, height] of [["1456x820", 1456, 820], ["728x410", 728, 410], ["364x205", 364, 205]] as const) {
-      const meta = await sharp(fs.readFileSync(imageFilePath(stored.paths[variant])!)).metadata();
+      const meta = await sharp(await storedBytes(stored.paths[variant])).metadata();
       expect(meta).toMatchObject({ format: "webp", width, height });
     }
     expect(parseImagePath(`/storage/images/hero/0-${stored.key}/728x410.webp`)).toBeNull();
@@ -91,8 +87,7 @@ describe("storeImage", () => {
       .toBuffer();
     expect((await sharp(tagged).metadata()).exif).toBeDefined();
     const stored = await storeImage("avatar", upload(tagged, "image/jpeg"));
-    const file = imageFilePath(stored.paths["256x256"])!;
-    const bytes = fs.readFileSync(file);
+    const bytes = await storedBytes(stored.paths["256x256"]);
     const meta = await sharp(bytes).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.icc).toBeUndefined();
@@ -103,12 +98,12 @@ describe("storeImage", () => {
   it("accepts PNG, WebP and (animated) GIF, using the first frame", async () => {
     for (const [format, type] of [["png", "image/png"], ["webp", "image/webp"], ["gif", "image/gif"]] as const) {
       const stored = await storeImage("avatar", upload(await picture(100, 90, format), type));
-      expect((await sharp(imageFilePath(stored.paths["64x64"])!).metadata()).format).toBe("webp");
+      expect((await sharp(await storedBytes(stored.paths["64x64"])).metadata()).format).toBe("webp");
     }
     const frames = await Promise.all([picture(120, 80), picture(120, 80)]);
     const animated = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
     const stored = await storeImage("avatar", upload(animated, "image/gif"));
-    const meta = await sharp(imageFilePath(stored.paths["256x256"])!).metadata();
+    const meta = await sharp(await storedBytes(stored.paths["256x256"])).metadata();
     expect(meta).toMatchObject({ width: 256, height: 256 });
     expect(meta.pages ?? 1).toBe(1);
   });
@@ -171,7 +166,7 @@ describe("paths and deletion", () => {
       "",
     ]) {
       expect(parseImagePath(bad), bad).toBeNull();
-      expect(imageFilePath(bad), bad).toBeNull();
+      expect(imageKey(bad), bad).toBeNull();
     }
   });
 
@@ -186,12 +181,12 @@ describe("paths and deletion", () => {
     const kept = await storeImage("avatar", upload(await picture(100, 100), "image/png"));
     const gone = await storeImage("avatar", upload(await picture(100, 100), "image/png"));
     expect(await deleteImage(gone.paths["64x64"])).toBe(true);
-    expect(fs.existsSync(path.join(imagesRoot(), "avatar", gone.id))).toBe(false);
-    expect(fs.existsSync(imageFilePath(kept.paths["256x256"])!)).toBe(true);
+    expect(await storage().list(`images/avatar/${gone.id}/`)).toEqual([]);
+    expect(await isStored(kept.paths["256x256"])).toBe(true);
     expect(await deleteImage(null)).toBe(false);
     expect(await deleteImage("https://cdn.example.com/avatar.png")).toBe(false);
     expect(await deleteImage(`/storage/images/avatar/../avatar/${kept.id}/256x256.webp`)).toBe(false);
-    expect(fs.existsSync(imageFilePath(kept.paths["256x256"])!)).toBe(true);
+    expect(await isStored(kept.paths["256x256"])).toBe(true);
   });
 });
 
@@ -211,7 +206,7 @@ describe("GET /storage/images/*", () => {
     expect(response.headers.get("Content-Type")).toBe("image/webp");
     expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
     const body = Buffer.from(await response.arrayBuffer());
-    expect(body.equals(fs.readFileSync(imageFilePath(stored.paths["256x256"])!))).toBe(true);
+    expect(body.equals(await storedBytes(stored.paths["256x256"]))).toBe(true);
     expect(response.headers.get("Content-Length")).toBe(String(body.length));
 
     const again = await get(splat, { headers: { "If-None-Match": response.headers.get("ETag")! } });
@@ -222,8 +217,7 @@ describe("GET /storage/images/*", () => {
   });
 
   it("answers 404 for anything but an existing stored variant", async () => {
-    fs.mkdirSync(env().STORAGE_DIR, { recursive: true });
-    fs.writeFileSync(path.join(env().STORAGE_DIR, "secret.txt"), "secret");
+    await storage().put("secret.txt", Buffer.from("secret"));
     for (const splat of [
       "avatar/0123456789abcdef0123456789abcdef/256x256.webp",
       "../secret.txt",

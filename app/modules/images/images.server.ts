@@ -1,8 +1,5 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import sharp, { type Metadata } from "sharp";
-import { env } from "~/env.server";
 import {
   IMAGE_MAX_BYTES,
   IMAGE_MAX_SIDE,
@@ -11,13 +8,14 @@ import {
   isAcceptedImageType,
 } from "./image-rules";
 import { UPLOAD_BODY_MAX_BYTES } from "~/modules/security/body-limits";
+import { storage } from "~/modules/storage/storage.server";
 
 /**
  * Uploaded images: checked (declared type, real format decoded by sharp, size, dimensions), stripped of
- * metadata, resized into the named variants of their kind as WebP and written under
- * STORAGE_DIR/images/<kind>/<random id>/<variant>.webp, served at /storage/images/<kind>/<id>/<variant>.webp
+ * metadata, resized into the named variants of their kind as WebP and stored (app/modules/storage) under the key
+ * images/<kind>/<random id>/<variant>.webp, served at /storage/images/<kind>/<id>/<variant>.webp
  * (app/routes/storage.images.$.ts). Files are never changed in place: a replaced image gets a new id and
- * the old folder is deleted, so the public paths can be cached forever.
+ * the old one's variants are deleted, so the public paths can be cached forever.
  */
 
 export interface VariantSpec {
@@ -78,10 +76,6 @@ export const PUBLIC_IMAGE_PREFIX = "/storage/images/";
 const ID_PATTERN = /^(?:[1-9][0-9]{0,9}-)?[0-9a-f]{32}$/;
 const DECODED_FORMATS = new Set(["jpeg", "png", "webp", "gif"]);
 
-export function imagesRoot(): string {
-  return path.resolve(env().STORAGE_DIR, "images");
-}
-
 function isKind(value: string): value is ImageKind {
   return Object.hasOwn(IMAGE_KINDS, value);
 }
@@ -106,14 +100,15 @@ export function parseImagePath(value: string): { kind: ImageKind; id: string; va
   return { kind, id, variant: match[1]! };
 }
 
-/** The file on disk behind a public path (or the part after /storage/images/); null when it is not ours. */
-export function imageFilePath(value: string): string | null {
+/** The storage key behind a public path (or the part after /storage/images/); null when it is not ours. */
+export function imageKey(value: string): string | null {
   const parts = parseImagePath(value);
-  if (!parts) return null;
-  const root = imagesRoot();
-  const file = path.resolve(root, parts.kind, parts.id, `${parts.variant}.webp`);
-  // Belt and braces: the strict pattern above already rules out leaving the folder.
-  return file.startsWith(root + path.sep) ? file : null;
+  return parts ? `images/${parts.kind}/${parts.id}/${parts.variant}.webp` : null;
+}
+
+/** Where every variant of one stored image is kept. */
+function imagePrefix(kind: ImageKind, id: string): string {
+  return `images/${kind}/${id}/`;
 }
 
 /** Another variant of the same stored image, e.g. the 64x64 avatar from the 256x256 path kept on the user. */
@@ -170,7 +165,8 @@ async function renderVariants(kind: ImageKind, input: Buffer): Promise<Array<[st
 
 /**
  * Stores an uploaded image as the variants of its kind. Throws ImageUploadError (with a message for the
- * user) for a file we refuse, and then nothing is written. The folder appears complete or not at all.
+ * user) for a file we refuse, and then nothing is written. A failed write deletes the variants already
+ * written; no record names the new id until this returns (commitStoredImage), so none sees a partial image.
  */
 export async function storeImage<K extends ImageKind>(
   kind: K,
@@ -183,14 +179,13 @@ export async function storeImage<K extends ImageKind>(
   // With an owner the folder is `<owner>-<random>`: a profile's hero path is built from its id and hero_img.
   const random = crypto.randomBytes(16).toString("hex");
   const id = options.ownerId ? `${options.ownerId}-${random}` : random;
-  const kindDir = path.join(imagesRoot(), kind);
-  const staging = path.join(kindDir, `.${id}.partial`);
-  await fs.mkdir(staging, { recursive: true });
+  const prefix = imagePrefix(kind, id);
   try {
-    await Promise.all(variants.map(([name, output]) => fs.writeFile(path.join(staging, `${name}.webp`), output)));
-    await fs.rename(staging, path.join(kindDir, id));
+    await Promise.all(variants.map(([name, output]) => storage().put(`${prefix}${name}.webp`, output, { contentType: "image/webp" })));
   } catch (error) {
-    await fs.rm(staging, { recursive: true, force: true });
+    await storage()
+      .deletePrefix(prefix)
+      .catch(() => {});
     throw error;
   }
   const paths = Object.fromEntries(variants.map(([name]) => [name, publicPath(kind, id, name)])) as Record<VariantName<K>, string>;
@@ -230,7 +225,7 @@ export async function deleteImage(value: string | null | undefined): Promise<boo
   if (!value) return false;
   const parts = parseImagePath(value);
   if (!parts) return false;
-  await fs.rm(path.join(imagesRoot(), parts.kind, parts.id), { recursive: true, force: true });
+  await storage().deletePrefix(imagePrefix(parts.kind, parts.id));
   return true;
 }
 

@@ -7,7 +7,8 @@ import { notifications, postProductionJobs, songs, users, type User } from "~/db
 import { env } from "~/env.server";
 import { loadLoggedUser } from "~/modules/accounts/logged-user.server";
 import { readSessionUser } from "~/modules/accounts/session-user.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
+import { audioKey } from "~/modules/catalog/songs/audio.server";
+import { storage } from "~/modules/storage/storage.server";
 import { hasValidSignature } from "~/modules/security/signed-url.server";
 import { wav } from "../../../tests/helpers/audio";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
@@ -197,7 +198,7 @@ describe("deliveries and the owner's answer", () => {
     const [updated] = await db().select().from(songs).where(eq(songs.id, song.id));
     expect(updated).toMatchObject({ audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 1, durationSeconds: 3 });
     expect(updated!.audioPath).toMatch(new RegExp(`^audio/${song.id}-[0-9a-f]{32}\\.wav$`));
-    expect(await exists(audioFilePath(updated!.audioPath)!)).toBe(true);
+    expect(await storage().exists(audioKey(updated!.audioPath)!)).toBe(true);
     // The delivery stays downloadable on the job.
     expect(await deliveryForDownload(owner, delivery.id)).not.toBeNull();
     await refusedWith(acceptDeliveryAsAudio(owner, job.id), 409);

@@ -1,11 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, type Profile, type ProfileType, type ReferenceKind, type User } from "~/db/schema";
-import { imageFilePath, ImageUploadError } from "~/modules/images/images.server";
+import { imageKey, ImageUploadError } from "~/modules/images/images.server";
+import { storage } from "~/modules/storage/storage.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
@@ -303,11 +302,16 @@ async function picture(width: number, height: number) {
   return new File([new Uint8Array(bytes)], "picture.png", { type: "image/png" });
 }
 
-const fileOf = (publicPath: string | null) => (publicPath ? imageFilePath(publicPath) : null);
-const exists = (publicPath: string | null) => {
-  const file = fileOf(publicPath);
-  return file !== null && fs.existsSync(file);
+const keyOf = (publicPath: string | null) => (publicPath ? imageKey(publicPath) : null);
+const exists = async (publicPath: string | null) => {
+  const key = keyOf(publicPath);
+  return key !== null && (await storage().exists(key));
 };
+async function storedBytes(publicPath: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().read(keyOf(publicPath)!)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 describe("hero image and artist avatar", () => {
   it("stores the hero under the profile's id, replaces and removes it with its files", async () => {
@@ -318,21 +322,21 @@ describe("hero image and artist avatar", () => {
     expect(stored!.heroImg).toBe(key);
     const first = heroImage(stored!)!;
     expect(first.src).toBe(`/storage/images/hero/${profile.id}-${key}/728x410.webp`);
-    expect(exists(first.src)).toBe(true);
-    expect((await sharp(fileOf(first.src)!).metadata()).width).toBe(728);
+    expect(await exists(first.src)).toBe(true);
+    expect((await sharp(await storedBytes(first.src)).metadata()).width).toBe(728);
 
     const second = await setHeroImage(profile, await picture(800, 600));
     expect(second).not.toBe(key);
-    expect(exists(first.src)).toBe(false);
+    expect(await exists(first.src)).toBe(false);
     const [after] = await db().select().from(profiles).where(eq(profiles.id, profile.id));
     const secondSrc = heroImage(after!)!.src;
-    expect(exists(secondSrc)).toBe(true);
+    expect(await exists(secondSrc)).toBe(true);
 
     await removeHeroImage(profile);
     const [cleared] = await db().select().from(profiles).where(eq(profiles.id, profile.id));
     expect(cleared!.heroImg).toBeNull();
-    expect(exists(secondSrc)).toBe(false);
-    expect(fs.existsSync(path.dirname(fileOf(secondSrc)!))).toBe(false);
+    expect(await exists(secondSrc)).toBe(false);
+    expect(await storage().list(keyOf(secondSrc)!.replace(/[^/]+$/, ""))).toEqual([]);
   });
 
   it("refuses a file that is not an image or too small, and keeps the current hero", async () => {
@@ -354,11 +358,11 @@ describe("hero image and artist avatar", () => {
     const [row] = await db().select().from(profiles).where(eq(profiles.id, profile.id));
     expect(row!.avatarImg).toBe(first);
     const second = await setArtistAvatar(profile, await picture(300, 300));
-    expect(exists(first)).toBe(false);
-    expect(exists(second)).toBe(true);
+    expect(await exists(first)).toBe(false);
+    expect(await exists(second)).toBe(true);
     await removeArtistAvatar(profile);
     const [cleared] = await db().select().from(profiles).where(eq(profiles.id, profile.id));
     expect(cleared!.avatarImg).toBeNull();
-    expect(exists(second)).toBe(false);
+    expect(await exists(second)).toBe(false);
   });
 });

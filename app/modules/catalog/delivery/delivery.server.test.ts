@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import sharp from "sharp";
@@ -9,15 +7,17 @@ import { convert } from "xmlbuilder2";
 import { db } from "~/db/client.server";
 import { releaseDeliveries, releases, songs, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
-import { env } from "~/env.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { findRelease } from "~/modules/catalog/catalog.server";
 import { setCoverArt } from "~/modules/catalog/releases/cover-art.server";
 import { approveRelease } from "~/modules/catalog/releases/release-status.server";
+import { storage } from "~/modules/storage/storage.server";
 import { startAppServer, type AppServer } from "../../../../tests/helpers/app-server";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { sessionCookieFor } from "../../../../tests/helpers/requests";
 import { wav } from "../../../../tests/helpers/audio";
+import { startS3Server } from "../../../../tests/helpers/s3-server";
+import { useTestSettings } from "../../../../tests/setup/settings";
 import { buildDeliveryPackage } from "./delivery.server";
 import { isoDuration } from "./ddex-ern.server";
 
@@ -25,6 +25,12 @@ useTestDatabase();
 
 const md5 = (data: Uint8Array) => createHash("md5").update(data).digest("hex");
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
+
+async function storedBytes(key: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().read(key)) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
 
 type XmlNode = Record<string, unknown>;
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -59,8 +65,8 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     // The demo catalogue stores no files: every track's audio and the cover are listed as missing.
     expect(manifest.missing).toEqual([...release.tracks.map((t) => `Track ${t.position} “${t.title}”: no audio file stored`), "Cover art: no image stored"]);
 
-    const zipFile = path.resolve(env().STORAGE_DIR, delivery.packagePath);
-    const zipped = new Uint8Array(await fs.readFile(zipFile));
+    expect(delivery.packagePath).toBe(`deliveries/${lateTrainsId}/${delivery.messageId}.zip`);
+    const zipped = await storedBytes(delivery.packagePath);
     expect(sha256(zipped)).toBe(delivery.packageSha256);
     expect(zipped.length).toBe(delivery.packageBytes);
     const entries = unzipSync(zipped);
@@ -108,8 +114,7 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     const songId = release.tracks[0]!.songId;
     const audio = wav({ seconds: 1 });
     const audioPath = `audio/${songId}-${"a".repeat(32)}.wav`;
-    await fs.mkdir(path.resolve(env().STORAGE_DIR, "audio"), { recursive: true });
-    await fs.writeFile(path.resolve(env().STORAGE_DIR, audioPath), audio);
+    await storage().put(audioPath, audio);
     await db().update(songs).set({ audioPath, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, songId));
     // Cover art goes on a draft; the demo release is put back to pending review to be approved.
     await db().update(releases).set({ status: "draft" }).where(eq(releases.id, northboundId));
@@ -123,7 +128,7 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     expect(after).toHaveLength(before.length + 1);
     const delivery = after.find((d) => !before.some((b) => b.id === d.id))!;
 
-    const entries = unzipSync(new Uint8Array(await fs.readFile(path.resolve(env().STORAGE_DIR, delivery.packagePath))));
+    const entries = unzipSync(await storedBytes(delivery.packagePath));
     const audioEntry = entries["196589000026/resources/196589000026_01_001.wav"]!;
     expect(Buffer.from(audioEntry).equals(audio)).toBe(true);
     const coverEntry = entries["196589000026/resources/196589000026.jpg"]!;
@@ -176,5 +181,39 @@ describe("delivery package (DDEX ERN 4.3)", () => {
       const anonymous = await fetch(`${server.url}/admin/release-profile/${lateTrainsId}/delivery/${delivery!.id}`, { redirect: "manual" });
       expect(anonymous.status).toBe(302);
     });
+  });
+
+  it("builds the package from and into an S3 bucket: audio and cover read from it, the zip stored in it and downloaded from it", async () => {
+    const s3 = await startS3Server();
+    const server = await startAppServer();
+    try {
+      useTestSettings({ STORAGE_URL: s3.url });
+      const release = (await findRelease(northboundId))!;
+      const songId = release.tracks[0]!.songId;
+      // Longer than one 5 MB multipart part, so the zip is stored in parts while the audio is read.
+      const audio = wav({ seconds: 40 });
+      const audioPath = `audio/${songId}-${"c".repeat(32)}.wav`;
+      await storage().put(audioPath, audio);
+      await db().update(songs).set({ audioPath, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, songId));
+      const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#557733" } }).png().toBuffer();
+      const status = release.status;
+      await db().update(releases).set({ status: "draft" }).where(eq(releases.id, northboundId));
+      await setCoverArt({ id: northboundId, status: "draft" }, new File([new Uint8Array(cover)], "cover.png", { type: "image/png" }));
+      await db().update(releases).set({ status }).where(eq(releases.id, northboundId));
+
+      const { delivery, manifest } = await buildDeliveryPackage(northboundId, admin.id);
+      expect(manifest.missing.filter((m) => m.startsWith("Track") || m.startsWith("Cover"))).toEqual([]);
+      const zipped = await storedBytes(delivery.packagePath);
+      expect([sha256(zipped), zipped.length]).toEqual([delivery.packageSha256, delivery.packageBytes]);
+      expect(Buffer.from(unzipSync(zipped)["196589000026/resources/196589000026_01_001.wav"]!).equals(audio)).toBe(true);
+
+      const downloaded = await fetch(`${server.url}/admin/release-profile/${northboundId}/delivery/${delivery.id}`, { headers: { Cookie: await sessionCookieFor(admin.id) }, redirect: "manual" });
+      expect(downloaded.status).toBe(200);
+      expect(sha256(new Uint8Array(await downloaded.arrayBuffer()))).toBe(delivery.packageSha256);
+    } finally {
+      useTestSettings();
+      await server.close();
+      await s3.close();
+    }
   });
 });

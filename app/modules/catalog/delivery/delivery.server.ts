@@ -1,21 +1,21 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import fs from "node:fs/promises";
-import path from "node:path";
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
 import { and, desc, eq } from "drizzle-orm";
 import { Zip, ZipPassThrough } from "fflate";
 import sharp from "sharp";
 import { db } from "~/db/client.server";
 import { releaseDeliveries, type ReleaseDelivery } from "~/db/schema";
-import { env } from "~/env.server";
 import { findRelease, loadSongPeople, type ReleaseDetail } from "~/modules/catalog/catalog.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
-import { imageFilePath } from "~/modules/images/images.server";
+import { audioKey } from "~/modules/catalog/songs/audio.server";
+import { imageKey } from "~/modules/images/images.server";
+import { storage } from "~/modules/storage/storage.server";
 import { buildNewReleaseMessage, type ErnTrack } from "./ddex-ern.server";
 
 /**
  * The delivery package of an approved release: the ERN 4.3 message, the audio and the front cover in one
- * zip (fflate, streamed to disk so an album's audio never sits in memory), with each file's MD5 in the XML
+ * zip (fflate, streamed from storage into storage under `deliveries/<release>/<message>.zip`, so an album's
+ * audio never sits in memory), with each file's MD5 in the XML
  * (as ERN expects) and its SHA-256 in manifest.json. What is missing (the demo catalogue has no stored
  * audio) is listed in the manifest, never a reason to fail: the package is what a delivery would send,
  * and an administrator can see at once what a store would refuse.
@@ -38,15 +38,11 @@ export interface DeliveryManifest {
   missing: string[];
 }
 
-export function deliveriesRoot(): string {
-  return path.resolve(env().STORAGE_DIR, "deliveries");
-}
-
-async function hashFile(file: string): Promise<{ bytes: number; md5: string; sha256: string }> {
+async function hashStored(key: string): Promise<{ bytes: number; md5: string; sha256: string }> {
   const md5 = createHash("md5");
   const sha256 = createHash("sha256");
   let bytes = 0;
-  for await (const chunk of createReadStream(file)) {
+  for await (const chunk of await storage().read(key)) {
     md5.update(chunk as Buffer);
     sha256.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
@@ -62,24 +58,27 @@ function hashBuffer(data: Uint8Array) {
   };
 }
 
-const exists = (file: string) =>
-  fs.stat(file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+/** A stored image variant's bytes (a WebP of at most 1400x1400: small), or null when it is not stored. */
+async function storedImageBytes(key: string): Promise<Buffer | null> {
+  if (!(await storage().exists(key))) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage().read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
-type PackageFile = { path: string; source: { file: string } | { data: Uint8Array } };
+type PackageFile = { path: string; source: { key: string } | { data: Uint8Array } };
 
-/** Streams the files into a zip at `target`; returns its SHA-256 and size. */
-async function writeZip(target: string, files: PackageFile[]): Promise<{ sha256: string; bytes: number }> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  const out = createWriteStream(target);
+/**
+ * Streams the files into a zip stored under `key`; returns its SHA-256 and size. The zip is read by the storage
+ * as it is made, and each entry waits while the storage is behind, so memory holds a chunk or two, never the zip.
+ */
+async function writeZip(key: string, files: PackageFile[]): Promise<{ sha256: string; bytes: number }> {
+  const out = new PassThrough();
+  const stored = storage().put(key, out, { contentType: "application/zip" });
+  // Surfaced below (a failing store ends the loop through `drained` or the final await).
+  stored.catch(() => {});
   const sha256 = createHash("sha256");
   let bytes = 0;
-  const done = new Promise<void>((resolve, reject) => {
-    out.on("finish", resolve);
-    out.on("error", reject);
-  });
   let zipError: Error | null = null;
   const zip = new Zip((error, chunk, final) => {
     if (error) {
@@ -92,20 +91,37 @@ async function writeZip(target: string, files: PackageFile[]): Promise<{ sha256:
     out.write(chunk);
     if (final) out.end();
   });
-  for (const entry of files) {
-    // Audio and images are compressed already: stored as they are.
-    const item = new ZipPassThrough(entry.path);
-    zip.add(item);
-    if ("data" in entry.source) {
-      item.push(entry.source.data, true);
-    } else {
-      for await (const chunk of createReadStream(entry.source.file)) item.push(chunk as Buffer);
-      item.push(new Uint8Array(0), true);
+  const drained = async () => {
+    if (!out.writableNeedDrain) return;
+    await Promise.race([once(out, "drain"), stored.then(() => Promise.reject(new Error("The storage stopped reading the package.")))]);
+  };
+  try {
+    for (const entry of files) {
+      // Audio and images are compressed already: stored as they are.
+      const item = new ZipPassThrough(entry.path);
+      zip.add(item);
+      if ("data" in entry.source) {
+        item.push(entry.source.data, true);
+      } else {
+        for await (const chunk of await storage().read(entry.source.key)) {
+          item.push(chunk as Buffer);
+          await drained();
+        }
+        item.push(new Uint8Array(0), true);
+      }
+      if (zipError) throw zipError;
+      await drained();
     }
-    if (zipError) throw zipError;
+    zip.end();
+  } catch (error) {
+    out.destroy(error as Error);
+    await stored.catch(() => {});
+    await storage()
+      .delete(key)
+      .catch(() => {});
+    throw error;
   }
-  zip.end();
-  await done;
+  await stored;
   return { sha256: sha256.digest("hex"), bytes };
 }
 
@@ -130,13 +146,13 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
   const tracks: ErnTrack[] = [];
   for (const track of release.tracks) {
     const label = `Track ${track.position} “${track.title}”`;
-    const audioFile = audioFilePath(track.audioPath);
+    const audioStored = audioKey(track.audioPath);
     let audio: ErnTrack["audio"] = null;
-    if (audioFile && track.audio && (await exists(audioFile))) {
+    if (audioStored && track.audio && (await storage().exists(audioStored))) {
       const extension = track.audio.format === "flac" ? "flac" : "wav";
       const uri = `resources/${upc}_01_${String(track.position).padStart(3, "0")}.${extension}`;
-      const hashes = await hashFile(audioFile);
-      files.push({ path: `${folder}/${uri}`, source: { file: audioFile } });
+      const hashes = await hashStored(audioStored);
+      files.push({ path: `${folder}/${uri}`, source: { key: audioStored } });
       manifestFiles.push({ path: `${folder}/${uri}`, ...hashes });
       audio = { uri, md5: hashes.md5, codec: track.audio.format === "flac" ? "FLAC" : "PCM", bitDepth: track.audio.bitDepth, sampleRate: track.audio.sampleRate, channels: track.audio.channels };
     } else {
@@ -163,9 +179,10 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
 
   // The cover: the stored 1400 variant, as the JPEG stores take.
   let cover: { uri: string; md5: string } | null = null;
-  const coverFile = release.coverArtPath ? imageFilePath(release.coverArtPath) : null;
-  if (coverFile && (await exists(coverFile))) {
-    const jpeg = new Uint8Array(await sharp(coverFile).jpeg({ quality: 95 }).toBuffer());
+  const coverKey = release.coverArtPath ? imageKey(release.coverArtPath) : null;
+  const coverImage = coverKey ? await storedImageBytes(coverKey) : null;
+  if (coverImage) {
+    const jpeg = new Uint8Array(await sharp(coverImage).jpeg({ quality: 95 }).toBuffer());
     const uri = `resources/${upc}.jpg`;
     const hashes = hashBuffer(jpeg);
     files.push({ path: `${folder}/${uri}`, source: { data: jpeg } });
@@ -185,12 +202,11 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
   const manifest: DeliveryManifest = { messageId, releaseId: release.id, upc, createdAt: createdAt.toISOString(), files: manifestFiles, missing };
   files.push({ path: `${folder}/manifest.json`, source: { data: new TextEncoder().encode(JSON.stringify(manifest, null, 2)) } });
 
-  const relative = path.posix.join("deliveries", String(release.id), `${messageId}.zip`);
-  const target = path.join(deliveriesRoot(), String(release.id), `${messageId}.zip`);
-  const zipped = await writeZip(target, files);
+  const key = `deliveries/${release.id}/${messageId}.zip`;
+  const zipped = await writeZip(key, files);
   const [delivery] = await db()
     .insert(releaseDeliveries)
-    .values({ releaseId: release.id, messageId, packagePath: relative, packageSha256: zipped.sha256, packageBytes: zipped.bytes, createdBy: actorId })
+    .values({ releaseId: release.id, messageId, packagePath: key, packageSha256: zipped.sha256, packageBytes: zipped.bytes, createdBy: actorId })
     .returning();
   return { delivery: delivery!, manifest };
 }
@@ -233,16 +249,15 @@ export function listDeliveries(releaseId: number): Promise<ReleaseDelivery[]> {
   return db().select().from(releaseDeliveries).where(eq(releaseDeliveries.releaseId, releaseId)).orderBy(desc(releaseDeliveries.createdAt), desc(releaseDeliveries.id));
 }
 
-/** One package of one release (null when the id is not that release's), with its file on disk. */
-export async function findDelivery(releaseId: number, deliveryId: number): Promise<{ delivery: ReleaseDelivery; file: string } | null> {
+/** One package of one release (null when the id is not that release's or its file is missing), with its storage key. */
+export async function findDelivery(releaseId: number, deliveryId: number): Promise<{ delivery: ReleaseDelivery; key: string } | null> {
   const [delivery] = await db()
     .select()
     .from(releaseDeliveries)
     .where(and(eq(releaseDeliveries.id, deliveryId), eq(releaseDeliveries.releaseId, releaseId)))
     .limit(1);
   if (!delivery) return null;
-  const root = path.resolve(env().STORAGE_DIR);
-  const file = path.resolve(root, delivery.packagePath);
-  if (!file.startsWith(root + path.sep) || !(await exists(file))) return null;
-  return { delivery, file };
+  const key = delivery.packagePath;
+  if (!/^deliveries\/[1-9][0-9]*\/[A-Za-z0-9-]+\.zip$/.test(key) || !(await storage().exists(key))) return null;
+  return { delivery, key };
 }

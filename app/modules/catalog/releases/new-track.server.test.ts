@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { profiles, releases, songs, songWriters, type User } from "~/db/schema";
 import { findRelease, todayUtc } from "~/modules/catalog/catalog.server";
-import { audioFilePath } from "~/modules/catalog/songs/audio.server";
+import { audioKey } from "~/modules/catalog/songs/audio.server";
+import { storage } from "~/modules/storage/storage.server";
 import { wav } from "../../../../tests/helpers/audio";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSignedMember } from "../../../../tests/helpers/factories";
@@ -58,7 +59,7 @@ describe("a new track in the distribution flow", () => {
     expect(await exists(upload)).toBe(false);
     const [stored] = await db().select().from(songs).where(eq(songs.id, song.id));
     expect(stored).toMatchObject({ audioFormat: "wav", durationSeconds: 2 });
-    expect(await exists(audioFilePath(stored!.audioPath)!)).toBe(true);
+    expect(await storage().exists(audioKey(stored!.audioPath)!)).toBe(true);
     const writers = await db().select({ name: songWriters.name, share: songWriters.shareBps }).from(songWriters).where(eq(songWriters.songId, song.id)).orderBy(songWriters.position);
     expect(writers).toEqual([
       { name: "Nia Nights", share: 3334 },
@@ -94,9 +95,8 @@ describe("a new track in the distribution flow", () => {
     expect(await songCount()).toBe(before);
     expect((await findRelease(release.id, todayUtc()))!.tracks).toEqual([]);
     // No stray audio file of a refused song.
-    const folder = path.dirname(audioFilePath(`audio/1-${"0".repeat(32)}.wav`)!);
-    const files = await fs.readdir(folder).catch(() => [] as string[]);
-    const kept = new Set((await db().select({ p: songs.audioPath }).from(songs)).map((r) => r.p?.split("/")[1]));
-    expect(files.filter((f) => f.endsWith(".wav") && !kept.has(f))).toEqual([]);
+    const stored = await storage().list("audio/");
+    const kept = new Set((await db().select({ p: songs.audioPath }).from(songs)).map((r) => r.p));
+    expect(stored.filter((key) => key.endsWith(".wav") && !kept.has(key))).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { songs, type Song, type User } from "~/db/schema";
 import { replaceSongWriters, type ReleaseDetail } from "~/modules/catalog/catalog.server";
-import { audioFilePath, AudioUploadError, setSongAudio, type AudioFacts } from "~/modules/catalog/songs/audio.server";
+import { audioKey, AudioUploadError, setSongAudio, type AudioFacts } from "~/modules/catalog/songs/audio.server";
+import { storage } from "~/modules/storage/storage.server";
 import { createSong, SongEditError } from "~/modules/catalog/songs/song-editor.server";
 import { SongDetailsSchema } from "~/modules/catalog/songs/song-schemas";
 import { EDITABLE_STATUSES } from "./release-options";
@@ -54,8 +55,8 @@ export async function addNewTrack(
     } catch (error) {
       // Nothing points to the new song yet but its writers (deleted with it) and, maybe, its audio file.
       const [gone] = await db().delete(songs).where(eq(songs.id, song.id)).returning({ audioPath: songs.audioPath });
-      const file = audioFilePath(gone?.audioPath ?? null);
-      if (file) await fs.rm(file, { force: true });
+      const key = audioKey(gone?.audioPath ?? null);
+      if (key) await storage().delete(key);
       throw error;
     }
   } catch (error) {

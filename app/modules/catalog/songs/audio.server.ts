@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { parseFile } from "music-metadata";
 import { db } from "~/db/client.server";
 import { songs, type AudioFormat } from "~/db/schema";
-import { env } from "~/env.server";
 import type { SongDetail } from "~/modules/catalog/catalog.server";
 import { receiveStreamedUpload, StreamedUploadError, type StreamedUpload } from "~/modules/security/streamed-upload.server";
+import { storage } from "~/modules/storage/storage.server";
 import { assertSongEditable } from "./song-editor.server";
 
 /**
- * A song's audio: WAV or FLAC only, streamed to disk while it arrives (busboy: an album's masters never
- * sit in memory), capped at AUDIO_MAX_BYTES, then read by music-metadata for what the file really is (the
+ * A song's audio: WAV or FLAC only, streamed to a temporary file while it arrives (busboy: an album's masters
+ * never sit in memory), capped at AUDIO_MAX_BYTES, then read by music-metadata for what the file really is (the
  * name and the browser's type prove nothing): below 16-bit / 44.1 kHz is refused, and the duration comes
- * from the file. Stored as `audio/<songId>-<random>.<ext>` under STORAGE_DIR; replacing deletes the old one.
+ * from the file. Stored (app/modules/storage) under the key `audio/<songId>-<random>.<ext>`, which the song
+ * records; replacing deletes the old one.
  */
 
 export const AUDIO_MAX_BYTES = 250 * 1024 * 1024;
@@ -31,15 +31,12 @@ export class AudioUploadError extends Error {
   }
 }
 
-export function audioRoot(): string {
-  return path.resolve(env().STORAGE_DIR, "audio");
+/** The storage key of a song's recorded audio path; null when it is not one of ours. */
+export function audioKey(recorded: string | null): string | null {
+  return recorded && /^audio\/[1-9][0-9]*-[0-9a-f]{32}\.(wav|flac)$/.test(recorded) ? recorded : null;
 }
 
-/** The file on disk behind a song's recorded audio path; null when it is not one of ours. */
-export function audioFilePath(recorded: string | null): string | null {
-  if (!recorded || !/^audio\/[1-9][0-9]*-[0-9a-f]{32}\.(wav|flac)$/.test(recorded)) return null;
-  return path.resolve(env().STORAGE_DIR, recorded);
-}
+export const audioContentType = (format: AudioFormat | string) => (format === "flac" ? "audio/flac" : "audio/wav");
 
 export type ReceivedUpload = StreamedUpload;
 
@@ -49,7 +46,7 @@ export async function receiveAudioUpload(request: Request): Promise<ReceivedUplo
     return await receiveStreamedUpload(request, {
       fileField: "audio",
       maxBytes: AUDIO_MAX_BYTES,
-      tmpDir: path.join(audioRoot(), "tmp"),
+      tmpDir: storage().tmpDir(),
       messages: {
         noFile: "Choose a WAV or FLAC file.",
         unreadable: "The upload was interrupted or could not be read. Choose the file again.",
@@ -98,13 +95,7 @@ export async function setSongAudio(song: Pick<SongDetail, "id" | "audioPath" | "
     assertSongEditable(song);
     const facts = await readAudioFacts(tmpPath);
     const recorded = `audio/${song.id}-${randomBytes(16).toString("hex")}.${facts.format}`;
-    const target = path.resolve(env().STORAGE_DIR, recorded);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    // The upload's temporary file is under the same folder (one rename); a file from elsewhere is copied.
-    await fs.rename(tmpPath, target).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EXDEV") throw error;
-      await fs.copyFile(tmpPath, target);
-    });
+    await storage().putFile(recorded, tmpPath, { contentType: audioContentType(facts.format) });
     await db()
       .update(songs)
       .set({
@@ -116,9 +107,15 @@ export async function setSongAudio(song: Pick<SongDetail, "id" | "audioPath" | "
         durationSeconds: facts.durationSeconds,
         updatedAt: new Date(),
       })
-      .where(eq(songs.id, song.id));
-    const previous = audioFilePath(song.audioPath);
-    if (previous) await fs.rm(previous, { force: true });
+      .where(eq(songs.id, song.id))
+      .catch(async (error: unknown) => {
+        await storage()
+          .delete(recorded)
+          .catch(() => {});
+        throw error;
+      });
+    const previous = audioKey(song.audioPath);
+    if (previous) await storage().delete(previous);
     return facts;
   } finally {
     await fs.rm(tmpPath, { force: true });

@@ -6,13 +6,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { profiles, songs, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
-import { env } from "~/env.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { findSong } from "~/modules/catalog/catalog.server";
 import { wav } from "../../../../tests/helpers/audio";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSignedMember } from "../../../../tests/helpers/factories";
-import { AudioUploadError, audioFilePath, readAudioFacts, setSongAudio } from "./audio.server";
+import { storage } from "~/modules/storage/storage.server";
+import { AudioUploadError, audioKey, readAudioFacts, setSongAudio } from "./audio.server";
 import { requireMemberSong } from "./song-access.server";
 import { createSong, saveWriters, SongEditError, updateSong, writersTotalProblem } from "./song-editor.server";
 import { listAllSongs, listMemberSongPage } from "./song-list.server";
@@ -137,14 +137,14 @@ describe("audio", () => {
     expect(first.durationSeconds).toBe(3);
     const stored = (await findSong(created.id))!;
     expect(stored).toMatchObject({ audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2, durationSeconds: 3 });
-    const firstFile = audioFilePath(stored.audioPath)!;
-    expect(firstFile.startsWith(path.resolve(env().STORAGE_DIR, "audio"))).toBe(true);
-    await expect(fs.stat(firstFile)).resolves.toBeTruthy();
+    const firstKey = audioKey(stored.audioPath)!;
+    expect(firstKey).toMatch(new RegExp(`^audio/${created.id}-[0-9a-f]{32}\\.wav$`));
+    expect((await storage().stat(firstKey))!.size).toBe(wav({ seconds: 3 }).length);
 
     await setSongAudio(stored, await tempFile("b.wav", wav({ seconds: 4 })));
     const replaced = (await findSong(created.id))!;
     expect(replaced.durationSeconds).toBe(4);
-    await expect(fs.stat(firstFile)).rejects.toThrow();
+    expect(await storage().exists(firstKey)).toBe(false);
 
     // A refused file changes nothing.
     await expect(setSongAudio(replaced, await tempFile("c.wav", wav({ bitDepth: 8 })))).rejects.toBeInstanceOf(AudioUploadError);
@@ -152,9 +152,9 @@ describe("audio", () => {
   });
 
   it("only accepts paths of its own files", () => {
-    expect(audioFilePath(`audio/12-${"b".repeat(32)}.flac`)).toBe(path.resolve(env().STORAGE_DIR, `audio/12-${"b".repeat(32)}.flac`));
-    expect(audioFilePath("audio/../secret.wav")).toBeNull();
-    expect(audioFilePath("/etc/passwd")).toBeNull();
-    expect(audioFilePath(null)).toBeNull();
+    expect(audioKey(`audio/12-${"b".repeat(32)}.flac`)).toBe(`audio/12-${"b".repeat(32)}.flac`);
+    expect(audioKey("audio/../secret.wav")).toBeNull();
+    expect(audioKey("/etc/passwd")).toBeNull();
+    expect(audioKey(null)).toBeNull();
   });
 });
