@@ -10,6 +10,8 @@ import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 // Registers its job handler, so imports queued before a restart run as soon as the workers start.
 import "~/modules/ledger/imports/sales-import-job.server";
+// The daily clean-up of expired sessions, spent tokens and old rate-limit counters (a `daily` job).
+import "~/modules/jobs/daily-cleanup.server";
 
 export interface BootResult {
   env: Env;

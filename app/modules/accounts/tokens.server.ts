@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { CLEANUP_BATCH, deleteInBatches } from "~/db/batched-delete.server";
 import type { Db } from "~/db/client.server";
 import { oneTimeTokens, type TokenPurpose } from "~/db/schema";
 import { randomToken, sha256 } from "~/modules/security/hash.server";
@@ -82,4 +83,14 @@ export async function findEmailChangeCancelToken(tx: Db, token: string): Promise
     .where(usable(token, "email_change_cancel"))
     .limit(1);
   return row?.oldEmail ? { userId: row.userId, oldEmail: row.oldEmail } : null;
+}
+
+/**
+ * Deletes one-time tokens that can no longer be used: used ones, and expired ones (the daily clean-up, app/modules/
+ * jobs/daily-cleanup.server.ts). Issuing a token already retires older unused ones. Returns how many.
+ */
+export async function deleteSpentTokens(): Promise<number> {
+  return deleteInBatches(
+    sql`delete from one_time_tokens where id in (select id from one_time_tokens where used_at is not null or expires_at < now() limit ${CLEANUP_BATCH})`,
+  );
 }

@@ -43,6 +43,11 @@ export interface JobHandlerOptions {
   expireInSeconds?: number;
   /** Jobs of this name run at once by this process. Default 1. */
   concurrency?: number;
+  /**
+   * Run once a day (a UTC day): while workers run, the maintenance tick enqueues the day's job when there is none
+   * yet, in the job table or the archive, so any number of nodes run it once (decision 016).
+   */
+  daily?: boolean;
 }
 
 export interface EnqueueOptions {
@@ -92,6 +97,7 @@ export interface JobStatus {
 }
 
 const DEFAULTS = {
+  daily: false,
   retryLimit: 3,
   retryDelaySeconds: 10,
   retryBackoff: true,
@@ -190,12 +196,43 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
   const maintain = () => {
     if (queue !== q || !q.workers) return;
     track(q, q.boss.maintain()).catch((error) => console.error("[jobs] maintenance failed:", error));
+    track(q, enqueueDailyJobs()).catch((error) => console.error("[jobs] daily jobs:", error));
   };
   const maintenance = setInterval(maintain, workerOptions.maintenanceIntervalSeconds * 1000);
   maintenance.unref();
   q.workers = { options: workerOptions, started: new Set(), maintenance };
   maintain();
   for (const name of handlers.keys()) await startWorker(q, name);
+}
+
+/**
+ * Enqueues today's run (a UTC day, by the database's clock) of every `daily` job that has none yet, and returns
+ * the names enqueued. The day is the job's singleton key (`daily:2026-11-28`): the queue's stately policy lets two
+ * nodes racing insert one waiting job, and a run that already happened today is found in the job table or, once
+ * pg-boss has archived it (12 hours after it completed), in the archive. The workers' maintenance tick calls it.
+ */
+export async function enqueueDailyJobs(): Promise<string[]> {
+  const names = [...handlers].filter(([, registration]) => registration.options.daily).map(([name]) => name);
+  if (names.length === 0) return [];
+  const q = await openQueue();
+  const enqueued: string[] = [];
+  for (const name of names) {
+    await ensureQueue(q, name);
+    const { rows } = await track(
+      q,
+      q.pool.query<{ key: string; done: boolean }>(
+        `WITH today AS (SELECT 'daily:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key)
+         SELECT today.key, EXISTS (SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = today.key)
+           OR EXISTS (SELECT 1 FROM pgboss.archive WHERE name = $1 AND singleton_key = today.key) AS done
+         FROM today`,
+        [name],
+      ),
+    );
+    const today = rows[0]!;
+    if (today.done) continue;
+    if (await q.boss.send(name, {}, { singletonKey: today.key })) enqueued.push(name);
+  }
+  return enqueued;
 }
 
 /**
@@ -478,8 +515,8 @@ export function storableError(error: unknown): Error {
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {
-  const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency } = defaults;
-  return { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency };
+  const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency, daily } = defaults;
+  return { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency, daily };
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {
