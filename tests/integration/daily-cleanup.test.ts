@@ -24,7 +24,7 @@ const ago = (ms: number) => new Date(Date.now() - ms);
 async function seedRows() {
   const user = await createUser();
   const key = (label: string) => `${label}-${Math.random().toString(36).slice(2)}`;
-  const live = { sessions: [key("live"), key("live")], tokens: [key("live"), key("live")], limits: [key("live"), key("live")] };
+  const live = { sessions: [key("live"), key("live")], tokens: [key("live"), key("live"), key("live")], limits: [key("live"), key("live")] };
   const stale = { sessions: [key("stale")], tokens: [key("stale"), key("stale")], limits: [key("stale")] };
   await db().insert(sessions).values([
     { idHash: sha256(live.sessions[0]!), userId: user.id, expiresAt: new Date(Date.now() + HOUR) },
@@ -35,6 +35,8 @@ async function seedRows() {
   await db().insert(oneTimeTokens).values([
     { userId: user.id, purpose: "password_reset", tokenHash: sha256(live.tokens[0]!), expiresAt: new Date(Date.now() + HOUR) },
     { userId: user.id, purpose: "email_change_cancel", newEmail: user.email, tokenHash: sha256(live.tokens[1]!), expiresAt: new Date(Date.now() + 72 * HOUR) },
+    // A form's idempotency key is used from the start, and kept until it expires.
+    { userId: user.id, purpose: "idempotency", tokenHash: sha256(live.tokens[2]!), expiresAt: new Date(Date.now() + 24 * HOUR), usedAt: ago(60_000) },
     { userId: user.id, purpose: "password_reset", tokenHash: sha256(stale.tokens[0]!), expiresAt: new Date(Date.now() + HOUR), usedAt: ago(60_000) },
     { userId: user.id, purpose: "email_verification", tokenHash: sha256(stale.tokens[1]!), expiresAt: ago(60_000) },
   ]);
@@ -72,7 +74,7 @@ describe("the daily clean-up", () => {
     expect(await enqueueDailyJobs()).toEqual([DAILY_CLEANUP_JOB]);
     expect(await runQueuedJobsNow(DAILY_CLEANUP_JOB)).toEqual({ runs: 1, completed: 1, failed: 0 });
     expect(await present(stale)).toEqual({ sessions: 0, tokens: 0, limits: 0 });
-    expect(await present(live)).toEqual({ sessions: 2, tokens: 2, limits: 2 });
+    expect(await present(live)).toEqual({ sessions: 2, tokens: 3, limits: 2 });
   });
 
   it("is enqueued once a day, however many times (or nodes) ask, even after its job is archived; the next day again", async () => {
