@@ -69,7 +69,7 @@ export function AreaShell({
   return (
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 border-b border-stone-200 bg-white">
-        <div className="flex h-16 items-center gap-3 px-4">
+        <div className="flex h-16 items-center gap-2 px-3 sm:gap-3 sm:px-4">
           <button
             ref={toggleRef}
             type="button"
@@ -85,7 +85,7 @@ export function AreaShell({
           </button>
           <Logo to={homePath} appName={appName} />
           {area === "admin" ? (
-            <span className="rounded bg-brand-900 px-2 py-0.5 text-xs font-semibold text-white">Admin Area</span>
+            <span className="shrink-0 rounded bg-brand-900 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white">Admin Area</span>
           ) : null}
           <div className="ml-auto flex items-center gap-2">
             <div data-slot="notifications">{notifications}</div>

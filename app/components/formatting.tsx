@@ -1,7 +1,8 @@
+import { Fragment } from "react";
 import { useHydrated } from "./hydrated";
 
 /**
- * Money and dates in the browser's locale and time zone (spec section 9). The server cannot know
+ * Money and dates in the browser's locale and time zone. The server cannot know
  * them, so it renders en-US/UTC and the browser re-renders after hydration (no mismatch).
  *
  * Building an Intl formatter costs far more than using one (it was most of a long table's server
@@ -24,8 +25,13 @@ export function dateTimeFormat(locale: string | undefined, options: Intl.DateTim
   return format;
 }
 
-/** A whole number with en-US grouping ("12,345"), the same on the server and in the browser. */
-export const formatCount = (value: number) => numberFormat("en-US").format(value);
+/**
+ * The one count format: a whole number with grouping ("12,345"). en-US unless a locale is given: the same on
+ * the server and in the browser, for text that cannot re-render (titles, labels, CSV); `null` is the browser's
+ * (the runtime's) locale. Pages show counts with <Count>, which switches to it after hydration as money and
+ * dates do.
+ */
+export const formatCount = (value: number, locale: string | null = "en-US") => numberFormat(locale ?? undefined, { maximumFractionDigits: 0 }).format(value);
 
 export function Money({ cents, currency = "USD" }: { cents: number; currency?: string }) {
   const hydrated = useHydrated();
@@ -44,5 +50,23 @@ export function DateTime({ iso, withTime = false }: { iso: string; withTime?: bo
 
 export function Count({ value }: { value: number }) {
   const hydrated = useHydrated();
-  return <>{numberFormat(hydrated ? undefined : "en-US").format(value)}</>;
+  return <>{formatCount(value, hydrated ? null : "en-US")}</>;
+}
+
+/**
+ * An address (email, IP, URL) that wraps only at its joints, after "@", ".", ":" or "/", never in the middle
+ * of a word as `break-all` does; pair it with `break-words` so that a part wider than its box still wraps.
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[@.:/])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
 }

@@ -178,6 +178,7 @@ export function SubmitButton({
   name,
   value,
   className,
+  busy,
 }: {
   children: ReactNode;
   pendingLabel?: string;
@@ -185,9 +186,11 @@ export function SubmitButton({
   value?: string;
   /** Replaces the default (full-width, primary) look. */
   className?: string;
+  /** A form submitted by a fetcher says itself when it is busy (the navigation does not know it). */
+  busy?: boolean;
 }) {
   const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value);
+  const pending = busy ?? (navigation.state === "submitting" && (!name || navigation.formData?.get(name) === value));
   return (
     <button
       type="submit"

@@ -15,7 +15,7 @@ const DOT: Record<NotificationColor, string> = {
 };
 
 /**
- * The notification bell (spec sections 2 and 4): the unread total as a badge and a dropdown of at most
+ * The notification bell: the unread total as a badge and a dropdown of at most
  * 24rem that scrolls. A <details> disclosure, so it opens and its forms work without JavaScript; with
  * JavaScript, Escape, a click outside and any navigation close it. Clicking a notification deletes it
  * and goes where it points; the cross deletes only that one; "Clear all" deletes every one.
@@ -72,7 +72,9 @@ export function NotificationBell({ list, actionPath, label }: { list: Notificati
           </span>
         ) : null}
       </summary>
-      <div className="absolute right-0 z-40 mt-2 w-[min(22rem,calc(100vw-1.5rem))] rounded-lg border border-stone-200 bg-white shadow-lg">
+      {/* On a phone the bell is not at the screen's right edge (the avatar is): the panel spans the screen under
+          the header instead of hanging off the left edge; from sm up it opens under the bell. */}
+      <div className="fixed inset-x-3 top-[4.25rem] z-40 rounded-lg border border-stone-200 bg-white shadow-lg sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-[22rem]">
         <div className="flex items-center justify-between border-b border-stone-200 px-3 py-2">
           <h2 className="text-sm font-semibold">{label}</h2>
           {total > 0 ? (

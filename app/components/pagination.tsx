@@ -1,4 +1,5 @@
 import { Link, useLocation } from "react-router";
+import { Count } from "./formatting";
 
 /**
  * Page links for a list whose page lives in the URL (`?page=`), keeping every other query parameter
@@ -75,12 +76,23 @@ export function Pagination({
           <>No {noun[1]}</>
         ) : from > total ? (
           <>
-            {total} {word} in all
+            <Count value={total} /> {word} in all
           </>
         ) : (
           <>
-            Showing <span className="font-medium text-stone-900">{from}</span>–<span className="font-medium text-stone-900">{to}</span>{" "}
-            of <span className="font-medium text-stone-900">{total}</span> {word}
+            Showing{" "}
+            <span className="font-medium text-stone-900">
+              <Count value={from} />
+            </span>
+            –
+            <span className="font-medium text-stone-900">
+              <Count value={to} />
+            </span>{" "}
+            of{" "}
+            <span className="font-medium text-stone-900">
+              <Count value={total} />
+            </span>{" "}
+            {word}
           </>
         )}
       </p>
@@ -115,7 +127,7 @@ export function Pagination({
                       item === page ? "bg-brand-900 text-white hover:bg-brand-800" : "text-stone-700 hover:bg-stone-100"
                     }`}
                   >
-                    {item}
+                    <Count value={item} />
                   </Link>
                 </li>
               ),

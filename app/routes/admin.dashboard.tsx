@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { financial, profiles };
 }
 
-// The admin summaries are fetched once per visit and reused (spec section 7).
+// The admin summaries are fetched once per visit and reused.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args);
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
@@ -47,7 +47,15 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <StatCard label="Imported" value={<Money cents={financial.income_cents} currency={financial.currency} />} hint="Every statement line posted" />
           <StatCard label="Commission earned" value={<Money cents={financial.commission_cents} currency={financial.currency} />} />
-          <StatCard label="In suspense" value={<Money cents={financial.suspense_cents} currency={financial.currency} />} hint="Unmatched lines waiting for a match" />
+          <StatCard
+            label="In suspense"
+            value={<Money cents={financial.suspense_cents} currency={financial.currency} />}
+            hint={
+              <Link to="/admin/upload-sales" className="text-brand-800 underline">
+                Unmatched lines: match them on their import
+              </Link>
+            }
+          />
           <StatCard label="Held for pending parties" value={<Money cents={financial.held_cents} currency={financial.currency} />} />
           <StatCard label="Owed to members" value={<Money cents={financial.owed_to_members_cents} currency={financial.currency} />} hint={<><Count value={financial.members_with_balance} /> with a balance</>} />
           <StatCard
@@ -84,6 +92,23 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
 
+      <section aria-labelledby="catalogue-heading" className="space-y-3">
+        <h2 id="catalogue-heading" className="text-sm font-semibold tracking-wide text-stone-500 uppercase">
+          Catalogue
+        </h2>
+        <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <StatCard
+            label="Releases awaiting review"
+            value={<Count value={profiles.releases_pending_review} />}
+            hint={
+              <Link to="/admin/releases?status=pending_approval" className="text-brand-800 underline">
+                {profiles.releases_pending_review === 0 ? "All releases" : "Review them"}
+              </Link>
+            }
+          />
+        </div>
+      </section>
+
       <section aria-labelledby="people-heading" className="space-y-3">
         <h2 id="people-heading" className="text-sm font-semibold tracking-wide text-stone-500 uppercase">
           People
@@ -99,14 +124,15 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="grid gap-4 xl:grid-cols-2">
         <ChartCard title="New accounts" description="Sign-ups per month, last 12 months">
-          <LineChart label="New accounts per month" points={profiles.signups_by_month.map((m) => ({ x: m.month, y: m.count }))} />
+          <LineChart label="New accounts per month" format="count" points={profiles.signups_by_month.map((m) => ({ x: m.month, y: m.count }))} />
         </ChartCard>
-        <ChartCard title="Email verification" description={`${people} accounts`}>
+        <ChartCard title="Email verification" description={<><Count value={people} /> accounts</>}>
           {people === 0 ? (
             <EmptyState title="No accounts yet" />
           ) : (
             <PieChart
               label="Accounts by verification status"
+              format="count"
               slices={[
                 { id: "verified", label: "Verified", value: profiles.verified },
                 { id: "unverified", label: "Unverified", value: profiles.unverified },
@@ -116,7 +142,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           )}
         </ChartCard>
         <ChartCard title="Accounts by role">
-          <BarChart label="Accounts by role" bars={profiles.by_role.map((r) => ({ label: roleName(r.role_id), value: r.count }))} />
+          <BarChart label="Accounts by role" format="count" bars={profiles.by_role.map((r) => ({ label: roleName(r.role_id), value: r.count }))} />
         </ChartCard>
         <ChartCard title="Community">
           {profiles.artists + profiles.provider_profiles === 0 ? (

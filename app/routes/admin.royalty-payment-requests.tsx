@@ -29,7 +29,7 @@ export const handle = { routeName: "admin-royalty-payment-requests" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Royalty Payment Requests");
 
 /**
- * The payout queue (issue 11, decision 018): filter by status and member, approve and pay a manual request
+ * The payout queue (decision 018): filter by status and member, approve and pay a manual request
  * with the bank transfer's reference, or reject it with a reason (the reservation is released). The member is
  * told live. Administrators only; a request id that does not exist is 404.
  */

@@ -24,7 +24,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
         <p className="text-sm text-stone-600">The ledger's journal: every entry, its postings (each entry sums to zero) and where it came from.</p>
       </div>
       <JournalFiltersForm filters={filters} kinds={journal.kinds} />
-      <JournalEntries journal={journal} filtered={filtered} />
+      <JournalEntries journal={journal} filtered={filtered} postingsFiltered={Boolean(filters.account || filters.member)} />
     </div>
   );
 }

@@ -1,12 +1,15 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { Link } from "react-router";
 import { ChartCard, EmptyState, LineChart, StatCard } from "~/components/charts";
-import { DateTime, Money } from "~/components/formatting";
+import { Count, DateTime, Money } from "~/components/formatting";
 import { pageTitle } from "~/components/page-title";
 import { reuseUnlessChanged } from "~/components/revalidation";
 import { memberDashboardOverview } from "~/modules/dashboard/member-dashboard.server";
 import { RecentWork } from "~/modules/dashboard/recent-work";
 import { memberOfArea, memberProfilesFor } from "~/modules/members/member-area.server";
+import { getOptionalUser } from "~/modules/accounts/current-user.server";
+import { CreditTasks } from "~/modules/catalog/credits/credit-tasks";
+import { pendingCreditTasks } from "~/modules/catalog/credits/credits.server";
 import { SplitTasks } from "~/modules/splits/shares-section";
 import { pendingSplitTasks } from "~/modules/splits/split-sheet.server";
 import type { Route } from "./+types/member.$memberId.dashboard";
@@ -20,12 +23,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const member = await memberOfArea(request, context, params.memberId);
   const memberId = member.id;
   const profiles = await memberProfilesFor(context, memberId);
-  const [overview, splitTasks] = await Promise.all([memberDashboardOverview(memberId, profiles), pendingSplitTasks(member)]);
+  const [overview, splitTasks, creditTasks] = await Promise.all([
+    memberDashboardOverview(memberId, profiles),
+    pendingSplitTasks(member),
+    // The invitation links are the addressee's own: an administrator viewing the area does not get them.
+    getOptionalUser(context)?.id === member.id ? pendingCreditTasks(member) : [],
+  ]);
   if (!overview) throw notFound();
-  return { memberId, profiles, splitTasks, ...overview };
+  return { memberId, profiles, splitTasks, creditTasks, ...overview };
 }
 
-// Dashboard stats, profiles, projects and work requests are cached per member (spec section 7).
+// Dashboard stats, profiles, projects and work requests are cached per member.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args, "memberId");
 
 export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
@@ -37,7 +45,7 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
     { done: stats.has_avatar, label: "Add a profile picture", to: `${base}/profile` },
     { done: stats.artists > 0, label: "Create your first artist page", to: `${base}/artists` },
     { done: stats.provider_profiles > 0, label: "Offer your services with a provider profile", to: `${base}/musicians` },
-    { done: false, label: "Release your music", to: `${base}/digital-distribution/start` },
+    { done: stats.releases_submitted > 0, label: "Release your music", to: `${base}/digital-distribution/start` },
   ];
   const remaining = steps.filter((s) => !s.done);
   return (
@@ -59,13 +67,30 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
           }
           hint="Available to pay out"
         />
-        <StatCard label="Artists" value={stats.artists} />
-        <StatCard label="Provider profiles" value={stats.provider_profiles} />
-        <StatCard label="Projects" value={stats.projects} />
-        <StatCard label="Work requests" value={stats.work_requests} />
+        <StatCard label="Artists" value={<Count value={stats.artists} />} />
+        <StatCard label="Provider profiles" value={<Count value={stats.provider_profiles} />} />
+        <StatCard
+          label="Projects"
+          value={
+            <Link to={`${base}/projects`} className="hover:underline">
+              <Count value={stats.projects} />
+            </Link>
+          }
+          hint={<><Count value={stats.projects_open} /> open</>}
+        />
+        <StatCard
+          label="Work requests"
+          value={
+            <Link to={`${base}/work-requests`} className="hover:underline">
+              <Count value={stats.work_requests} />
+            </Link>
+          }
+          hint={<><Count value={stats.work_requests_open} /> open</>}
+        />
       </div>
 
       <SplitTasks memberId={memberId} tasks={loaderData.splitTasks} />
+      <CreditTasks tasks={loaderData.creditTasks} />
 
       {remaining.length ? (
         <section aria-labelledby="getting-started" className="rounded-xl border border-brand-100 bg-brand-50 p-4">
@@ -105,7 +130,7 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
             </EmptyState>
           ) : (
             <>
-              <LineChart label="Income per month, in dollars" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents / 100 }))} />
+              <LineChart label="Income per month, in dollars" format="cents" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents }))} />
               <table className="sr-only">
                 <caption>Income per month</caption>
                 <tbody>

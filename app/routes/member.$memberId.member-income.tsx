@@ -6,6 +6,7 @@ import { parseId } from "~/modules/accounts/guards.server";
 import { Section } from "~/modules/catalog/releases/release-pages";
 import { IncomeLinesTable, IncomeSection, IncomeTotals, StatementsTable } from "~/modules/ledger/reports/income-pages";
 import { incomePageData, LINES_PAGE_SIZE, memberIncome, memberIncomeLines } from "~/modules/ledger/reports/income.server";
+import { statementName } from "~/modules/ledger/reports/statement-name";
 import { notFound } from "~/modules/http/route-errors.server";
 import { memberOfArea } from "~/modules/members/member-area.server";
 import { SharesTable } from "~/modules/splits/shares-section";
@@ -28,7 +29,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   if (!income) throw notFound();
   const data = incomePageData(income);
-  const statement = importId === null ? undefined : data.statements.find((s) => s.importId === importId);
   return {
     memberId: member.id,
     income: data,
@@ -37,7 +37,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       lines && importId !== null
         ? {
             importId,
-            fileName: statement?.fileName ?? null,
+            name: lines.naming ? statementName(lines.naming) : null,
+            statementId: lines.naming?.statementId ?? null,
             page,
             total: lines.total,
             pageSize: LINES_PAGE_SIZE,
@@ -47,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-// The income report is cached per member (spec section 7): reused across navigations unless something was
+// The income report is cached per member: reused across navigations unless something was
 // submitted or the member changed; a change of the lines shown (the query) reads again.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   args.currentUrl.pathname === args.nextUrl.pathname && args.currentUrl.search !== args.nextUrl.search ? true : reuseUnlessChanged(args, "memberId");

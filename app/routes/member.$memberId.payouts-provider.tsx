@@ -23,7 +23,7 @@ export const handle = { routeName: "member-payouts-provider" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, undefined, "Payouts");
 
 /**
- * How a member is paid (issue 11, decision 018): the manual bank transfer's details (stored encrypted, only
+ * How a member is paid (decision 018): the manual bank transfer's details (stored encrypted, only
  * the last 4 shown) and the tax status (W-9 / W-8, TIN last 4), which decides the withholding. Stripe Connect
  * is not offered yet: it appears here once it is built and STRIPE_SECRET_KEY is set.
  */
@@ -80,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   // Only the member changes these (the services answer 404 to anyone else): refused before asking to confirm.
   if (user.id !== memberId) throw notFound();
-  // Changing how the member is paid needs a confirmation within the last 10 minutes (issue 11).
+  // Changing how the member is paid needs a confirmation within the last 10 minutes.
   await requireFreshConfirmation(request, user, formData, ip);
   try {
     if (value.intent === "bank") {
@@ -110,11 +110,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const percent = (bps: number) => `${bps / 100}%`;
 
-function withholdingExplanation(bps: number, residence: string | null, form: string | null): string {
-  if (bps === 0) return `No tax is withheld from your payouts: your ${form === "w9" ? "W-9" : "W-8"} is on file.`;
-  if (bps === US_BACKUP_WITHHOLDING_BPS) return `${percent(bps)} US backup withholding applies to each payout until you send a W-9.`;
-  if (bps === NON_US_WITHHOLDING_BPS && residence === null) return `${percent(bps)} is withheld from each payout until you tell us your country and send the form that fits it.`;
-  return `${percent(bps)} is withheld from each payout until you send a W-8 for ${residence}.`;
+/** The rate, said once and in bold, in the sentence that explains it. */
+function WithholdingExplanation({ bps, residence, form }: { bps: number; residence: string | null; form: string | null }) {
+  const rate = <strong className="text-stone-900">{percent(bps)}</strong>;
+  if (bps === 0) return <>{rate}: no tax is withheld from your payouts, your {form === "w9" ? "W-9" : "W-8"} is on file.</>;
+  if (bps === US_BACKUP_WITHHOLDING_BPS) return <>{rate} US backup withholding applies to each payout until you send a W-9.</>;
+  if (bps === NON_US_WITHHOLDING_BPS && residence === null) return <>{rate} is withheld from each payout until you tell us your country and send the form that fits it.</>;
+  return <>{rate} is withheld from each payout until you send a W-8 for {residence}.</>;
 }
 
 const sectionClass = "rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
@@ -123,7 +125,7 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
   const { account, declaration, own, memberId } = loaderData;
   const resetKey = useFormResetKey();
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Payouts</h1>
         <p className="mt-1 text-sm text-stone-600">
@@ -164,9 +166,8 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
             )}
           </dd>
           <dt className="text-stone-600">Withholding</dt>
-          <dd data-testid="withholding">
-            <strong>{percent(loaderData.withholdingBps)}</strong>{" "}
-            <span className="text-stone-600">{withholdingExplanation(loaderData.withholdingBps, loaderData.residence, declaration?.form ?? null)}</span>
+          <dd data-testid="withholding" className="text-stone-600">
+            <WithholdingExplanation bps={loaderData.withholdingBps} residence={loaderData.residence} form={declaration?.form ?? null} />
           </dd>
         </dl>
       </section>

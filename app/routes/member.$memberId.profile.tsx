@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
 import { data, Form } from "react-router";
-import { Avatar } from "~/components/avatar-menu";
+import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
@@ -61,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const state = await twoFactorState(user.id);
     twoFactor = { enabled: state.enabled, recoveryCodesLeft: state.recoveryCodesLeft, enrolment: state.enrolling ? await pendingEnrolment(user) : null };
   }
-  // The legal documents this member agreed to, version by version (issue 13).
+  // The legal documents this member agreed to, version by version.
   const agreements = await signaturesOfMember(memberId);
   return { account, isOwnAccount, twoFactor, agreements };
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { useState } from "react";
 import { data, Form } from "react-router";
 import { z } from "zod";
-import { Field, FormAlert, SubmitButton } from "~/components/forms";
+import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
@@ -85,7 +85,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { status: problem ? 400 : 200 },
       );
     }
-    // Requesting a payout needs a confirmation within the last 10 minutes (issue 11); previews and cancels do not.
+    // Requesting a payout needs a confirmation within the last 10 minutes; previews and cancels do not.
     // Only the member requests (the service answers 404 to anyone else): refused before asking to confirm.
     if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
@@ -118,7 +118,11 @@ const STATUS_LABEL: Record<string, string> = { pending: "Pending", approved: "Ap
 
 export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({ id: "payout-request", lastResult: actionData?.result, shouldValidate: "onSubmit" });
-  const [typed, setTyped] = useState<string | null>(null);
+  // What the member typed belongs to one filling of the form: a request that went through (the reset key
+  // changes) empties the field, and the preview of the old amount goes with it.
+  const resetKey = useFormResetKey();
+  const [typing, setTyping] = useState<{ key: string; value: string } | null>(null);
+  const typed = typing?.key === resetKey ? typing.value : null;
   const config: PayoutConfig = {
     minPayoutCents: BigInt(loaderData.config.minPayoutCents),
     fees: {
@@ -141,7 +145,7 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
         }
       : null;
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6">
+    <div className="mx-auto w-full max-w-6xl space-y-6">
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Royalty Payment Requests</h1>
         <p className="mt-1 text-sm text-stone-600">
@@ -153,12 +157,12 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
       {loaderData.own && (
         <section aria-label="Request a payout" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
           {!loaderData.method && <p className="mb-3 text-sm text-amber-800">Choose how you are paid (Payouts) before requesting a payout.</p>}
-          <Form method="post" className="space-y-4" {...getFormProps(form)}>
+          <Form key={resetKey} method="post" className="max-w-xl space-y-4" {...getFormProps(form)}>
             <input type="hidden" name="idempotencyKey" value={loaderData.requestKey} />
             <FormAlert id={form.errorId} errors={form.errors} />
             <Field
               label="Amount (USD)"
-              inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", placeholder: "12.34", autoComplete: "off", onInput: (e) => setTyped(e.currentTarget.value) }}
+              inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", placeholder: "12.34", autoComplete: "off", onInput: (e) => setTyping({ key: resetKey, value: e.currentTarget.value }) }}
               errors={fields.amount.errors}
               errorId={fields.amount.errorId}
               help="Dollars and cents, such as 12.34."

@@ -4,7 +4,7 @@ import { Form, Link, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, Honeypot, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { NameFields, NewPasswordFields, TermsAgreementField } from "~/modules/accounts/account-fields";
-import { ApplicationFields } from "~/modules/affiliates/affiliate-pages";
+import { ApplicationFields, ApplicationTermsNote, type ApplicationTerms } from "~/modules/affiliates/affiliate-pages";
 import { registerAffiliateAction, registerAffiliateLoader } from "~/modules/affiliates/affiliate-routes.server";
 import { AffiliateApplicationSchema, AffiliateSignUpSchema } from "~/modules/affiliates/schemas";
 import type { Route } from "./+types/register_.affiliate";
@@ -20,7 +20,7 @@ export const action = (args: Route.ActionArgs) => registerAffiliateAction(args);
 const INTRO =
   "Bring musicians to Backline: for 12 months after each one signs up, you earn a share of the platform commission on their royalties, paid with your other income.";
 
-function MemberApplication({ name }: { name: string }) {
+function MemberApplication({ name, terms }: { name: string; terms: ApplicationTerms }) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "affiliate-application",
@@ -33,14 +33,15 @@ function MemberApplication({ name }: { name: string }) {
     <AuthCard title="Become an affiliate" intro={<>{`${name}, you apply with your own account. `}{INTRO}</>}>
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
-        <ApplicationFields fields={fields as never} />
+        <ApplicationTermsNote terms={terms} />
+        <ApplicationFields fields={fields as never} stripe={terms.stripe} />
         <SubmitButton pendingLabel="Sending your application…">Apply</SubmitButton>
       </Form>
     </AuthCard>
   );
 }
 
-function VisitorSignUp({ documents }: { documents: Route.ComponentProps["loaderData"]["documents"] }) {
+function VisitorSignUp({ documents, terms }: { documents: Route.ComponentProps["loaderData"]["documents"]; terms: ApplicationTerms }) {
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: "affiliate-sign-up",
@@ -74,7 +75,8 @@ function VisitorSignUp({ documents }: { documents: Route.ComponentProps["loaderD
           errorId={fields.email.errorId}
         />
         <NewPasswordFields password={fields.password} confirmation={fields.passwordConfirmation} fresh={false} />
-        <ApplicationFields fields={fields as never} />
+        <ApplicationTermsNote terms={terms} />
+        <ApplicationFields fields={fields as never} stripe={terms.stripe} />
         <TermsAgreementField field={fields.terms} documents={documents} />
         <SubmitButton pendingLabel="Creating your account…">Create account and apply</SubmitButton>
       </Form>
@@ -90,6 +92,6 @@ export default function RegisterAffiliateRoute({ loaderData }: Route.ComponentPr
       </AuthCard>
     );
   }
-  if (loaderData.mode === "member") return <MemberApplication name={loaderData.name} />;
-  return <VisitorSignUp documents={loaderData.documents} />;
+  if (loaderData.mode === "member") return <MemberApplication name={loaderData.name} terms={loaderData.terms} />;
+  return <VisitorSignUp documents={loaderData.documents} terms={loaderData.terms} />;
 }

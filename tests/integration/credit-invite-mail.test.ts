@@ -3,14 +3,14 @@
  * the mailed link is followed through the invite routes' loader and action: a tampered link, a newcomer who
  * creates the account on the page, an existing member who accepts, someone else's account, and a decline.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { profiles, songCredits, type User } from "~/db/schema";
+import { notifications, profiles, songCredits, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { findSong, type SongDetail } from "~/modules/catalog/catalog.server";
-import { inviteCredit } from "~/modules/catalog/credits/credits.server";
+import { inviteCredit, pendingCreditTasks } from "~/modules/catalog/credits/credits.server";
 import { createSong } from "~/modules/catalog/songs/song-editor.server";
 import { SongDetailsSchema } from "~/modules/catalog/songs/song-schemas";
 import { action as featuredAction, loader as featuredLoader } from "~/routes/song-featured-artist-invite.$id";
@@ -124,6 +124,43 @@ describe("credit invitations", () => {
     expect(await creditOf(path)).toMatchObject({ status: "accepted", userId: paul.id });
     // The same person cannot be invited twice in the same role.
     await expect(inviteCredit(mia, song, "featured_artist", paul.email)).rejects.toMatchObject({ status: 409, field: "email" });
+  });
+
+  it("tells an invited member in the app, lists it on their dashboard with its link and names them on the song until they answer", async () => {
+    const before = await db().select().from(notifications).where(eq(notifications.userId, paul.id));
+    const path = await invite(paul.email, "producer");
+    const id = routeOf(path).id;
+    const added = (await db().select().from(notifications).where(eq(notifications.userId, paul.id))).filter((n) => !before.some((b) => b.id === n.id));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ type: "SongCreditInvited" });
+    expect(added[0]!.data).toMatchObject({
+      message: "Mia Member would like to credit you as producer on “Credit Lines” by Mia and the Midnight Owls. Accept or decline it.",
+      route_name: "member-dashboard",
+      route_hash: "credit-invitations",
+    });
+    // The song's editor sees Paul's name on the pending invitation, not only the address.
+    const credit = (await findSong(song.id))!.credits.find((c) => c.id === id)!;
+    expect(credit.invitee).toMatchObject({ id: paul.id, name: "Paul", lastName: "Producer" });
+    // Paul's dashboard task opens the same (signed) invitation page, where he may accept.
+    const tasks = await pendingCreditTasks(paul);
+    const task = tasks.find((t) => t.id === id)!;
+    expect(task).toMatchObject({ role: "producer", songTitle: "Credit Lines", inviterName: "Mia Member" });
+    expect((await open(task.href, await sessionCookieFor(paul.id))).data).toMatchObject({ kind: "invite", mode: "accept" });
+    // Nobody else's dashboard lists it, and an unverified address gets no task.
+    expect((await pendingCreditTasks(mia)).some((t) => t.id === id)).toBe(false);
+    expect(await pendingCreditTasks({ ...paul, emailVerifiedAt: null })).toEqual([]);
+    // Answered, it leaves the dashboard.
+    await submit(task.href, await sessionCookieFor(paul.id), { intent: "decline" });
+    expect((await pendingCreditTasks(paul)).some((t) => t.id === id)).toBe(false);
+    expect((await findSong(song.id))!.credits.find((c) => c.id === id)!.invitee).toBeNull();
+  });
+
+  it("does not tell an address without an account in the app", async () => {
+    const email = uniqueEmail("no-account");
+    const before = await db().select({ n: sql<number>`count(*)::int` }).from(notifications);
+    await invite(email, "producer");
+    const after = await db().select({ n: sql<number>`count(*)::int` }).from(notifications);
+    expect(after[0]!.n).toBe(before[0]!.n);
   });
 
   it("lets the invitee decline with the link alone; a declined link cannot be accepted", async () => {

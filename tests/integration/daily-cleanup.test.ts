@@ -64,7 +64,7 @@ async function present(rows: Awaited<ReturnType<typeof seedRows>>["live"]) {
 const yesterday = () => `daily:${new Date(Date.now() - 24 * HOUR).toISOString().slice(0, 10)}`;
 
 const jobRows = async () =>
-  ((await db().execute(sql`select state, singleton_key from pgboss.job where name = ${DAILY_CLEANUP_JOB} union all select state, singleton_key from pgboss.archive where name = ${DAILY_CLEANUP_JOB}`)) as unknown as {
+  ((await db().execute(sql`select state, singleton_key from pgboss.job where name = ${DAILY_CLEANUP_JOB}`)) as unknown as {
     rows: Array<{ state: string }>;
   }).rows;
 
@@ -77,24 +77,17 @@ describe("the daily clean-up", () => {
     expect(await present(live)).toEqual({ sessions: 2, tokens: 3, limits: 2 });
   });
 
-  it("is enqueued once a day, however many times (or nodes) ask, even after its job is archived; the next day again", async () => {
-    // Today's run exists (the test above): asking again enqueues nothing.
+  it("is enqueued once a day, however many times (or nodes) ask, a finished run included; the next day again", async () => {
+    // Today's run exists and has completed (the test above): asking again enqueues nothing.
     expect(await enqueueDailyJobs()).toEqual([]);
     expect(await Promise.all([enqueueDailyJobs(), enqueueDailyJobs()])).toEqual([[], []]);
-    // pg-boss archives a completed job after 12 hours, which frees its slot: the archive is looked at too.
-    await db().execute(sql`
-      with moved as (delete from pgboss.job where name = ${DAILY_CLEANUP_JOB} returning *)
-      insert into pgboss.archive (id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on,
-        singleton_key, singleton_on, expire_in, created_on, completed_on, keep_until, dead_letter, policy, output)
-      select id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on,
-        singleton_key, singleton_on, expire_in, created_on, completed_on, keep_until, dead_letter, policy, output from moved`);
-    expect(await enqueueDailyJobs()).toEqual([]);
-    expect(await jobRows()).toHaveLength(1);
-    // A day later (the run moved back a day), it is enqueued again.
-    await db().execute(sql`update pgboss.archive set singleton_key = ${yesterday()} where name = ${DAILY_CLEANUP_JOB}`);
-    expect(await enqueueDailyJobs()).toEqual([DAILY_CLEANUP_JOB]);
+    expect(await jobRows()).toMatchObject([{ state: "completed" }]);
+    // A day later (the run's day moved back), it is enqueued again, once.
+    await db().execute(sql`update pgboss.job set singleton_key = ${yesterday()} where name = ${DAILY_CLEANUP_JOB}`);
+    expect(await Promise.all([enqueueDailyJobs(), enqueueDailyJobs()])).toContainEqual([DAILY_CLEANUP_JOB]);
     expect(await enqueueDailyJobs()).toEqual([]);
     expect(await runQueuedJobsNow(DAILY_CLEANUP_JOB)).toEqual({ runs: 1, completed: 1, failed: 0 });
+    expect(await jobRows()).toHaveLength(2);
   });
 
   it("runs by itself where the job workers run (their maintenance tick)", async () => {

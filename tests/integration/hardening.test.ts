@@ -1,5 +1,5 @@
 /**
- * Issue 14: the outside probe's defects and its "also noticed" list, each driven over HTTP through the
+ * The outside probe's defects and its "also noticed" list, each driven over HTTP through the
  * real Express app (server/app.js) and the real React Router handler (tests/helpers/app-server.ts).
  * Every refusal asserts its status, that nothing was written to the database (the rows the request would
  * have changed, read before and after), and, for the DoS case, that the server still answers /healthz

@@ -11,6 +11,7 @@ import { seedDemoData } from "~/db/seed.server";
 import { env } from "~/env.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { enqueueJob, getJobStatus, runQueuedJobsNow, stopJobWorkers } from "~/modules/jobs/queue.server";
+import { registerJobs } from "~/modules/jobs/registry.server";
 import { SALES_IMPORT_JOB, submitSalesImport } from "~/modules/ledger/imports/sales-import-job.server";
 import { createTestDatabase } from "../helpers/database";
 import { DIGITAL_HEADER, statementUpload } from "../helpers/statements";
@@ -38,6 +39,7 @@ beforeAll(async () => {
   dropDatabase = created.drop;
   database = await openDatabase(databaseUrl);
   setDatabase(database);
+  registerJobs();
   registerPoisonJobs();
 }, 60_000);
 

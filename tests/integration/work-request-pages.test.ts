@@ -8,6 +8,7 @@ import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
 import {
+  createOwnedSong,
   createProviderProfile,
   estimateInput,
   isoIn,
@@ -283,6 +284,30 @@ describe("work request pages (no JavaScript)", () => {
       cookies.client,
     );
     expect(noNote.status).toBe(400);
+  });
+
+  it("names the request's song by its title (linked for its owner), and opens the list on Received while a request waits there", async () => {
+    const song = await createOwnedSong(client, "Harbour <Lights>");
+    const withSong = await createWorkRequest(client, profileId, requestInput({ songId: song.id }));
+    const text = async (path: string, cookie: string) => (await (await server.getAs(path, cookie)).text()).replace(/<!-- -->/g, "");
+    const forClient = await text(`/member/${client.id}/work-request/${withSong.id}`, cookies.client);
+    expect(forClient).toContain(`href="/member/${client.id}/song-profile/${song.id}"`);
+    expect(forClient).toContain("Harbour &lt;Lights&gt;");
+    expect(forClient).not.toMatch(/Song #\d/);
+    const forProvider = await text(`/member/${provider.id}/work-request/${withSong.id}`, cookies.provider);
+    expect(forProvider).toContain("Harbour &lt;Lights&gt;");
+    expect(forProvider).not.toContain(`/song-profile/${song.id}`);
+    const estimatePage = await text(`/member/${provider.id}/work-request/estimate/${withSong.id}`, cookies.provider);
+    expect(estimatePage).toContain("for Harbour &lt;Lights&gt;");
+    expect(await text(`/admin/work-request/${withSong.id}`, cookies.admin)).toContain(`href="/admin/song-profile/${song.id}"`);
+
+    // The provider has requests waiting for an estimate: the plain list opens on Received; the tabs still choose.
+    const providerList = await text(`/member/${provider.id}/work-requests`, cookies.provider);
+    expect(providerList).toMatch(/aria-current="page"[^>]*>Received</);
+    expect(providerList).toContain(`/member/${provider.id}/work-request/${withSong.id}`);
+    expect(await text(`/member/${provider.id}/work-requests?as=client`, cookies.provider)).toMatch(/aria-current="page"[^>]*>Sent</);
+    // The client has nothing waiting on Received: Sent.
+    expect(await text(`/member/${client.id}/work-requests`, cookies.client)).toMatch(/aria-current="page"[^>]*>Sent</);
   });
 
   it("a comma that is not a thousands separator is refused beside the field, never read as $1,000.00", async () => {

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { oneTimeTokens, sessions, users } from "~/db/schema";
+import { sessions } from "~/db/schema";
 import { imageFilePath, imagesRoot, ImageUploadError } from "~/modules/images/images.server";
 import { sha256 } from "~/modules/security/hash.server";
 import { loader as emailVerifyLoader } from "~/routes/email-verify.$id.$hash";

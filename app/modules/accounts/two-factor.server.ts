@@ -10,7 +10,7 @@ import { sha256 } from "~/modules/security/hash.server";
 import { seal, unseal } from "~/modules/security/sealed.server";
 
 /**
- * TOTP two-factor authentication (issue 11 step-up security, decision 019), with otplib (RFC 6238: SHA-1,
+ * TOTP two-factor authentication (step-up security, decision 019), with otplib (RFC 6238: SHA-1,
  * 6 digits, 30-second steps, one step of drift either way). The secret is sealed at rest; a code's time step
  * is remembered so the same code is accepted once. Ten recovery codes, stored as SHA-256, each used once.
  */

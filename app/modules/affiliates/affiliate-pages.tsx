@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import { BarChart, ChartCard, EmptyState, StatCard } from "~/components/charts";
+import { CHART_COLORS, ChartCard, EmptyState, MonthBarChart, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { dangerButton, Field, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { ShareButtons } from "~/components/share/share-buttons";
@@ -16,7 +16,7 @@ import { PAYOUT_METHOD_OPTIONS } from "./schemas";
 import type { AdminAffiliateActionData, AdminAffiliateForm } from "./affiliate-routes.server";
 
 /**
- * The affiliate pages' UI (issue 13): the admin list and page, the member's affiliate dashboard and the
+ * The affiliate pages' UI: the admin list and page, the member's affiliate dashboard and the
  * application form's fields (used by /register/affiliate). Every form is a plain <Form method="post">
  * (Conform), working without JavaScript; errors show beside their fields and the values are kept.
  */
@@ -61,8 +61,28 @@ interface ApplicationFields {
   payoutMethod: { name: string; errors?: string[]; errorId: string; initialValue?: unknown; id: string; descriptionId: string; key?: string; required?: boolean };
 }
 
-/** The website or audience and the payout method: the application's own fields. */
-export function ApplicationFields({ fields }: { fields: ApplicationFields }) {
+/** What an applicant earns and how they can be paid here (registerAffiliateLoader's `terms`). */
+export interface ApplicationTerms {
+  rateBps: number;
+  platformBps: number;
+  perDollarBps: number;
+  stripe: boolean;
+}
+
+const bpsPercent = (bps: number) => `${(bps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
+
+/** The rate, told before applying: a share of the platform commission, and what that is of a member's royalties. */
+export function ApplicationTermsNote({ terms }: { terms: ApplicationTerms }) {
+  return (
+    <p className="rounded-md border border-brand-100 bg-brand-50 px-3 py-2 text-sm text-brand-950" data-testid="affiliate-terms">
+      You earn <strong>{bpsPercent(terms.rateBps)}</strong> of the platform commission ({bpsPercent(terms.platformBps)} of each royalty) on the members you bring:{" "}
+      {bpsPercent(terms.perDollarBps)} of what they earn, for 12 months after they sign up. An administrator reviews each application.
+    </p>
+  );
+}
+
+/** The website or audience and the payout method: the application's own fields. Stripe only where it is configured. */
+export function ApplicationFields({ fields, stripe }: { fields: ApplicationFields; stripe: boolean }) {
   return (
     <>
       <TextareaField
@@ -72,14 +92,23 @@ export function ApplicationFields({ fields }: { fields: ApplicationFields }) {
         errors={fields.audience.errors}
         errorId={fields.audience.errorId}
       />
-      <SelectField
-        label="Payout method"
-        help="Your commissions join your balance and are paid through Payouts, like your other income."
-        selectProps={getSelectProps(fields.payoutMethod as never)}
-        options={[{ value: "", label: "Choose…" }, ...PAYOUT_METHOD_OPTIONS]}
-        errors={fields.payoutMethod.errors}
-        errorId={fields.payoutMethod.errorId}
-      />
+      {stripe ? (
+        <SelectField
+          label="Payout method"
+          help="Your commissions join your balance and are paid through Payouts, like your other income."
+          selectProps={getSelectProps(fields.payoutMethod as never)}
+          options={[{ value: "", label: "Choose…" }, ...PAYOUT_METHOD_OPTIONS]}
+          errors={fields.payoutMethod.errors}
+          errorId={fields.payoutMethod.errorId}
+        />
+      ) : (
+        <div className="text-sm">
+          <input type="hidden" name={fields.payoutMethod.name} value="manual" />
+          <p className="font-medium text-stone-800">Payout method</p>
+          <p className="mt-1 text-stone-600">Bank transfer: your commissions join your balance and are paid through Payouts, like your other income.</p>
+          <FieldErrors id={fields.payoutMethod.errorId} errors={fields.payoutMethod.errors} />
+        </div>
+      )}
     </>
   );
 }
@@ -199,7 +228,12 @@ function ByMonth({ figures }: { figures: FiguresView }) {
   }
   return (
     <ChartCard title="Commissions by month" description="By the month each commission was posted, in dollars">
-      <BarChart label="Commissions by month" bars={figures.byMonth.map((m) => ({ label: m.month, value: m.cents / 100 }))} />
+      <MonthBarChart
+        label="Commissions by month"
+        format="cents"
+        series={[{ key: "commission", label: "Commission", color: CHART_COLORS[0]! }]}
+        months={figures.byMonth.map((m) => ({ month: m.month, values: { commission: m.cents } }))}
+      />
       <table className="mt-3 w-full text-sm">
         <caption className="sr-only">Commissions by month</caption>
         <thead>

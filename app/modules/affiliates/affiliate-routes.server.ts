@@ -19,7 +19,9 @@ import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
 import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
 import type { NotificationColor } from "~/db/schema";
-import type { Affiliate } from "~/db/schema";
+import { DEFAULT_AFFILIATE_BPS, type Affiliate } from "~/db/schema";
+import { commissionBps } from "~/modules/ledger/imports/sales-imports.server";
+import { stripeEnabled } from "~/modules/payouts/stripe/client.server";
 import {
   AffiliateError,
   affiliateFigures,
@@ -41,7 +43,7 @@ import { bindReferral, readRefTouch } from "./referrals.server";
 import { AdminAffiliateActionSchema, AffiliateApplicationSchema, AffiliateSignUpSchema } from "./schemas";
 
 /**
- * The affiliate pages' loaders and actions (issue 13): /register/affiliate (public), the admin list and
+ * The affiliate pages' loaders and actions: /register/affiliate (public), the admin list and
  * page, and the member's affiliate dashboard. Thin over affiliates.server.ts; every id is checked against
  * the acting user (a member opening another's affiliate gets 404, as for a missing id).
  */
@@ -263,17 +265,37 @@ export async function memberAffiliateLoader({ request, params, context }: Args) 
 
 /* ------------------------------------------------------------------ /register/affiliate */
 
+/**
+ * What an applicant is told before applying: the rate they will earn (the default every affiliate starts
+ * at) and the platform commission it is a share of, and the payout methods this install offers (Stripe only
+ * when it is configured).
+ */
+async function applicationTerms() {
+  const platformBps = await commissionBps();
+  return {
+    rateBps: DEFAULT_AFFILIATE_BPS,
+    platformBps,
+    // Of each dollar a referred member earns before the commission: the rate of the platform's part.
+    perDollarBps: Math.round((DEFAULT_AFFILIATE_BPS * platformBps) / 10_000),
+    stripe: stripeEnabled(),
+  };
+}
+
 export async function registerAffiliateLoader({ context }: Args) {
   const user = getOptionalUser(context);
+  const terms = await applicationTerms();
   if (user) {
-    if (isAdminAccount(user)) return { mode: "admin" as const, documents: [] };
+    if (isAdminAccount(user)) return { mode: "admin" as const, documents: [], terms };
     const own = await affiliateOfUser(user.id);
     if (own) throw redirect(`/member/${user.id}/affiliate/${own.id}`);
-    return { mode: "member" as const, documents: [], name: user.name };
+    return { mode: "member" as const, documents: [], name: user.name, terms };
   }
   const documents = (await listPublishedDocuments()).filter((d) => d.required);
-  return { mode: "visitor" as const, documents };
+  return { mode: "visitor" as const, documents, terms };
 }
+
+/** Stripe is chosen only where it is configured (the form does not offer it otherwise; a crafted post is refused). */
+const STRIPE_UNAVAILABLE = "Stripe is not available here: choose a bank transfer.";
 
 const HIDDEN = ["password", "passwordConfirmation"];
 
@@ -283,6 +305,7 @@ export async function registerAffiliateAction({ request, context }: Args) {
   if (user) {
     const submission = parseForm(formData, { schema: AffiliateApplicationSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    if (submission.value.payoutMethod === "stripe" && !stripeEnabled()) return data(submission.reply({ fieldErrors: { payoutMethod: [STRIPE_UNAVAILABLE] } }), { status: 400 });
     if (isAdminAccount(user)) return data(submission.reply({ formErrors: ["Administrators cannot apply as affiliates: log in with a member account."] }), { status: 403 });
     try {
       const affiliate = await applyAsAffiliate(user.id, submission.value);
@@ -295,6 +318,9 @@ export async function registerAffiliateAction({ request, context }: Args) {
   }
   const submission = parseForm(formData, { schema: AffiliateSignUpSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
+  if (submission.value.payoutMethod === "stripe" && !stripeEnabled()) {
+    return data(submission.reply({ fieldErrors: { payoutMethod: [STRIPE_UNAVAILABLE] }, hideFields: HIDDEN }), { status: 400 });
+  }
   if (isHoneypotFilled(formData)) return data(submission.reply({ formErrors: ["We could not create this account."], hideFields: HIDDEN }), { status: 400 });
   const limit = await hitRateLimit(`register:ip:${context.get(requestInfoContext).ip}`, 20, 60 * 60);
   if (!limit.allowed) return data(submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }), { status: 429 });

@@ -332,6 +332,8 @@ export interface CreditItem {
   expiresAt: Date;
   /** The credited member, when known. */
   user: { id: number; name: string; lastName: string } | null;
+  /** A pending invitation's addressee when the address is a member's (verified) account: named before they answer. */
+  invitee: { id: number; name: string; lastName: string } | null;
 }
 
 export interface SongPeople {
@@ -374,6 +376,8 @@ export async function loadSongPeople(songIds: readonly number[]): Promise<Map<nu
         userId: users.id,
         userName: users.name,
         userLastName: users.lastName,
+        invitee: sql<{ id: number; name: string; lastName: string } | null>`(select json_build_object('id', u.id, 'name', u.name, 'lastName', u.last_name)
+          from ${users} u where ${songCredits.status} = 'pending' and lower(u.email) = lower(${songCredits.email}) and u.email_verified_at is not null)`,
       })
       .from(songCredits)
       .leftJoin(users, eq(users.id, songCredits.userId))

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import { profiles, users } from "~/db/schema";
+import { profiles, releases, users } from "~/db/schema";
 import { formatMicros, microsToCentsFloor } from "~/modules/ledger/money";
 
 /** GET /api/admin/dashboard/system-profiles-summary: who is on the platform. One query. */
@@ -17,6 +17,8 @@ export interface SystemProfilesSummary {
   provider_profiles: number;
   /** Profiles of any type waiting for an administrator's decision. */
   profiles_pending_approval: number;
+  /** Releases submitted for distribution and waiting for an administrator's review (status pending_approval). */
+  releases_pending_review: number;
 }
 
 export async function systemProfilesSummary(now = new Date()): Promise<SystemProfilesSummary> {
@@ -38,6 +40,7 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
           'artists', count(*) filter (where ${profiles.type} = 'artist'),
           'providers', count(*) filter (where ${profiles.type} <> 'artist'),
           'pending', count(*) filter (where ${profiles.status} = 'pending_approval')) from ${profiles})`,
+      releasesPendingReview: sql<number>`(select count(*)::int from ${releases} where ${releases.status} = 'pending_approval')`,
     })
     .from(users);
   const byRole = row?.byRole ?? {};
@@ -58,12 +61,13 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
     artists: row?.profileCounts?.artists ?? 0,
     provider_profiles: row?.profileCounts?.providers ?? 0,
     profiles_pending_approval: row?.profileCounts?.pending ?? 0,
+    releases_pending_review: row?.releasesPendingReview ?? 0,
   };
 }
 
 /**
  * GET /api/admin/dashboard/system-financial-summary: the platform's money, derived from the ledger's postings
- * (one statement). Amounts are six-decimal strings (MONEY.md) with their whole cents (rounded down) beside
+ * (one statement). Amounts are six-decimal strings (docs/money.md) with their whole cents (rounded down) beside
  * them for the page:
  * - imported: every statement's money (the statement receipts accounts' balance, negated: the sum of the lines
  *   posted); clients' marketplace payments come in through their own receipts account and are not counted here;
@@ -103,7 +107,7 @@ export interface SystemFinancialSummary {
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
   const result = await db().execute(sql`
     with bal as (
-      -- posting_rollups: the postings' totals, written with them (schema.ts, app/modules/ledger/summaries.server.ts).
+      -- posting_rollups: the postings' totals, written with them (app/db/schema/core.ts, app/modules/ledger/summaries.server.ts).
       select a.kind, a.sub_kind, a.user_id, sum(ps.amount_micros) as amount
       from posting_rollups ps join ledger_accounts a on a.id = ps.account_id
       where a.currency = 'USD' and ps.dim = ''

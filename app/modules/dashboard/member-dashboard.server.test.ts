@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { artistMembers, profiles, type ProfileStatus, type ProfileType } from "~/db/schema";
+import { artistMembers, profiles, releases, type ProfileStatus, type ProfileType } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { createProviderProfile, openProject, requestInput } from "../../../tests/helpers/marketplace";
+import { openProject, requestInput } from "../../../tests/helpers/marketplace";
 import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { memberDashboardProjects, memberDashboardStats, memberDashboardWorkRequests } from "./member-dashboard.server";
 import { systemFinancialSummary, systemProfilesSummary } from "./admin-dashboard.server";
@@ -25,8 +25,10 @@ describe("member dashboard stats", () => {
       has_avatar: false,
       balance_cents: 0,
       currency: "USD",
+      // Late Trains and Northbound are in distribution; Winter Platforms is a draft.
+      releases_submitted: 2,
     });
-    expect(await memberDashboardStats(newcomer.id)).toMatchObject({ documents_agreed: 0, documents_required: 2 });
+    expect(await memberDashboardStats(newcomer.id)).toMatchObject({ documents_agreed: 0, documents_required: 2, releases_submitted: 0 });
     expect(await memberDashboardStats(987654)).toBeNull();
   });
 });
@@ -40,9 +42,11 @@ describe("the dashboard's projects and work requests", () => {
     // A second request, still waiting for an estimate.
     const pending = await createWorkRequest(client, profile.id, requestInput({ service: "mastering" }));
 
-    expect(await memberDashboardStats(client.id)).toMatchObject({ projects: 1, work_requests: 1 });
-    expect(await memberDashboardStats(provider.id)).toMatchObject({ projects: 1, work_requests: 1 });
-    expect(await memberDashboardStats(stranger.id)).toMatchObject({ projects: 0, work_requests: 0 });
+    // The cards count what the dashboard lists: every project and request, and how many of them are open
+    // (the accepted request that became the project is no longer open).
+    expect(await memberDashboardStats(client.id)).toMatchObject({ projects: 1, projects_open: 1, work_requests: 2, work_requests_open: 1 });
+    expect(await memberDashboardStats(provider.id)).toMatchObject({ projects: 1, projects_open: 1, work_requests: 2, work_requests_open: 1 });
+    expect(await memberDashboardStats(stranger.id)).toMatchObject({ projects: 0, projects_open: 0, work_requests: 0, work_requests_open: 0 });
 
     const clientProjects = (await memberDashboardProjects(client.id)).data;
     expect(clientProjects).toEqual([
@@ -148,5 +152,18 @@ describe("profiles in the member-area data and the summaries", () => {
     expect(after.artists - before.artists).toBe(1);
     expect(after.provider_profiles - before.provider_profiles).toBe(1);
     expect(after.profiles_pending_approval - before.profiles_pending_approval).toBe(1);
+  });
+
+  it("counts the releases waiting for review, and no other", async () => {
+    const before = await systemProfilesSummary();
+    const owner = await createUser();
+    const artist = await addProfile(owner.id, "artist", "Review Queue Band", "published");
+    await db().insert(releases).values([
+      { artistId: artist.id, title: "Waiting", slug: "waiting", type: "single", status: "pending_approval" },
+      { artistId: artist.id, title: "Still A Draft", slug: "still-a-draft", type: "single", status: "draft" },
+      { artistId: artist.id, title: "Out There", slug: "out-there", type: "single", status: "in_distribution" },
+    ]);
+    const after = await systemProfilesSummary();
+    expect(after.releases_pending_review - before.releases_pending_review).toBe(1);
   });
 });

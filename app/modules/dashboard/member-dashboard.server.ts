@@ -5,7 +5,7 @@ import { microsToCentsFloor } from "~/modules/ledger/money";
 import { loadDashboardProfiles, type DashboardProfiles } from "~/modules/members/member-area.server";
 
 /** What counts as open on the dashboard: projects and requests still waiting on someone. */
-const OPEN_PROJECT = ["in_progress", "awaiting_approval", "revision_requested"];
+const OPEN_PROJECT = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested"];
 const OPEN_WORK_REQUEST = ["pending", "awaiting_approval", "revision_requested"];
 /** How many recent projects and work requests the dashboard lists. */
 const RECENT = 5;
@@ -20,11 +20,17 @@ export interface MemberDashboardStats {
   documents_required: number;
   artists: number;
   provider_profiles: number;
-  /** Open projects (in progress, awaiting approval or in revision) where the member is the client or the provider. */
+  /** Every project where the member is the client or the provider: what the Projects page and the dashboard list. */
   projects: number;
-  /** Open work requests (pending, awaiting approval or revision requested), sent or received. */
+  /** Of those, the open ones (in progress, awaiting approval or in revision). */
+  projects_open: number;
+  /** Every work request the member sent or received, as the Work Requests page and the dashboard list them. */
   work_requests: number;
-  /** The available balance (MONEY.md: earnings less reserved, rounded down to whole cents), as the income report's. */
+  /** Of those, the open ones (pending, awaiting approval or revision requested). */
+  work_requests_open: number;
+  /** Releases of the member's artist pages that went to review or further (not a draft, not rejected). */
+  releases_submitted: number;
+  /** The available balance (docs/money.md: earnings less reserved, rounded down to whole cents), as the income report's. */
   balance_cents: number;
   currency: "USD";
   /** Income per month (statement lines' sale period; the entry's month otherwise), the latest 12 months with income, in cents rounded down. */
@@ -59,10 +65,15 @@ async function statsQuery(memberId: number, profiles: DashboardProfiles | undefi
       balanceMicros: sql<string>`(select coalesce(sum(ps.amount_micros), 0)::text
         from ledger_accounts a join posting_rollups ps on ps.account_id = a.id and ps.dim = ''
         where a.user_id = ${memberId} and a.currency = 'USD' and a.kind = 'earnings')`,
-      projects: sql<number>`(select count(*)::int from projects p
-        where (p.client_id = ${memberId} or p.provider_owner_id = ${memberId}) and p.status in (${inList(OPEN_PROJECT)}))`,
-      workRequests: sql<number>`(select count(*)::int from work_requests w
-        where (w.client_id = ${memberId} or w.provider_owner_id = ${memberId}) and w.status in (${inList(OPEN_WORK_REQUEST)}))`,
+      projects: sql<{ all: number; open: number }>`(select json_build_object('all', count(*)::int,
+          'open', (count(*) filter (where p.status in (${inList(OPEN_PROJECT)})))::int)
+        from projects p where p.client_id = ${memberId} or p.provider_owner_id = ${memberId})`,
+      workRequests: sql<{ all: number; open: number }>`(select json_build_object('all', count(*)::int,
+          'open', (count(*) filter (where w.status in (${inList(OPEN_WORK_REQUEST)})))::int)
+        from work_requests w where w.client_id = ${memberId} or w.provider_owner_id = ${memberId})`,
+      releasesSubmitted: sql<number>`(select count(*)::int from releases r
+        where r.artist_id in (select am.artist_id from artist_members am where am.user_id = ${memberId})
+          and r.status not in ('draft', 'rejected'))`,
       // posting_rollups.month is the sale month, else the entry's month, as on the income page.
       incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
         from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
@@ -85,8 +96,11 @@ async function statsQuery(memberId: number, profiles: DashboardProfiles | undefi
     documents_required: row.required,
     artists: p.artists.length,
     provider_profiles: [p.musician, p.audio_engineer, p.studio, p.music_producer].filter(Boolean).length,
-    projects: row.projects,
-    work_requests: row.workRequests,
+    projects: row.projects.all,
+    projects_open: row.projects.open,
+    work_requests: row.workRequests.all,
+    work_requests_open: row.workRequests.open,
+    releases_submitted: row.releasesSubmitted,
     balance_cents: Number(microsToCentsFloor(BigInt(row.balanceMicros ?? "0"))),
     currency: "USD",
     income_by_month: (row.incomeByMonth ?? []).map((m) => ({ month: m.month, cents: Number(microsToCentsFloor(BigInt(m.amount))) })),

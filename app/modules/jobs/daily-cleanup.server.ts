@@ -2,7 +2,7 @@ import { deleteSpentTokens } from "~/modules/accounts/tokens.server";
 import { deleteExpiredSessions } from "~/modules/accounts/session.server";
 import { env } from "~/env.server";
 import { deleteStaleRateLimits, LONGEST_RATE_WINDOW_SECONDS } from "~/modules/security/rate-limit.server";
-import { registerJobHandler } from "./queue.server";
+import { defineJob } from "./queue.server";
 
 /**
  * Once a day (decision 016, `daily` jobs): deletes expired sessions, one-time tokens that can no longer be used,
@@ -27,7 +27,8 @@ export async function runDailyCleanup(): Promise<CleanupCounts> {
   return counts;
 }
 
-registerJobHandler(
+/** Registered at boot by the job registry (app/modules/jobs/registry.server.ts). */
+export const dailyCleanupJob = defineJob(
   DAILY_CLEANUP_JOB,
   async () => {
     await runDailyCleanup();

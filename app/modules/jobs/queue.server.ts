@@ -2,7 +2,8 @@
  * Durable background jobs (decision 016): a thin layer over pg-boss, which keeps its queue in our own
  * database (schema `pgboss`), through a small pool of its own.
  *
- * - Features register a handler per job name when their module loads: `registerJobHandler(name, fn)`.
+ * - Features define their jobs (`defineJob(name, handler, options)`, no side effect); the job registry
+ *   (./registry.server.ts) lists every one, and the server registers them all at boot, so any node runs any job.
  * - Anyone enqueues: `enqueueJob(name, data, { singletonKey })` records the job (returns its id).
  * - The server runs the workers: `startJobWorkers()` at boot, `stopJobWorkers()` on shutdown.
  * - Tests drain the queue in-process: `await runQueuedJobsNow()`.
@@ -13,7 +14,7 @@
  * done (or finish what the first one started).
  */
 import crypto from "node:crypto";
-import type PgBoss from "pg-boss";
+import type { Clock, DrizzleTransactionLike, PgBoss, SendOptions } from "pg-boss";
 import { currentDatabase, type Database, type Db } from "~/db/client.server";
 
 /** Connections of pg-boss's own pool (workers poll one at a time; enqueueing inside a transaction uses the transaction's). */
@@ -45,7 +46,7 @@ export interface JobHandlerOptions {
   concurrency?: number;
   /**
    * Run once a day (a UTC day): while workers run, the maintenance tick enqueues the day's job when there is none
-   * yet, in the job table or the archive, so any number of nodes run it once (decision 016).
+   * yet, so any number of nodes run it once (decision 016, "Daily jobs").
    */
   daily?: boolean;
 }
@@ -126,8 +127,6 @@ interface Queue {
   ready: Set<string>;
   /** Statements in flight, awaited on stop so nothing runs against a closing database. */
   inFlight: Set<Promise<unknown>>;
-  /** Ids of jobs this process's workers are running: pg-boss records their end without awaiting it. */
-  running: Set<string>;
   workers?: {
     options: { pollingIntervalSeconds: number; maintenanceIntervalSeconds: number };
     started: Set<string>;
@@ -138,12 +137,30 @@ interface Queue {
 let queue: Queue | undefined;
 let opening: Promise<Queue> | undefined;
 
+/** A job a feature defines: its name, what runs it, and its retry policy. Registered by the job registry. */
+export interface JobDefinition<T = any> {
+  name: string;
+  handler: JobHandler<T>;
+  options: JobHandlerOptions;
+}
+
+/** Defines a job (nothing is registered: the job registry, ./registry.server.ts, lists and registers it). */
+export function defineJob<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): JobDefinition<T> {
+  assertJobName(name);
+  return { name, handler, options };
+}
+
+/** The job names this process has a handler for. */
+export function registeredJobNames(): string[] {
+  return [...handlers.keys()];
+}
+
 /**
- * Registers what runs the jobs named `name` (call it when the feature's module loads). Registering the
- * name again replaces the handler (module reloads in development).
+ * Registers what runs the jobs named `name`: the job registry does, at boot, for every feature's jobs (and tests
+ * for jobs of their own). Registering the name again replaces the handler.
  */
 export function registerJobHandler<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): void {
-  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
+  assertJobName(name);
   const registration: Registration = { handler, options: { ...pick(DEFAULTS), ...definedOnly(options) } };
   const previous = handlers.get(name);
   handlers.set(name, registration);
@@ -164,14 +181,14 @@ export function registerJobHandler<T>(name: string, handler: JobHandler<T>, opti
 
 /** Records a job; returns its id, or null when `singletonKey` matched a job already waiting. */
 export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
-  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}".`);
+  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}" (every job is listed in app/modules/jobs/registry.server.ts).`);
   const q = await openQueue();
   await ensureQueue(q, name);
   const id = crypto.randomUUID();
   // The queue is "stately" (one waiting job per key); a job without a key gets a key of its own.
-  const sendOptions: PgBoss.SendOptions = { id, singletonKey: options.singletonKey ?? `job:${id}` };
+  const sendOptions: SendOptions = { id, singletonKey: options.singletonKey ?? `job:${id}` };
   if (options.startAfterSeconds) sendOptions.startAfter = Math.ceil(options.startAfterSeconds);
-  if (options.tx) sendOptions.db = drizzleExecutor(options.tx);
+  if (options.tx) sendOptions.db = await drizzleExecutor(options.tx);
   const sent = await q.boss.send(name, (data ?? null) as object, sendOptions);
   if (sent && q.workers) {
     // Wake this process's idle worker instead of waiting for its next poll.
@@ -195,7 +212,8 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
   if (retryInterruptedRuns) await failInterruptedRuns(q);
   const maintain = () => {
     if (queue !== q || !q.workers) return;
-    track(q, q.boss.maintain()).catch((error) => console.error("[jobs] maintenance failed:", error));
+    // One pass: fails (to retry) runs past their expiry, deletes jobs past their retention.
+    track(q, q.boss.supervise()).catch((error) => console.error("[jobs] maintenance failed:", error));
     track(q, enqueueDailyJobs()).catch((error) => console.error("[jobs] daily jobs:", error));
   };
   const maintenance = setInterval(maintain, workerOptions.maintenanceIntervalSeconds * 1000);
@@ -208,8 +226,8 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
 /**
  * Enqueues today's run (a UTC day, by the database's clock) of every `daily` job that has none yet, and returns
  * the names enqueued. The day is the job's singleton key (`daily:2026-11-28`): the queue's stately policy lets two
- * nodes racing insert one waiting job, and a run that already happened today is found in the job table or, once
- * pg-boss has archived it (12 hours after it completed), in the archive. The workers' maintenance tick calls it.
+ * nodes racing insert one waiting job, and a run that already happened today is still in the job table (pg-boss
+ * keeps finished jobs 7 days). The workers' maintenance tick calls it.
  */
 export async function enqueueDailyJobs(): Promise<string[]> {
   const names = [...handlers].filter(([, registration]) => registration.options.daily).map(([name]) => name);
@@ -221,10 +239,8 @@ export async function enqueueDailyJobs(): Promise<string[]> {
     const { rows } = await track(
       q,
       q.pool.query<{ key: string; done: boolean }>(
-        `WITH today AS (SELECT 'daily:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key)
-         SELECT today.key, EXISTS (SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = today.key)
-           OR EXISTS (SELECT 1 FROM pgboss.archive WHERE name = $1 AND singleton_key = today.key) AS done
-         FROM today`,
+        `SELECT key, EXISTS (SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = key) AS done
+         FROM (SELECT 'daily:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key) AS today`,
         [name],
       ),
     );
@@ -248,8 +264,9 @@ export async function stopJobWorkers(options: StopJobWorkersOptions = {}): Promi
   opening = undefined;
   workerIds.clear();
   if (q.workers) clearInterval(q.workers.maintenance);
-  // pg-boss completes runs without awaiting: let those statements land, then close its pool.
-  await q.boss.stop({ graceful: true, wait: true, close: false, timeout: options.timeoutMs ?? 10_000 });
+  // Runs still going after the timeout are failed (so retried); their handlers are given up on, and a late end
+  // of theirs may still reach the database: let every statement land, then close the pool.
+  await q.boss.stop({ graceful: true, close: false, timeout: options.timeoutMs ?? 10_000 });
   while (q.inFlight.size) await Promise.allSettled([...q.inFlight]);
   await q.pool.end();
 }
@@ -274,12 +291,14 @@ export async function runQueuedJobsNow(name?: string, options: { maxRuns?: numbe
         ranAny = true;
         result.runs += 1;
         const registration = handlers.get(jobName)!;
+        // Settled for the attempt fetched (its id and retry count), as pg-boss's own workers do.
+        const attempt = { id: job.id, retryCount: job.retryCount };
         try {
           await registration.handler(job.data, { id: job.id, name: jobName, retryCount: job.retryCount });
-          await q.boss.complete(jobName, job.id);
+          await q.boss.complete(jobName, attempt);
           result.completed += 1;
         } catch (error) {
-          await q.boss.fail(jobName, job.id, errorOutput(error));
+          await q.boss.fail(jobName, attempt, errorOutput(error));
           result.failed += 1;
         }
       }
@@ -288,11 +307,11 @@ export async function runQueuedJobsNow(name?: string, options: { maxRuns?: numbe
   }
 }
 
-/** A job's state, or null when there is no such job (archived jobs included). */
+/** A job's state, or null when there is no such job (or no longer: see the retention in decision 016). */
 export async function getJobStatus(name: string, id: string): Promise<JobStatus | null> {
   const q = await openQueue();
   await ensureQueue(q, name);
-  const job = await q.boss.getJobById(name, id, { includeArchive: true });
+  const [job] = await q.boss.findJobs<unknown>(name, { id });
   if (!job) return null;
   return {
     id: job.id,
@@ -327,37 +346,22 @@ async function openQueue(): Promise<Queue> {
 }
 
 async function createQueue(database: Database): Promise<Queue> {
-  const { default: PgBossClass } = await import("pg-boss");
+  const { PgBoss: PgBossClass } = await import("pg-boss");
   const { default: pg } = await import("pg");
   // pg-boss's own pool (its statements never wait behind the app's), given to it as its `db` so that this
   // module knows which statements are in flight when it stops.
   const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
   pool.on("error", (error) => console.error("[jobs]", error));
   const inFlight = new Set<Promise<unknown>>();
-  const running = new Set<string>();
   const boss = new PgBossClass({
     db: {
-      executeSql: (text: string, values: unknown[]) => {
-        // A run given up on at stop (timeoutMs) that ends later still reports its end (pg-boss's complete or
-        // fail, which read an affected count): its job was failed already and pg-boss touches only active
-        // jobs, so nothing is left to record.
+      executeSql: (text: string, values?: unknown[]) => {
+        // A run given up on at stop (timeoutMs) that ends later still reports its end (pg-boss's complete, which
+        // reads an affected count): its job was failed already, and the settle is fenced to the attempt it
+        // fetched, so nothing is left to record.
         if (pool.ending) return Promise.resolve({ rows: [{ count: 0 }], rowCount: 0 });
-        let promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
-          // Several statements give several results; pg-boss reads rows only from single statements.
-          const last = Array.isArray(result) ? result[result.length - 1] : result;
-          return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
-        });
-        // pg-boss records the end of a worker's run (complete or fail, `[name, ids, output]`) without awaiting
-        // it: a rejection there would be unhandled and end the process (decision 016, "No job ends the
-        // process"). Logged instead; the run stays active and expiry retries it.
-        const ids = runIdsOf(values, running);
-        if (ids) {
-          promise = promise.catch((error: unknown) => {
-            console.error(JSON.stringify({ level: "error", message: "[jobs] could not record the end of a run", jobs: ids, error: storableText(String(error)) }));
-            return { rows: [{ count: 0 }], rowCount: 0 };
-          });
-          promise.then(() => ids.forEach((id) => running.delete(id)));
-        }
+        // As pg-boss's own pool answers (several statements give several results, which pg-boss unwraps).
+        const promise: Promise<{ rows: any[] }> = pool.query(text, values && values.length ? values : undefined);
         inFlight.add(promise);
         promise.then(
           () => inFlight.delete(promise),
@@ -366,12 +370,21 @@ async function createQueue(database: Database): Promise<Queue> {
         return promise;
       },
     },
-    // Our own timers run maintenance (startJobWorkers); cron schedules are not used.
+    // Our own timer runs maintenance (startJobWorkers), and only in a process with workers; cron schedules are not
+    // used. A maintenance pass checks expiry whenever it runs (pg-boss's per-queue claim lasts a second, so
+    // several nodes do not repeat one another's pass within it).
     supervise: false,
     schedule: false,
     migrate: true,
+    monitorIntervalSeconds: 1,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+    // pg-boss keeps timers of its own while open (a queue cache, worker polls): unref'd, so that a process that
+    // only enqueues (a script, a test) is not kept alive by them.
+    clock: UNREF_CLOCK,
   });
-  // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here.
+  // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here, among
+  // them a run whose end could not be recorded (it stays active, and expiry retries it).
   boss.on("error", (error) => console.error("[jobs]", error));
   try {
     await boss.start();
@@ -379,10 +392,18 @@ async function createQueue(database: Database): Promise<Queue> {
     await pool.end();
     throw error;
   }
-  const q: Queue = { database, boss, pool, ensured: new Map(), ready: new Set(), inFlight, running };
+  const q: Queue = { database, boss, pool, ensured: new Map(), ready: new Set(), inFlight };
   for (const name of handlers.keys()) await ensureQueue(q, name);
   return q;
 }
+
+const UNREF_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
 
 function track<T>(q: Queue, promise: Promise<T>): Promise<T> {
   q.inFlight.add(promise);
@@ -402,9 +423,9 @@ function ensureQueue(q: Queue, name: string): Promise<void> {
     const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds } = registration.options;
     const settings = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff, expireInSeconds };
     done = (async () => {
-      await q.boss.createQueue(name, { name, policy: "stately", ...settings });
-      // createQueue leaves an existing queue as it was: apply today's settings.
-      await q.boss.updateQueue(name, { name, policy: "stately", ...settings } as PgBoss.Queue);
+      await q.boss.createQueue(name, { policy: "stately", ...settings });
+      // createQueue leaves an existing queue as it was: apply today's settings (a policy is fixed at creation).
+      await q.boss.updateQueue(name, settings);
       q.ready.add(name);
     })();
     q.ensured.set(name, done);
@@ -424,7 +445,6 @@ async function startWorker(q: Queue, name: string): Promise<void> {
       name,
       { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: q.workers.options.pollingIntervalSeconds },
       async ([job]) => {
-        q.running.add(job!.id);
         // Looked up per run: a handler registered again (development reloads) takes over.
         const current = handlers.get(name)!;
         try {
@@ -451,30 +471,16 @@ async function failInterruptedRuns(q: Queue): Promise<void> {
   }
 }
 
-/** pg-boss's `db` option for one call, running inside a drizzle transaction. */
-function drizzleExecutor(tx: Db): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const { sql } = await import("drizzle-orm");
-      // Rewrite $1…$n as drizzle parameters (a parameter used twice is sent twice).
-      const parts = text.split(/\$(\d+)/);
-      const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1])));
-      const result = (await tx.execute(sql.join(chunks, sql.raw("")))) as unknown as { rows: any[] };
-      return { rows: result.rows };
-    },
-  };
+/** pg-boss's `db` option for one call, running inside a drizzle transaction (pg-boss's own adapter). */
+async function drizzleExecutor(tx: Db) {
+  const [{ fromDrizzle }, { sql }] = await Promise.all([import("pg-boss"), import("drizzle-orm")]);
+  // drizzle's node-postgres transaction answers execute() with pg's result ({ rows }), as the adapter expects.
+  return fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
 }
 
 function errorOutput(error: unknown): object {
   const storable = storableError(error);
   return { message: storable.message, stack: storable.stack, name: storable.name };
-}
-
-/** The job ids of a complete or fail statement (`[name, ids, output]`) for runs of this process's workers. */
-function runIdsOf(values: unknown[] | undefined, running: Set<string>): string[] | null {
-  const ids = values?.[1];
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === "string" && running.has(id))) return null;
-  return ids as string[];
 }
 
 const MAX_ERROR_TEXT = 2000;
@@ -512,6 +518,10 @@ export function storableError(error: unknown): Error {
   storable.name = storableText(name).slice(0, 100);
   if (stack) storable.stack = storableText(stack);
   return storable;
+}
+
+function assertJobName(name: string) {
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {

@@ -1,5 +1,5 @@
 /**
- * Money primitives for the royalty ledger (see /work/shared/MONEY.md).
+ * Money primitives for the royalty ledger (see docs/money.md).
  *
  * The ledger counts micro-units (1/1,000,000 of a currency unit) in bigint. Decimal text is turned into
  * micro-units by exact string-to-integer parsing (the digits go straight into a BigInt, never through a
@@ -153,7 +153,7 @@ export function formatMicros(micros: bigint): string {
 }
 
 /**
- * Whole cents, rounded toward negative infinity. MONEY.md: the available balance is "rounded down to whole
+ * Whole cents, rounded toward negative infinity. docs/money.md: the available balance is "rounded down to whole
  * cents" so that a payout can never exceed what is there; for a negative balance rounding down also moves
  * away from zero (-0.000001 -> -1 cent), which keeps "available" on the safe side in both directions.
  */

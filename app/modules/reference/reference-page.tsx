@@ -295,7 +295,7 @@ function CreateValue({ kind, lastResult }: { kind: ReferenceKind; lastResult: Su
   return (
     <section aria-labelledby={headingId} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
       <h2 id={headingId} className="font-semibold text-stone-900">
-        Add {kind === "pro" ? "a PRO" : `a ${info.noun}`}
+        Add {kind === "pro" ? "a PRO" : `${/^[aeiou]/i.test(info.noun) ? "an" : "a"} ${info.noun}`}
       </h2>
       <Form method="post" aria-label={`Add ${info.noun}`} className="mt-3 space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="create" />

@@ -40,3 +40,14 @@ export function isIsoDate(value: string): boolean {
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
+
+/**
+ * A proposal every party has answered but the owner has not confirmed: it is not in force until confirmed,
+ * which members easily miss. The owner's own pending share does not count as waiting (confirming accepts it).
+ * Null while a party still has to answer.
+ */
+export function awaitingConfirmation(parties: ReadonlyArray<{ status: string; isOwner: boolean }>): "accepted" | "answered" | null {
+  const others = parties.filter((p) => !p.isOwner);
+  if (others.some((p) => p.status === "pending")) return null;
+  return others.every((p) => p.status === "accepted") ? "accepted" : "answered";
+}

@@ -6,7 +6,7 @@ import { DateTime } from "~/components/formatting";
 import { StatusTag } from "~/components/status-tag";
 import { percentToBps } from "~/modules/catalog/songs/song-schemas";
 import type { SplitSectionData } from "./split-routes.server";
-import { formatBps, MAX_SPLIT_PARTIES, sharesTotalProblem } from "./split-rules";
+import { awaitingConfirmation, formatBps, MAX_SPLIT_PARTIES, sharesTotalProblem } from "./split-rules";
 import { SplitProposalSchema } from "./split-schemas";
 import type { SplitVersionState, SplitVersionView } from "./split-sheet.server";
 
@@ -174,6 +174,7 @@ function VersionCard({ version, splits }: { version: SplitVersionView; splits: S
         </p>
       ) : null}
       {version.note ? <p className="mt-2 text-sm whitespace-pre-line text-stone-700">{version.note}</p> : null}
+      <ConfirmationNotice version={version} canConfirm={rights.confirm} />
       <p className="mt-2 text-xs text-stone-500">
         Proposed{version.proposedBy ? ` by ${version.proposedBy}` : ""} on <DateTime iso={version.proposedAt} />
         {version.confirmedAt ? (
@@ -207,6 +208,30 @@ function VersionCard({ version, splits }: { version: SplitVersionView; splits: S
         ) : null}
       </div>
     </article>
+  );
+}
+
+/**
+ * A proposal every party has answered is still not in force: say so, and who must confirm it (the owner,
+ * who also gets a notification when the last answer comes in).
+ */
+function ConfirmationNotice({ version, canConfirm }: { version: SplitVersionView; canConfirm: boolean }) {
+  if (version.state !== "proposed") return null;
+  const answered = awaitingConfirmation(version.parties);
+  if (!answered) return null;
+  const every = answered === "accepted" ? "Every party has accepted" : "Every party has answered";
+  return (
+    <p role="status" className="mt-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      {canConfirm ? (
+        <>
+          {every}. Version {version.number} is not in force until you confirm it: confirm it to put it in force from {version.effectiveFrom}.
+        </>
+      ) : (
+        <>
+          {every}. Version {version.number} is still a proposal: it takes effect from {version.effectiveFrom} once the artist page's owner confirms it.
+        </>
+      )}
+    </p>
   );
 }
 

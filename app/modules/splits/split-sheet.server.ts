@@ -34,6 +34,8 @@ export interface SplitPartyView {
   /** The recoup amount paid to this party first ("$1,500.00"), or null. */
   recoup: string | null;
   isViewer: boolean;
+  /** The artist page's owner's own share (confirming the version accepts it). */
+  isOwner: boolean;
   /** Only for the signed PDF (never sent to a page): the address, the answer's IP and the recoup amount. */
   evidence?: { email: string; ip: string | null; recoupMicros: bigint };
 }
@@ -95,7 +97,12 @@ export async function loadSplitSheet(
   const ids = versionRows.map((r) => r.version.id);
   const partyRows = ids.length
     ? await db()
-        .select({ party: splitParties, isViewer: sql<boolean>`${partyOfUser(viewer)}` })
+        .select({
+          party: splitParties,
+          isViewer: sql<boolean>`${partyOfUser(viewer)}`,
+          // The song's owner, in the same statement (the page has a statement budget).
+          isOwner: sql<boolean>`coalesce(${splitParties.userId} = (select p.owner_id from songs s join profiles p on p.id = s.artist_id where s.id = ${songId}), false)`,
+        })
         .from(splitParties)
         .where(inArray(splitParties.versionId, ids))
         .orderBy(asc(splitParties.versionId), asc(splitParties.position))
@@ -124,7 +131,7 @@ export async function loadSplitSheet(
       confirmedAt: version.confirmedAt?.toISOString() ?? null,
       parties: partyRows
         .filter((p) => p.party.versionId === version.id)
-        .map(({ party, isViewer }) => ({
+        .map(({ party, isViewer, isOwner }) => ({
           id: party.id,
           name: party.name,
           email: party.userId ? null : party.email,
@@ -133,6 +140,7 @@ export async function loadSplitSheet(
           answeredAt: party.answeredAt?.toISOString() ?? null,
           recoup: party.recoupMicros > 0n ? formatCents(microsToCentsFloor(party.recoupMicros)) : null,
           isViewer: Boolean(isViewer),
+          isOwner: Boolean(isOwner),
           ...(options.withEvidence ? { evidence: { email: party.email, ip: party.answeredIp, recoupMicros: party.recoupMicros } } : {}),
         })),
     };

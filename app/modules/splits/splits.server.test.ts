@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { profiles, salesImports, splitParties, splitVersions, statementLines, type User } from "~/db/schema";
+import { notifications, profiles, salesImports, splitParties, splitVersions, statementLines, type User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { findSong, type SongDetail } from "~/modules/catalog/catalog.server";
@@ -9,7 +9,7 @@ import { createSong } from "~/modules/catalog/songs/song-editor.server";
 import { SongDetailsSchema } from "~/modules/catalog/songs/song-schemas";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { dayBefore, formatBps, sharesTotalProblem } from "./split-rules";
+import { awaitingConfirmation, dayBefore, formatBps, sharesTotalProblem } from "./split-rules";
 import { dollarsToMicros, SplitProposalSchema } from "./split-schemas";
 import { seedDemoSplits } from "./split-seed.server";
 import { loadSplitSheet, memberShares, pendingSplitTasks, releaseSplitSummaries } from "./split-sheet.server";
@@ -179,6 +179,44 @@ describe("proposing, answering and confirming", () => {
     await expect(answerSplit(paul, paulParty.id, "accepted", meta)).rejects.toMatchObject({ status: 409 });
     const sheet = await loadSplitSheet(song.id, mia);
     expect(sheet.history[0]!.message).toBe("Paul Producer declined 30.00% of version 1: that share goes back to the artist page's owner.");
+  });
+
+  it("when the last party accepts, the proposal says it waits for the owner's confirmation and the owner is told", async () => {
+    const song = await newSong("Split Ready");
+    const address = uniqueEmail("ready");
+    const { version, parties } = await proposeSplit(mia, song, proposal("2027-03-01", [["member@example.com", 6000], ["producer@example.com", 3000], [address, 1000]]), meta);
+    const notesOfMia = async () => db().select().from(notifications).where(eq(notifications.userId, mia.id)).orderBy(asc(notifications.createdAt), asc(notifications.id));
+    const before = (await notesOfMia()).length;
+    // Paul accepts while the address has not answered: an ordinary notice, the proposal still waits for answers.
+    await answerSplit(paul, parties[1]!.id, "accepted", meta);
+    let notes = (await notesOfMia()).slice(before);
+    expect(notes.map((n) => n.type)).toEqual(["SplitAccepted"]);
+    let sheet = await loadSplitSheet(song.id, mia);
+    expect(awaitingConfirmation(sheet.versions[0]!.parties)).toBeNull();
+    // The address's invitee creates an account and accepts: the last answer. Mia is told to confirm.
+    const invitee = await createUser({ email: address, emailVerifiedAt: new Date(), name: "Ivy", lastName: "Invitee" });
+    await answerSplit(invitee, parties[2]!.id, "accepted", meta);
+    notes = (await notesOfMia()).slice(before);
+    expect(notes.map((n) => n.type)).toEqual(["SplitAccepted", "SplitReadyToConfirm"]);
+    expect(notes[1]!.data).toMatchObject({
+      message: `Ivy Invitee accepted 10.00% of the split of “Split Ready”. Every party has accepted: confirm version ${version.number} to put it in force from 2027-03-01.`,
+      route_name: "member-song-profile",
+      route_hash: "splits",
+    });
+    sheet = await loadSplitSheet(song.id, paul);
+    expect(sheet.versions[0]!.state).toBe("proposed");
+    expect(sheet.versions[0]!.parties.map((p) => [p.name, p.isOwner])).toEqual([
+      ["Mia Member", true],
+      ["Paul Producer", false],
+      [address, false],
+    ]);
+    expect(awaitingConfirmation(sheet.versions[0]!.parties)).toBe("accepted");
+  });
+
+  it("counts the owner's own pending share as not waiting, and a decline as an answer", () => {
+    expect(awaitingConfirmation([{ status: "pending", isOwner: true }, { status: "accepted", isOwner: false }])).toBe("accepted");
+    expect(awaitingConfirmation([{ status: "accepted", isOwner: true }, { status: "declined", isOwner: false }])).toBe("answered");
+    expect(awaitingConfirmation([{ status: "accepted", isOwner: true }, { status: "pending", isOwner: false }])).toBeNull();
   });
 
   it("an invitee without an account declines from the link; a linked party must log in", async () => {

@@ -12,7 +12,7 @@ import { latestPostedSalePeriodStart } from "~/modules/ledger/posted-periods.ser
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
 import { notifyMember } from "~/modules/notifications/notifications.server";
 import { signedUrl } from "~/modules/security/signed-url.server";
-import { dayAfter, formatBps, MAX_SPLIT_PARTIES, sharesTotalProblem } from "./split-rules";
+import { awaitingConfirmation, dayAfter, formatBps, MAX_SPLIT_PARTIES, sharesTotalProblem } from "./split-rules";
 
 /**
  * Share splits (master royalties) of a song, in versions (docs/decisions/015-share-splits.md).
@@ -22,7 +22,7 @@ import { dayAfter, formatBps, MAX_SPLIT_PARTIES, sharesTotalProblem } from "./sp
  * - Each party accepts or declines. Members get a live notification and a dashboard task; an address
  *   without an account gets a signed link to `/share-split-proposals/create-account`.
  * - The owner (or an admin) confirms the version; from its effective date it is in force until the next
- *   confirmed version's date. Parties still pending then have their share held (MONEY.md) until they answer.
+ *   confirmed version's date. Parties still pending then have their share held (docs/money.md) until they answer.
  * - A version may not start on or before a sale period the ledger has already posted for the song.
  */
 
@@ -399,21 +399,28 @@ export async function answerSplit(user: Pick<User, "id" | "name" | "lastName" | 
         : `${who} declined ${formatBps(party!.shareBps)} of version ${row.version.number}: that share goes back to the artist page's owner.`;
     await recordEvent(tx, { songId: row.song.id, versionId: row.version.id, partyId, kind: answer, message, actorId: user.id, ip: meta.ip });
     await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: answer === "accepted" ? user.id : row.artist.ownerId, answer, actorId: user.id });
-    return { party: party!, version: row.version, song: { ...row.song, artist: row.artist } };
+    // Was this the last answer a proposal waited for? Then only the owner's confirmation is missing.
+    const parties = row.version.status === "proposed" ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id)) : [];
+    const ready = row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
+    return { party: party!, version: row.version, song: { ...row.song, artist: row.artist }, ready };
   });
   const owner = result.song.artist.ownerId;
   const recipients = new Set([owner, result.version.proposedBy].filter((id): id is number => id !== null && id !== user.id));
+  const answered = `${fullName(user)} ${answer} ${formatBps(result.party.shareBps)} of the split of “${result.song.title}”.`;
   for (const id of recipients) {
+    const toConfirm = id === owner && result.ready !== null;
     await notifyMember(id, {
-      type: answer === "accepted" ? "SplitAccepted" : "SplitDeclined",
-      message: `${fullName(user)} ${answer} ${formatBps(result.party.shareBps)} of the split of “${result.song.title}”.`,
+      type: toConfirm ? "SplitReadyToConfirm" : answer === "accepted" ? "SplitAccepted" : "SplitDeclined",
+      message: toConfirm
+        ? `${answered} Every party has ${result.ready}: confirm version ${result.version.number} to put it in force from ${result.version.effectiveFrom}.`
+        : answered,
       color: answer === "accepted" ? "green" : "orange",
       routeName: "member-song-profile",
       resourceId: result.song.id,
       routeHash: "splits",
     });
   }
-  return result;
+  return { party: result.party, version: result.version, song: result.song };
 }
 
 /**
@@ -449,17 +456,22 @@ export async function declineSplitByLink(partyId: string, meta: RequestMeta): Pr
       ip: meta.ip,
     });
     await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: row.artist.ownerId, answer: "declined", actorId: null });
-    return { party: party!, song: { ...row.song, artist: row.artist } };
+    const parties = row.version.status === "proposed" ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id)) : [];
+    const ready = row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
+    return { party: party!, version: row.version, song: { ...row.song, artist: row.artist }, ready };
   });
+  const declined = `${result.party.email} declined ${formatBps(result.party.shareBps)} of the split of “${result.song.title}”.`;
   await notifyMember(result.song.artist.ownerId, {
-    type: "SplitDeclined",
-    message: `${result.party.email} declined ${formatBps(result.party.shareBps)} of the split of “${result.song.title}”.`,
+    type: result.ready ? "SplitReadyToConfirm" : "SplitDeclined",
+    message: result.ready
+      ? `${declined} Every party has ${result.ready}: confirm version ${result.version.number} to put it in force from ${result.version.effectiveFrom}.`
+      : declined,
     color: "orange",
     routeName: "member-song-profile",
     resourceId: result.song.id,
     routeHash: "splits",
   });
-  return result;
+  return { party: result.party, song: result.song };
 }
 
 /* ------------------------------------------------------------------ in force */

@@ -5,7 +5,7 @@ import { expect as baseExpect, newUserData, test, type FreshUser } from "../supp
 import { AFF, AFF_CODES, AFF_ISRC, AFF_PASSWORD, AFF_SONG } from "./affiliate-accounts";
 
 /**
- * Affiliates (issue 13): signing up (a new visitor, an existing member), an administrator's decisions,
+ * Affiliates: signing up (a new visitor, an existing member), an administrator's decisions,
  * a registration through referral links (the first touch wins), an import that earns the affiliate its
  * commission, the affiliate dashboard against the ledger, guards and bad input. Accounts: affiliate-accounts.ts.
  */
@@ -43,6 +43,8 @@ test("a new visitor signs up as an affiliate: bad input beside the fields, value
   const response = await app.goto("/register/affiliate");
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle("Become an Affiliate | Backline");
+  // The rate is told before applying, not only once approved.
+  await expect(page.getByTestId("affiliate-terms")).toContainText("You earn 20% of the platform commission");
   const user = newUserData("affiliate");
   await fillAccount(page, user);
   await page.getByLabel("Your website or audience").fill("short");

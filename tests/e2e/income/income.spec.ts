@@ -21,21 +21,26 @@ import {
 } from "./helpers";
 
 /**
- * Income & Shares (issue 10): after an administrator uploads a statement that pays Mia (and Paul, and
+ * Income & Shares: after an administrator uploads a statement that pays Mia (and Paul, and
  * nina's held share), the member's page, the dashboard and the income API agree to the micro-unit; the
  * statements table leads to the lines behind the amount; nobody else reads the figures.
  * See helpers.ts for the statement and for how pages are compared with a ledger other specs also write to.
  */
 test.describe.configure({ timeout: 120_000 });
 
-/** The statements table's row for an upload, and the lines section it opens. */
+/**
+ * The statements table's row for an upload, and the lines section it opens. Members see a statement by its
+ * source and period with its own reference (the statement id), never by the file the admin uploaded.
+ */
 const statementRow = (page: Page, upload: Uploaded) =>
   page
     .getByRole("table", { name: "The statements your income came from" })
     .getByRole("row")
-    .filter({ hasText: upload.fileName });
+    .filter({ hasText: `Statement ${upload.statementId}` });
+const statementTitle = (upload: Uploaded) =>
+  `Digital sales · ${new Date(`${upload.month}-01T00:00:00Z`).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" })}, statement ${upload.statementId}`;
 const linesTable = (page: Page, upload: Uploaded) =>
-  page.getByRole("table", { name: `Your lines in ${upload.fileName}` });
+  page.getByRole("table", { name: `Your lines in ${statementTitle(upload)}` });
 
 /** The lines table's rows: line number, track, line amount and the member's share (exact). */
 async function readLines(page: Page, upload: Uploaded) {
@@ -116,9 +121,12 @@ test("Income & Shares agrees with the income API to the cent; the statement's ro
     `the month ${upload.month}, digital`,
   );
 
-  // The statement's row: digital, 3 postings, Mia's exact amount; its link opens the lines.
+  // The statement's row: digital, named by source and month, 3 postings, Mia's exact amount; its link opens
+  // the lines. The admin's file name is not Mia's business.
   const row = statementRow(page, upload);
   await expect(row).toContainText("Digital");
+  await expect(row.getByRole("rowheader")).toContainText(statementTitle(upload).split(",")[0]!);
+  await expect(page.locator("main")).not.toContainText(upload.fileName);
   expectShown(
     await shownAmount(row.locator("[data-micros]")),
     EXPECTED.mia,
@@ -126,7 +134,7 @@ test("Income & Shares agrees with the income API to the cent; the statement's ro
   );
   await row
     .getByRole("link", {
-      name: `${EXPECTED.miaPostings} postings from ${upload.fileName}`,
+      name: `${EXPECTED.miaPostings} postings from ${statementTitle(upload)}`,
     })
     .click();
   await expect(page).toHaveURL(
@@ -520,7 +528,7 @@ test.describe("without JavaScript", () => {
     expectPageMatchesApi(seen, api);
     await statementRow(page, upload)
       .getByRole("link", {
-        name: `${EXPECTED.miaPostings} postings from ${upload.fileName}`,
+        name: `${EXPECTED.miaPostings} postings from ${statementTitle(upload)}`,
       })
       .click();
     await expect(page).toHaveURL(

@@ -1,4 +1,4 @@
-import { DEMO, DEMO_PASSWORD } from "../support/accounts";
+import { DEMO, DEMO_PASSWORD, UNSIGNED } from "../support/accounts";
 import { expect, test } from "../support/test";
 import { GATE_DOCUMENT, LEGAL_ADMIN_PASSWORD, LEGAL_MEMBERS } from "./accounts";
 
@@ -54,6 +54,35 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("No signatures match these filters.")).toBeVisible();
     await page.getByRole("link", { name: "Clear", exact: true }).click();
     await expect(page).toHaveURL("/admin/signatures");
+  });
+
+  test("lists who still has to agree to the current versions, and exports them as CSV", async ({ page, app }) => {
+    await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
+    await page.goto("/admin/signatures");
+    await page.getByRole("navigation", { name: "Signatures view" }).getByRole("link", { name: "Still to agree" }).click();
+    await expect(page).toHaveURL(/[?&]view=outstanding/);
+    // This prepared account never agreed to anything (it only ever fails a login): each required document is due.
+    const filters = page.getByRole("search", { name: "Filter signatures" });
+    await expect(filters.getByLabel("Version")).toHaveCount(0);
+    await filters.getByLabel("Member name or email").fill(UNSIGNED.wrongPassword);
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/[?&]view=outstanding/);
+    const table = page.getByRole("table", { name: "Accounts still to agree to the current versions" });
+    const rows = table.getByRole("rowgroup").nth(1).getByRole("row");
+    await expect(rows.filter({ hasText: "Terms of Service" })).toContainText("Never");
+    await expect(rows.filter({ hasText: "Privacy Policy" })).toContainText("Never");
+    // The bystander agreed to everything: nothing is due.
+    await page.goto(`/admin/signatures?view=outstanding&member=${encodeURIComponent(LEGAL_MEMBERS.bystander)}`);
+    await expect(page.getByText("Nobody matching these filters has anything left to agree to.")).toBeVisible();
+
+    const href = await page.getByRole("link", { name: /^Export CSV/ }).getAttribute("href");
+    expect(href).toContain("view=outstanding");
+    const csv = await page.request.get(`/admin/signatures/export.csv?view=outstanding&member=${encodeURIComponent(UNSIGNED.wrongPassword)}`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()["content-disposition"]).toMatch(/^attachment; filename="backline-still-to-agree-[a-z0-9-]+\.csv"$/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("member_id,member,email,document_id,document,current_version,last_agreed_version");
+    expect(lines.filter((l) => l.includes(UNSIGNED.wrongPassword)).length).toBeGreaterThanOrEqual(2);
   });
 
   test("a member sees their own agreements on their Account page", async ({ page, app }) => {

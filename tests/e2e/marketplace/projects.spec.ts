@@ -8,7 +8,7 @@ import { otherBrowser } from "../support/account-admin-helpers";
 import { waitForSubscription } from "../support/realtime";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin's, and the deliverable
+ * The project pages: the member's list and project page, the admin's, and the deliverable
  * downloads. Each test owns a project prepared by tests/e2e/support/project-fixtures.ts ($200.00 of mixing,
  * one revision included, 10 % platform fee).
  */
@@ -80,6 +80,7 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   await page.getByRole("button", { name: "Upload deliverable" }).click();
   await expect(flash(page)).toContainText("mix-v1.wav is delivered.");
   await expect(page.getByRole("list", { name: "Deliverables" }).getByRole("link", { name: "mix-v1.wav" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Deliverables" }).locator("audio[aria-label='Listen to mix-v1.wav']")).toHaveAttribute("controls", "");
 
   // The client asks for a revision (the one included).
   await as(app, "flow", "client", (id) => `/member/${id}/project/${projectId}`);

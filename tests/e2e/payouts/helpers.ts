@@ -7,7 +7,7 @@ import { pathOf } from "../support/signed-links";
 import { expect, sendAppOrigin, uniqueEmail, type App } from "../support/test";
 
 /**
- * Helpers for the payouts specs (issue 11). The demo members' balances are shared by every spec (other specs
+ * Helpers for the payouts specs. The demo members' balances are shared by every spec (other specs
  * upload statements that pay Mia), so each payout test makes its own member and gives them a balance of its
  * own: an administrator creates the account (no registration limit), the member activates it through the
  * emailed link and agrees to the documents, and a PRO statement with an IPI no one else uses lands in
@@ -150,7 +150,7 @@ export async function confirmWithCode(page: Page, admin: TwoFactorAdmin) {
 }
 
 /**
- * A fresh administrator with two-factor on (paying and rejecting payouts need it, issue 11), set up through the
+ * A fresh administrator with two-factor on (paying and rejecting payouts need it), set up through the
  * Account page's forms; the demo administrator stays without it so other suites log in with a password alone.
  * Logs in with its recovery codes (each once), so no test waits for a new TOTP step.
  */

@@ -3,7 +3,7 @@ import { type App, type BrowserErrors, expect, test } from "../support/test";
 import { confirmWithCode, confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, twoFactorAdmin } from "./helpers";
 
 /**
- * Stripe Connect Express (issue 11, decision 019) through the suite's Stripe stand-in (playwright.config.ts,
+ * Stripe Connect Express (decision 019) through the suite's Stripe stand-in (playwright.config.ts,
  * tests/helpers/stripe-stand-in.ts): a member sets Stripe up on Stripe's hosted onboarding, comes back to a
  * link that no longer works and is sent on with a fresh one, and an administrator pays by Stripe transfer.
  */

@@ -12,6 +12,7 @@ import { actionMail, sendMail } from "~/modules/mail/mailer.server";
 import { notifyMember } from "~/modules/notifications/notifications.server";
 import { describeWait, hitRateLimit } from "~/modules/security/rate-limit.server";
 import { signedUrl } from "~/modules/security/signed-url.server";
+import { CREDIT_ROLE_LABELS } from "./credit-labels";
 
 /**
  * Producer and featured-artist credits on a song. The song's editor invites anyone by email; the message
@@ -23,7 +24,7 @@ import { signedUrl } from "~/modules/security/signed-url.server";
 export const CREDIT_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const CREDIT_INVITES_PER_SONG_PER_DAY = 20;
 
-export const CREDIT_ROLE_LABELS: Record<CreditRole, string> = { producer: "Producer", featured_artist: "Featured artist" };
+export { CREDIT_ROLE_LABELS };
 
 export function creditInvitePath(role: CreditRole, id: string): string {
   return role === "producer" ? `/song-producer-invite/${id}` : `/song-featured-artist-invite/${id}`;
@@ -98,7 +99,66 @@ export async function inviteCredit(actor: Pick<User, "id" | "name" | "lastName">
     await db().delete(songCredits).where(eq(songCredits.id, credit.id));
     throw error;
   }
+  // A member (a verified account at that address) also hears of it in the app, as split proposals do; the
+  // dashboard lists it with its link until it is answered (pendingCreditTasks).
+  const member = await findUserByEmail(email);
+  if (member?.emailVerifiedAt) {
+    await notifyMember(member.id, {
+      type: "SongCreditInvited",
+      message: `${inviter} would like to credit you as ${CREDIT_ROLE_LABELS[role].toLowerCase()} on “${song.title}” by ${song.artist.name}. Accept or decline it.`,
+      color: "blue",
+      routeName: "member-dashboard",
+      routeHash: "credit-invitations",
+    });
+  }
   return { credit, url };
+}
+
+export interface PendingCreditTask {
+  id: string;
+  role: CreditRole;
+  songTitle: string;
+  artistName: string;
+  inviterName: string | null;
+  /** The invitation page, signed until the invitation expires (the path: it opens on this host). */
+  href: string;
+}
+
+/**
+ * The credit invitations waiting for this member's answer: addressed to their (verified) email, pending and
+ * not expired, newest first. The member is the addressee, so the dashboard may hand them the signed link the
+ * email carries.
+ */
+export async function pendingCreditTasks(user: Pick<User, "email" | "emailVerifiedAt">, now = new Date()): Promise<PendingCreditTask[]> {
+  if (!user.emailVerifiedAt) return [];
+  const rows = await db()
+    .select({
+      id: songCredits.id,
+      role: songCredits.role,
+      expiresAt: songCredits.expiresAt,
+      songTitle: songs.title,
+      artistName: profiles.name,
+      inviterName: users.name,
+      inviterLastName: users.lastName,
+    })
+    .from(songCredits)
+    .innerJoin(songs, eq(songs.id, songCredits.songId))
+    .innerJoin(profiles, eq(profiles.id, songs.artistId))
+    .leftJoin(users, eq(users.id, songCredits.invitedBy))
+    .where(and(sql`lower(${songCredits.email}) = ${normalizeEmail(user.email)}`, eq(songCredits.status, "pending"), sql`${songCredits.expiresAt} > ${now.toISOString()}::timestamptz`))
+    .orderBy(sql`${songCredits.createdAt} desc`)
+    .limit(50);
+  return rows.map((row) => {
+    const url = new URL(signedUrl(creditInvitePath(row.role, row.id), Math.max(1, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000))));
+    return {
+      id: row.id,
+      role: row.role,
+      songTitle: row.songTitle,
+      artistName: row.artistName,
+      inviterName: row.inviterName === null ? null : fullName({ name: row.inviterName, lastName: row.inviterLastName ?? "" }),
+      href: `${url.pathname}${url.search}`,
+    };
+  });
 }
 
 /** Withdraws an invitation or a credit of the song; its link stops working. */

@@ -315,6 +315,20 @@ function AudioForm({ data, lastResult }: { data: EditData; lastResult: Result })
 
 const CREDIT_STATUS_LABELS = { pending: "Invited", accepted: "Verified", declined: "Declined", revoked: "Withdrawn" } as const;
 
+/** The credited member's name; an invited member's name with the address it went to; else the address. */
+function creditName(credit: EditData["song"]["credits"][number]) {
+  const member = credit.user ?? credit.invitee;
+  if (!member) return credit.email;
+  const name = `${member.name} ${member.lastName}`.trim();
+  return credit.user ? (
+    name
+  ) : (
+    <>
+      {name} <span className="text-stone-500">({credit.email})</span>
+    </>
+  );
+}
+
 function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResult: Result }) {
   const [form, fields] = useForm({
     id: "song-credits",
@@ -332,7 +346,7 @@ function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResu
           {song.credits.map((credit) => (
             <li key={credit.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span className="min-w-0 break-words">
-                {credit.user ? `${credit.user.name} ${credit.user.lastName}` : credit.email} · {credit.role === "producer" ? "Producer" : "Featured artist"}
+                {creditName(credit)} · {credit.role === "producer" ? "Producer" : "Featured artist"}
               </span>
               <span className="flex items-center gap-2">
                 <StatusTag status={credit.status === "accepted" ? "approved" : credit.status === "pending" ? "pending" : "inactive"} label={CREDIT_STATUS_LABELS[credit.status]} />

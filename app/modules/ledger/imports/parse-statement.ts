@@ -1,5 +1,5 @@
 /**
- * Streams a statement file into StatementLines (MONEY.md "Statements in": streamed, never read whole).
+ * Streams a statement file into StatementLines (docs/money.md "Statements in": streamed, never read whole).
  *
  * The first non-blank line is looked at on its own to choose the delimiter (tab-separated DistroKid and
  * CD Baby files, comma-separated CSV otherwise), then the bytes flow through csv-parse with back-pressure,

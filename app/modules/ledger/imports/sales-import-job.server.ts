@@ -1,5 +1,5 @@
 import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
-import { enqueueJob, registerJobHandler, storableError } from "~/modules/jobs/queue.server";
+import { defineJob, enqueueJob, storableError } from "~/modules/jobs/queue.server";
 import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
 
 /**
@@ -11,7 +11,8 @@ export const SALES_IMPORT_JOB = "sales-import";
 export const SALES_IMPORT_PROGRESS_EVENT = "sales-import.progress";
 const RETRY_LIMIT = 2;
 
-registerJobHandler<{ importId: number }>(
+/** Registered at boot by the job registry (app/modules/jobs/registry.server.ts). */
+export const salesImportJob = defineJob<{ importId: number }>(
   SALES_IMPORT_JOB,
   async ({ importId }, job) => {
     try {

@@ -19,7 +19,7 @@ import { readStatementFile, type HomeLine } from "./statement-reader.server";
 import type { StatementEncoding } from "./statement-encoding.server";
 
 /**
- * Sales statements in (MONEY.md "Statements in"). An upload is checked whole before anything is stored
+ * Sales statements in (docs/money.md "Statements in"). An upload is checked whole before anything is stored
  * (layout, every line, rates, duplicates), then recorded as a queued import and handed to the job queue.
  * The job posts the whole statement in one transaction: its lines (COPY on PostgreSQL), one journal entry
  * with every line's postings, and the import's figures, so a crash leaves nothing and a re-run finishes it.
@@ -114,6 +114,7 @@ export async function createSalesImport(
           fileSha256: upload.file.sha256,
           fileBytes: upload.file.bytes,
           statementId: summary.statementId,
+          expectedLines: summary.lines,
           exchangeRate: rate,
           uploadedBy: upload.uploadedBy,
         })
@@ -380,7 +381,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
 
   if (unchecked) await checkReferences(tx, salesImport.id, referenced);
 
-  // The invariant (MONEY.md), checked in the database before the import commits: the entry sums to zero,
+  // The invariant (docs/money.md), checked in the database before the import commits: the entry sums to zero,
   // and what it shares out (members, held, commission, suspense) is exactly the statement's total. When the
   // rows went in without their foreign-key checks, the same pass proves every posting's line is this import's.
   const checked = (await tx.execute(sql`
@@ -440,7 +441,7 @@ export async function checkReferences(
   }
 }
 
-/** The import's figures as the JSON contract gives them (MONEY.md `GET /api/admin/sales-imports/{id}`). */
+/** The import's figures as the JSON contract gives them (docs/money.md `GET /api/admin/sales-imports/{id}`). */
 export function salesImportJson(row: SalesImport) {
   const running = row.status === "processing" ? linesPostedSoFar(row.id) : null;
   return {

@@ -43,7 +43,11 @@ function looksLikeUtf16(head: Buffer): boolean {
   if (sample.length < 4) return false;
   let evenZeros = 0;
   let oddZeros = 0;
-  for (let i = 0; i < sample.length; i++) if (sample[i] === 0) i % 2 ? oddZeros++ : evenZeros++;
+  for (let i = 0; i < sample.length; i++) {
+    if (sample[i] !== 0) continue;
+    if (i % 2) oddZeros++;
+    else evenZeros++;
+  }
   const half = sample.length / 2;
   return evenZeros > half * 0.4 || oddZeros > half * 0.4;
 }

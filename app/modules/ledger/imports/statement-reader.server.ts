@@ -3,7 +3,7 @@ import { openStatement, StatementFormatError, type Layout, type StatementKind, t
 import { detectStatementEncoding, utf8Chunks, type StatementEncoding } from "./statement-encoding.server";
 
 /**
- * A stored statement file read line by line in home currency (MONEY.md "One home currency, USD"): a line
+ * A stored statement file read line by line in home currency (docs/money.md "One home currency, USD"): a line
  * in another currency is converted by its own rate, else by the rate the administrator entered at upload;
  * without either the statement is refused naming the currency. Used twice: to check a file before it is
  * accepted (nothing stored), and by the import job that posts it.

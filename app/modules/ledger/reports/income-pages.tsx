@@ -1,8 +1,7 @@
-import { lazy, Suspense } from "react";
 import { Link, useLocation } from "react-router";
-import { CHART, ChartCard, EmptyState, PieChart, StatCard } from "~/components/charts";
+import { ChartCard, EmptyState, MonthBarChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable } from "~/components/data-table";
-import { DateTime, Money } from "~/components/formatting";
+import { Count, DateTime, Money, numberFormat } from "~/components/formatting";
 import { useHydrated } from "~/components/hydrated";
 import { pageHref, Pagination } from "~/components/pagination";
 import type { IncomeSource } from "~/db/schema";
@@ -10,7 +9,7 @@ import { formatMicros, microsToCentsFloor } from "../money";
 
 /**
  * Income & Shares (member-income) and the dashboard's income chart. Amounts arrive as micro-unit strings
- * (exact, whatever their size) and are shown in whole cents rounded down, the rule MONEY.md gives the
+ * (exact, whatever their size) and are shown in whole cents rounded down, the rule docs/money.md gives the
  * available balance, so every figure here is the API's six-decimal figure cut at the cent; the exact amount
  * is in the element's title and data-micros.
  */
@@ -37,7 +36,8 @@ export interface IncomePageData {
   bySource: Record<IncomeSource, Micros>;
   byMonth: Array<{ month: string; bySource: Record<IncomeSource, Micros>; total: Micros }>;
   /** One page of the statements, newest first. */
-  statements: Array<{ importId: number | null; fileName: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
+  /** Named by source and period (statement-name.ts), with the statement's own reference when it has one. */
+  statements: Array<{ importId: number | null; name: string; statementId: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
   statementCount: number;
   statementsPage: number;
   statementsPageSize: number;
@@ -45,7 +45,8 @@ export interface IncomePageData {
 
 export interface IncomeLinesData {
   importId: number;
-  fileName: string | null;
+  name: string | null;
+  statementId: string | null;
   page: number;
   total: number;
   pageSize: number;
@@ -58,6 +59,24 @@ export function MicrosMoney({ micros }: { micros: Micros }) {
   return (
     <span title={`${formatMicros(value)} USD`} data-micros={formatMicros(value)}>
       <Money cents={Number(microsToCentsFloor(value))} />
+    </span>
+  );
+}
+
+/**
+ * An amount in micro-units shown whole (two to six decimals), where figures must add up on screen: the
+ * journal's postings of an entry sum to zero exactly as shown, which cents rounded down would not.
+ */
+export function ExactMicrosMoney({ micros }: { micros: Micros }) {
+  const hydrated = useHydrated();
+  const exact = formatMicros(BigInt(micros));
+  // Intl formats a decimal string without passing it through a float (ECMA-402 NumberFormat v3).
+  const text = numberFormat(hydrated ? undefined : "en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(
+    exact as unknown as number,
+  );
+  return (
+    <span title={`${exact} USD`} data-micros={exact}>
+      {text}
     </span>
   );
 }
@@ -89,51 +108,18 @@ export function IncomeTotals({ data }: { data: IncomePageData }) {
 
 /* ------------------------------------------------------------------ chart */
 
-interface StackedBarProps {
-  label: string;
-  months: Array<Record<string, string | number>>;
-  keys: string[];
-  colors: string[];
-}
+const centsOf = (micros: Micros) => Number(microsToCentsFloor(BigInt(micros)));
 
-const NivoStackedBar = lazy(() =>
-  import("@nivo/bar").then((m) => ({
-    default: function StackedBar({ months, keys, colors }: StackedBarProps) {
-      return (
-        <m.ResponsiveBar
-          data={months}
-          keys={keys}
-          indexBy="month"
-          margin={{ top: 16, right: 16, bottom: 48, left: 64 }}
-          colors={colors}
-          padding={0.35}
-          valueFormat={(v) => `$${Number(v).toFixed(2)}`}
-          axisLeft={{ format: (v) => `$${v}` }}
-          enableLabel={false}
-          legends={[{ dataFrom: "keys", anchor: "top-left", direction: "row", translateY: -16, itemWidth: 90, itemHeight: 16 }]}
-          motionConfig={{ duration: CHART.animationMs }}
-        />
-      );
-    },
-  })),
-);
-
-/** Income per month stacked by source (nivo, client-only, CHART.barHeight high). */
+/** Income per month stacked by source (client-only, CHART.barHeight high), every month from the first. */
 export function IncomeByMonthChart({ data }: { data: Pick<IncomePageData, "byMonth" | "bySource"> }) {
-  const hydrated = useHydrated();
   const sources = shownSources(data);
-  const months = data.byMonth.map((m) => ({
-    month: m.month,
-    ...Object.fromEntries(sources.map((s) => [SOURCE_LABELS[s], Number(microsToCentsFloor(BigInt(m.bySource[s]))) / 100])),
-  }));
   return (
-    <div role="img" aria-label="Income by month and source" style={{ height: CHART.barHeight }} data-chart-height={CHART.barHeight}>
-      {hydrated ? (
-        <Suspense fallback={null}>
-          <NivoStackedBar label="Income by month" months={months} keys={sources.map((s) => SOURCE_LABELS[s])} colors={sources.map((s) => SOURCE_COLORS[s])} />
-        </Suspense>
-      ) : null}
-    </div>
+    <MonthBarChart
+      label="Income by month and source"
+      format="cents"
+      series={sources.map((s) => ({ key: s, label: SOURCE_LABELS[s], color: SOURCE_COLORS[s] }))}
+      months={data.byMonth.map((m) => ({ month: m.month, values: Object.fromEntries(sources.map((s) => [s, centsOf(m.bySource[s])])) }))}
+    />
   );
 }
 
@@ -164,7 +150,7 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
     );
   }
   const slices = sources
-    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: Number(microsToCentsFloor(BigInt(data.bySource[s]))) / 100 }))
+    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: centsOf(data.bySource[s]), color: SOURCE_COLORS[s] }))
     .filter((s) => s.value > 0);
   return (
     <div className="grid gap-4 xl:grid-cols-3">
@@ -177,13 +163,14 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
         </ChartCard>
       </div>
       <ChartCard title="By source">
-        {slices.length ? <PieChart label="Income by source" slices={slices} /> : null}
+        {slices.length ? <PieChart label="Income by source" format="cents" slices={slices} legend={false} /> : null}
         <table className="mt-3 w-full text-sm" data-testid="income-by-source">
           <caption className="sr-only">Income by source</caption>
           <tbody>
             {sources.map((s) => (
               <tr key={s} className="border-b border-stone-100">
                 <th scope="row" className="py-1.5 text-left font-medium">
+                  <span aria-hidden="true" className="mr-2 inline-block size-2.5 rounded-sm" style={{ background: SOURCE_COLORS[s] }} />
                   {SOURCE_LABELS[s]}
                 </th>
                 <td className="py-1.5 text-right">
@@ -207,6 +194,9 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
 }
 
 const KIND_LABELS: Record<string, string> = { digital: "Digital", pro: "PRO", license: "Licence" };
+
+/** "DistroKid · March 2026, statement DK-0042": the name and, when the statement has one, its reference. */
+const statementTitle = (s: { name: string; statementId: string | null }) => (s.statementId ? `${s.name}, statement ${s.statementId}` : s.name);
 
 /** The lines of a statement open below the table, on the statements page the member is on. */
 function linesHref(search: string, importId: number): string {
@@ -241,7 +231,20 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
           </p>
         }
         columns={[
-          { key: "file", header: "Statement", rowHeader: true, cell: (r) => (r.importId === null ? "Other income" : (r.fileName ?? `Import #${r.importId}`)) },
+          {
+            key: "file",
+            header: "Statement",
+            rowHeader: true,
+            cell: (r) =>
+              r.importId === null ? (
+                "Other income"
+              ) : (
+                <span className="block min-w-0">
+                  {r.name}
+                  {r.statementId ? <span className="block text-xs break-words text-stone-500">Statement {r.statementId}</span> : null}
+                </span>
+              ),
+          },
           { key: "kind", header: "Kind", cell: (r) => (r.kind ? (KIND_LABELS[r.kind] ?? r.kind) : "—") },
           { key: "date", header: "Imported", cell: (r) => (r.importedAt ? <DateTime iso={r.importedAt} /> : "—") },
           { key: "amount", header: "Your amount", align: "right", cell: (r) => <MicrosMoney micros={r.amount} /> },
@@ -251,11 +254,11 @@ export function StatementsTable({ data }: { data: IncomePageData }) {
             align: "right",
             cell: (r) =>
               r.importId === null ? (
-                `${r.postings}`
+                <Count value={r.postings} />
               ) : (
                 <Link to={linesHref(search, r.importId)} preventScrollReset className="font-medium text-brand-800 underline">
-                  {r.postings} {r.postings === 1 ? "posting" : "postings"}
-                  <span className="sr-only"> from {r.fileName ?? `import ${r.importId}`}</span>
+                  <Count value={r.postings} /> {r.postings === 1 ? "posting" : "postings"}
+                  <span className="sr-only"> from {statementTitle(r)}</span>
                 </Link>
               ),
           },
@@ -282,7 +285,7 @@ export function IncomeLinesTable({ data }: { data: IncomeLinesData }) {
   return (
     <div className="space-y-3">
       <DataTable<Row>
-        caption={`Your lines in ${data.fileName ?? `import ${data.importId}`}`}
+        caption={`Your lines in ${data.name ? statementTitle({ name: data.name, statementId: data.statementId }) : "this statement"}`}
         rows={data.lines}
         rowKey={(r) => r.lineId}
         empty={<p className="text-sm text-stone-600">None of this statement's lines paid you.</p>}

@@ -12,7 +12,7 @@ import { createUser } from "../../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { createSalesImport, runSalesImport } from "../imports/sales-imports.server";
 import type { StatementKind } from "../imports/parse-statement";
-import { incomeReportJson, memberIncome, memberIncomeLines, memberPayments, STATEMENTS_PAGE_SIZE } from "./income.server";
+import { incomePageData, incomeReportJson, memberIncome, memberIncomeLines, memberPayments, STATEMENTS_PAGE_SIZE } from "./income.server";
 
 useTestDatabase();
 
@@ -124,14 +124,18 @@ describe("memberIncome", () => {
       [proImport, "pro", "pro-statement.csv", 12_345_679n],
       [digitalImport, "digital", "digital-statement.csv", 19_281_110n],
     ]);
+    // Members see each named by its source and the months of their part of it, not by the uploaded file.
+    expect(incomePageData(income).statements.map((s) => s.name)).toEqual(["Performance royalties · April 2026", "Digital sales · Jun – Jul 2026"]);
+    expect(JSON.stringify(incomePageData(income))).not.toContain("statement.csv");
     expect(income.statementCount).toBe(2);
     expect(income.statementsPage).toBe(1);
     // A page past the last: no statements, the same count and figures.
     const past = (await memberIncome(mia.id, 2))!;
     expect([past.statements, past.statementCount, past.statementsPage, past.earnedMicros]).toEqual([[], 2, 2, income.earnedMicros]);
     // The lines behind the digital statement's amount: only Mia's, with her part of each.
-    const { lines, total } = await memberIncomeLines(mia.id, digitalImport);
+    const { lines, total, naming } = await memberIncomeLines(mia.id, digitalImport);
     expect(total).toBe(5);
+    expect(naming).toMatchObject({ kind: "digital", firstMonth: "2026-06", lastMonth: "2026-07" });
     expect(lines.map((l) => [l.lineNo, l.amountMicros])).toEqual([
       [2, 9_000_000n],
       [3, 6_300_000n],

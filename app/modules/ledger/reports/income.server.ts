@@ -2,9 +2,10 @@ import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { incomeSources, type IncomeSource, type StatementKindName as StatementKind } from "~/db/schema";
 import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
+import { statementName, type StatementNaming } from "./statement-name";
 
 /**
- * A member's income, derived from the ledger's postings (MONEY.md "Balances are derived"):
+ * A member's income, derived from the ledger's postings (docs/money.md "Balances are derived"):
  *
  * - earned: their earnings postings that carry a source (income, wherever it came from: a statement, a held
  *   share released to them, a declined share returned to them as the owner); payouts post without a source;
@@ -16,7 +17,7 @@ import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
  * Income by month uses the first day of the statement line's sale period for postings that come from a
  * statement line, and the entry's month (UTC) otherwise. Everything is read in one aggregate statement, from
  * posting_rollups (posting_summaries rolled up by triggers; both written in the transactions that write the postings:
- * summaries.server.ts, schema.ts).
+ * summaries.server.ts, app/db/schema/core.ts).
  */
 
 export type SourceAmounts = Record<IncomeSource, bigint>;
@@ -24,8 +25,14 @@ export type SourceAmounts = Record<IncomeSource, bigint>;
 export interface IncomeStatement {
   /** The sales import the lines came from; null for income that did not come from a statement. */
   importId: number | null;
+  /** The uploaded file's name: for administrators; members see the statement's name (statement-name.ts). */
   fileName: string | null;
   kind: StatementKind | null;
+  layout: string | null;
+  statementId: string | null;
+  /** The first and last sale month of the member's part of it ("YYYY-MM"). */
+  firstMonth: string | null;
+  lastMonth: string | null;
   importedAt: string | null;
   /** How many of the member's postings came from the statement's lines. */
   postings: number;
@@ -68,7 +75,18 @@ interface IncomeRow {
   paid: string;
   held: string;
   by_month: Array<{ month: string; source: IncomeSource; amount: string }> | null;
-  statements: Array<{ import_id: number | null; file_name: string | null; kind: StatementKind | null; imported_at: string | null; n: number; amount: string }> | null;
+  statements: Array<{
+    import_id: number | null;
+    file_name: string | null;
+    kind: StatementKind | null;
+    layout: string | null;
+    statement_id: string | null;
+    first_month: string | null;
+    last_month: string | null;
+    imported_at: string | null;
+    n: number;
+    amount: string;
+  }> | null;
   statement_count: number;
 }
 
@@ -96,7 +114,9 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
       where ps.dim = '' and ps.source <> ''
     ),
     per_import as (
-      select i.import_id, sum(i.postings)::int as n, sum(i.amount_micros) as amount from income i group by i.import_id
+      select i.import_id, sum(i.postings)::int as n, sum(i.amount_micros) as amount,
+        to_char(min(i.month), 'YYYY-MM') as first_month, to_char(max(i.month), 'YYYY-MM') as last_month
+      from income i group by i.import_id
     ),
     -- One pass over the member's own accounts' rollups for the three balances (three subqueries scanned it thrice).
     totals as (
@@ -113,7 +133,8 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
       (select json_agg(json_build_object('month', to_char(x.month, 'YYYY-MM'), 'source', x.source, 'amount', x.amount::text) order by x.month, x.source)
         from (select month, source, sum(amount_micros) as amount from income group by month, source) x) as by_month,
       (select json_agg(json_build_object(
-          'import_id', x.import_id, 'file_name', si.file_name, 'kind', si.kind,
+          'import_id', x.import_id, 'file_name', si.file_name, 'kind', si.kind, 'layout', si.layout, 'statement_id', si.statement_id,
+          'first_month', x.first_month, 'last_month', x.last_month,
           'imported_at', to_char(si.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
           'n', x.n, 'amount', x.amount::text) order by si.created_at desc nulls last, x.import_id desc)
         from (select * from per_import order by import_id desc nulls last limit ${STATEMENTS_PAGE_SIZE} offset ${(page - 1) * STATEMENTS_PAGE_SIZE}) x
@@ -153,6 +174,10 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
       importId: s.import_id,
       fileName: s.file_name,
       kind: s.kind,
+      layout: s.layout,
+      statementId: s.statement_id,
+      firstMonth: s.first_month,
+      lastMonth: s.last_month,
       importedAt: s.imported_at,
       postings: s.n,
       amountMicros: BigInt(s.amount),
@@ -162,7 +187,7 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
   };
 }
 
-/** MONEY.md's contract for GET /api/members/{id}/royalties-report/income. */
+/** docs/money.md's contract for GET /api/members/{id}/royalties-report/income. */
 export interface IncomeReportJson {
   memberId: number;
   currency: "USD";
@@ -209,7 +234,7 @@ export const LINES_PAGE_SIZE = 50;
  * The member's postings on one import's lines, a page at a time, with the total count (from posting_rollups:
  * the account's first posting on each line counts it). One statement.
  */
-export async function memberIncomeLines(memberId: number, importId: number, page = 1): Promise<{ lines: IncomeLine[]; total: number }> {
+export async function memberIncomeLines(memberId: number, importId: number, page = 1): Promise<{ lines: IncomeLine[]; total: number; naming: StatementNaming | null }> {
   const offset = (Math.max(1, page) - 1) * LINES_PAGE_SIZE;
   const result = await db().execute(sql`
     with mine as (
@@ -224,7 +249,16 @@ export async function memberIncomeLines(memberId: number, importId: number, page
       sl.amount_micros::text as line_amount, mine.amount::text as amount,
       (select coalesce(sum(ps.lines), 0)::int from posting_rollups ps
         join ledger_accounts a on a.id = ps.account_id and a.kind = 'earnings' and a.user_id = ${memberId}
-        where ps.dim = '' and ps.import_id = ${importId} and ps.source <> '') as total
+        where ps.dim = '' and ps.import_id = ${importId} and ps.source <> '') as total,
+      -- What names the statement for the member (statement-name.ts): its source and the months of their part.
+      (select json_build_object('kind', si.kind, 'layout', si.layout, 'statementId', si.statement_id,
+          'firstMonth', (select to_char(min(ps.month), 'YYYY-MM') from posting_rollups ps
+            join ledger_accounts a on a.id = ps.account_id and a.kind = 'earnings' and a.user_id = ${memberId}
+            where ps.dim = '' and ps.import_id = ${importId} and ps.source <> ''),
+          'lastMonth', (select to_char(max(ps.month), 'YYYY-MM') from posting_rollups ps
+            join ledger_accounts a on a.id = ps.account_id and a.kind = 'earnings' and a.user_id = ${memberId}
+            where ps.dim = '' and ps.import_id = ${importId} and ps.source <> ''))
+        from sales_imports si where si.id = ${importId}) as naming
     from mine join statement_lines sl on sl.id = mine.line_id
     order by sl.line_no
     limit ${LINES_PAGE_SIZE} offset ${offset}
@@ -241,9 +275,11 @@ export async function memberIncomeLines(memberId: number, importId: number, page
     line_amount: string;
     amount: string;
     total: number;
+    naming: StatementNaming | null;
   }>(result);
   return {
     total: rows[0]?.total ?? 0,
+    naming: rows[0]?.naming ?? null,
     lines: rows.map((r) => ({
       lineId: Number(r.id),
       lineNo: r.line_no,
@@ -313,7 +349,16 @@ export function incomePageData(income: MemberIncome) {
     availableCents: income.availableCents.toString(),
     bySource: sourceStrings(income.bySource),
     byMonth: income.byMonth.map((m) => ({ month: m.month, bySource: sourceStrings(m.bySource), total: m.totalMicros.toString() })),
-    statements: income.statements.map((s) => ({ importId: s.importId, fileName: s.fileName, kind: s.kind, importedAt: s.importedAt, postings: s.postings, amount: s.amountMicros.toString() })),
+    // Named by source and period: the uploaded file's name is the administrator's, not the member's.
+    statements: income.statements.map((s) => ({
+      importId: s.importId,
+      name: statementName(s),
+      statementId: s.statementId,
+      kind: s.kind,
+      importedAt: s.importedAt,
+      postings: s.postings,
+      amount: s.amountMicros.toString(),
+    })),
     statementCount: income.statementCount,
     statementsPage: income.statementsPage,
     statementsPageSize: STATEMENTS_PAGE_SIZE,

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { DateTime } from "~/components/formatting";
 import { Pagination } from "~/components/pagination";
 import { ledgerAccountKinds } from "~/db/schema";
-import { MicrosMoney } from "./income-pages";
+import { ExactMicrosMoney } from "./income-pages";
 import type { JournalEntryView, JournalFilters, JournalPage, JournalPosting } from "./journal-view.server";
 
 /** The admin journal (`/admin/transactions`): the filter form (GET, works without JavaScript) and the entries. */
@@ -89,7 +89,8 @@ function ownerCell(p: JournalPosting) {
   return <span className="text-stone-500">Platform</span>;
 }
 
-function EntryPostings({ entry }: { entry: JournalEntryView }) {
+/** `whole`: every posting of the entry is listed (no posting filter, none cut), so their sum, zero, is shown. */
+function EntryPostings({ entry, whole }: { entry: JournalEntryView; whole: boolean }) {
   return (
     <table className="w-full text-left text-sm">
       <caption className="sr-only">Postings of entry {entry.id}</caption>
@@ -128,16 +129,29 @@ function EntryPostings({ entry }: { entry: JournalEntryView }) {
               )}
             </td>
             <td className="py-1 text-right tabular-nums">
-              <MicrosMoney micros={p.amountMicros} />
+              <ExactMicrosMoney micros={p.amountMicros} />
             </td>
           </tr>
         ))}
       </tbody>
+      {whole ? (
+        <tfoot>
+          <tr className="border-t border-stone-300">
+            <th scope="row" colSpan={5} className="py-1 pr-3 text-left font-medium text-stone-600">
+              Sum of the postings
+            </th>
+            <td className="py-1 text-right font-medium tabular-nums">
+              <ExactMicrosMoney micros={entry.postings.reduce((sum, p) => sum + BigInt(p.amountMicros), 0n).toString()} />
+            </td>
+          </tr>
+        </tfoot>
+      ) : null}
     </table>
   );
 }
 
-export function JournalEntries({ journal, filtered }: { journal: JournalPage; filtered: boolean }) {
+/** `postingsFiltered`: the account or member filter lists only some postings of each entry. */
+export function JournalEntries({ journal, filtered, postingsFiltered }: { journal: JournalPage; filtered: boolean; postingsFiltered: boolean }) {
   const pageCount = Math.max(1, Math.ceil(journal.total / journal.pageSize));
   return (
     <div className="space-y-4">
@@ -169,7 +183,7 @@ export function JournalEntries({ journal, filtered }: { journal: JournalPage; fi
                 {entry.reversesEntryId !== null ? <> Reverses entry #{entry.reversesEntryId}.</> : null}
               </p>
               <div className="mt-2 overflow-x-auto">
-                <EntryPostings entry={entry} />
+                <EntryPostings entry={entry} whole={!postingsFiltered && !entry.morePostings} />
               </div>
               {entry.morePostings ? (
                 <p className="mt-2 text-sm text-stone-500">

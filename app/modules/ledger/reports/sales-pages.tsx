@@ -1,7 +1,7 @@
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "react-router";
 import { BarChart, ChartCard, EmptyState, LineChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
-import { formatCount } from "~/components/formatting";
+import { Count } from "~/components/formatting";
 import { Pagination } from "~/components/pagination";
 import { formatCents, microsToCentsFloor } from "../money";
 import type {
@@ -18,7 +18,7 @@ import type {
 import { inputClass } from "~/components/forms";
 
 /**
- * The sales pages (issue 10): a list of totals per artist page (or, admin PRO, per member) and a detail
+ * The sales pages: a list of totals per artist page (or, admin PRO, per member) and a detail
  * page breaking one artist's money down by period, store, country, release and track, with charts, a
  * table per grouping and the lines behind every figure. Filters, grouping, drill-down and page live in
  * the URL (plain links and GET forms, so all of it works without JavaScript). Money is shown in cents,
@@ -39,7 +39,8 @@ function groupLabel(kind: SalesKind, group: SalesGroup): string {
 }
 
 const money = (micros: string) => formatCents(microsToCentsFloor(BigInt(micros)));
-const dollars = (micros: string) => Number(microsToCentsFloor(BigInt(micros))) / 100;
+/** A chart value: whole cents, rounded down as every figure on these pages is. */
+const cents = (micros: string) => Number(microsToCentsFloor(BigInt(micros)));
 const net = (row: { amount: string; commission: string }) => (BigInt(row.amount) - BigInt(row.commission)).toString();
 const shown = (key: string) => key || "—";
 
@@ -156,7 +157,7 @@ export function SalesListPage() {
         </Link>
       ),
     },
-    { key: "lines", header: "Lines", align: "right", cell: (r) => formatCount(r.lines) },
+    { key: "lines", header: "Lines", align: "right", cell: (r) => <Count value={r.lines} /> },
     ...(admin
       ? ([
           { key: "gross", header: "Statement amount", align: "right", cell: (r: SalesTotalRow & { href: string }) => <Link to={`${r.href}#lines`} className={linkClass}>{money(r.amount)}</Link> },
@@ -198,14 +199,14 @@ export function SalesListPage() {
       <div className="grid gap-4 sm:grid-cols-3">
         {admin ? (
           <>
-            <StatCard label="Statement amount" value={money(total.amount)} hint={`${formatCount(total.lines)} lines`} />
+            <StatCard label="Statement amount" value={money(total.amount)} hint={<><Count value={total.lines} /> lines</>} />
             <StatCard label="Commission" value={money(total.commission)} />
             <StatCard label="Net to parties" value={money(net(total))} />
           </>
         ) : (
           <>
             <StatCard label="Your earnings" value={money(total.amount)} />
-            <StatCard label="Lines" value={formatCount(total.lines)} />
+            <StatCard label="Lines" value={<Count value={total.lines} />} />
             <StatCard label={perMember ? "Members" : "Artist pages"} value={rows.length} />
           </>
         )}
@@ -238,7 +239,7 @@ export function SalesDetailPage() {
 
   const groupColumns: Array<DataColumn<SalesGroupRow>> = [
     { key: "key", header: label, rowHeader: true, cell: (g) => shown(g.key) },
-    { key: "lines", header: "Lines", align: "right", cell: (g) => formatCount(g.lines) },
+    { key: "lines", header: "Lines", align: "right", cell: (g) => <Count value={g.lines} /> },
     {
       key: "amount",
       header: admin ? "Statement amount" : "Your earnings",
@@ -269,7 +270,7 @@ export function SalesDetailPage() {
     { key: "country", header: "Country", cell: (l) => shown(l.country) },
     { key: "release", header: "Release", cell: (l) => shown(l.release) },
     { key: "track", header: groupLabel(kind, "track"), cell: (l) => shown(l.track) },
-    { key: "quantity", header: "Qty", align: "right", cell: (l) => (l.quantity === null ? "—" : formatCount(l.quantity)) },
+    { key: "quantity", header: "Qty", align: "right", cell: (l) => (l.quantity === null ? "—" : <Count value={l.quantity} />) },
     { key: "lineAmount", header: "Line amount", align: "right", cell: (l) => money(l.lineAmount) },
     ...(admin
       ? [{ key: "commission", header: "Commission", align: "right" as const, cell: (l: SalesLineRow) => money(l.commission) }]
@@ -279,6 +280,8 @@ export function SalesDetailPage() {
   const exportGroups = `${paths.export}${withParams(keep, { group: query.group })}`;
   const exportLines = `${paths.export}${withParams(search, { table: "lines" })}`;
   const empty = breakdown.total.lines === 0;
+  // The lines table has a row per line and track; the Lines figure counts statement lines.
+  const linesShared = query.key === null && lines.total !== breakdown.total.lines;
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
@@ -301,7 +304,7 @@ export function SalesDetailPage() {
       <Loading />
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard label={admin ? "Statement amount" : "Your earnings"} value={money(breakdown.total.amount)} />
-        <StatCard label="Lines" value={formatCount(breakdown.total.lines)} />
+        <StatCard label="Lines" value={<Count value={breakdown.total.lines} />} />
         {admin ? <StatCard label="Commission" value={money(breakdown.total.commission)} hint={`Net ${money(net(breakdown.total))}`} /> : <StatCard label="Periods" value={breakdown.groups.period.length} />}
       </div>
       {empty ? (
@@ -311,20 +314,21 @@ export function SalesDetailPage() {
       ) : (
         <>
           <div className="grid gap-4 lg:grid-cols-2">
-            <ChartCard title="By period" description="Month of the sale period's start, in US dollars.">
-              <LineChart label={`${subject.name}: amount by month`} points={breakdown.groups.period.map((g) => ({ x: g.key, y: dollars(g.amount) }))} />
+            <ChartCard title="By period" description="Month of the sale period's start.">
+              <LineChart format="cents" label={`${subject.name}: amount by month`} points={breakdown.groups.period.map((g) => ({ x: g.key, y: cents(g.amount) }))} />
             </ChartCard>
-            <ChartCard title={`By ${groupLabel(kind, "store").toLowerCase()}`} description="In US dollars.">
-              <BarChart label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`} bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: dollars(g.amount) }))} />
+            <ChartCard title={`By ${groupLabel(kind, "store").toLowerCase()}`}>
+              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`} bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
             </ChartCard>
-            <ChartCard title="By country" description="In US dollars.">
+            <ChartCard title="By country">
               <PieChart
+                format="cents"
                 label={`${subject.name}: amount by country`}
-                slices={breakdown.groups.country.filter((g) => BigInt(g.amount) > 0n).slice(0, 10).map((g) => ({ id: shown(g.key), label: shown(g.key), value: dollars(g.amount) }))}
+                slices={breakdown.groups.country.filter((g) => BigInt(g.amount) > 0n).slice(0, 10).map((g) => ({ id: shown(g.key), label: shown(g.key), value: cents(g.amount) }))}
               />
             </ChartCard>
-            <ChartCard title={`By ${groupLabel(kind, "track").toLowerCase()}`} description="In US dollars.">
-              <BarChart label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`} bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: dollars(g.amount) }))} />
+            <ChartCard title={`By ${groupLabel(kind, "track").toLowerCase()}`}>
+              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`} bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
             </ChartCard>
           </div>
 
@@ -381,7 +385,20 @@ export function SalesDetailPage() {
           rowKey={(l) => `${l.lineId}-${l.track}`}
           empty={<EmptyState title="No lines." />}
         />
-        <Pagination page={query.page} pageCount={Math.max(1, Math.ceil(lines.total / lines.pageSize))} total={lines.total} pageSize={lines.pageSize} noun={["line", "lines"]} label="Lines pages" />
+        {linesShared ? (
+          <p className="text-sm text-stone-600">
+            A line for a whole release is shared among its tracks, one row per track: the <Count value={breakdown.total.lines} /> lines take{" "}
+            <Count value={lines.total} /> rows.
+          </p>
+        ) : null}
+        <Pagination
+          page={query.page}
+          pageCount={Math.max(1, Math.ceil(lines.total / lines.pageSize))}
+          total={lines.total}
+          pageSize={lines.pageSize}
+          noun={linesShared ? ["row", "rows"] : ["line", "lines"]}
+          label="Lines pages"
+        />
       </section>
     </div>
   );

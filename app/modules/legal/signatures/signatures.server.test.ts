@@ -3,8 +3,8 @@ import { db } from "~/db/client.server";
 import { legalDocuments, signatures, users } from "~/db/schema";
 import { createUser } from "../../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../../tests/helpers/database";
-import { signaturesCsv } from "./signatures-csv.server";
-import { iterateSignatures, listSignatures, parseSignatureFilters, signaturesOfMember } from "./signatures.server";
+import { outstandingCsv, signaturesCsv } from "./signatures-csv.server";
+import { iterateOutstanding, iterateSignatures, listOutstanding, listSignatures, parseSignatureFilters, signaturesOfMember } from "./signatures.server";
 
 useTestDatabase();
 
@@ -84,8 +84,8 @@ describe("signatures (admin)", () => {
   });
 
   it("parses filters from the query string and ignores malformed ones", () => {
-    expect(parseSignatureFilters(new URLSearchParams("document=3&version=2&member=%20ann%20&page=2"))).toEqual({ document: 3, version: 2, member: "ann", page: 2 });
-    expect(parseSignatureFilters(new URLSearchParams("document=x&version=-1&page=0"))).toEqual({ document: null, version: null, member: "", page: 1 });
+    expect(parseSignatureFilters(new URLSearchParams("document=3&version=2&member=%20ann%20&page=2"))).toEqual({ document: 3, version: 2, member: "ann", page: 2, view: "signed" });
+    expect(parseSignatureFilters(new URLSearchParams("document=x&version=-1&page=0"))).toEqual({ document: null, version: null, member: "", page: 1, view: "signed" });
   });
 
   it("shows a member their own signatures only", async () => {
@@ -97,5 +97,49 @@ describe("signatures (admin)", () => {
       ["Terms", 1, false],
     ]);
     expect((await signaturesOfMember(bob.id)).map((s) => s.documentName)).toEqual(["Terms"]);
+  });
+});
+
+describe("who still has to agree (admin)", () => {
+  it("lists each account without a signature of the current version of a required document, with the version it last agreed to", async () => {
+    const { terms, privacy, alice, bob } = await setup();
+    // Terms is at version 2 (both signed it), Privacy at 1 (Bob never signed it). Carol signed nothing; Sam is
+    // suspended and Pat never activated: neither can sign in, so neither is waiting on anyone. Optional documents
+    // and drafts are nobody's to agree to.
+    const carol = await createUser({ name: "Carol", lastName: "Cole", email: "carol-sig@example.test" });
+    await createUser({ name: "Sam", lastName: "Suspended", email: "sam-sig@example.test", suspendedAt: new Date() });
+    await createUser({ name: "Pat", lastName: "Pending", email: "pat-sig@example.test", activatedAt: null });
+    await db()
+      .insert(legalDocuments)
+      .values([
+        { name: "Optional", slug: "sig-optional", content: "<p>O</p>", version: 1, published: true, required: false },
+        { name: "Draft", slug: "sig-draft", content: "<p>D</p>", version: 1, published: false },
+      ]);
+    await db().insert(signatures).values({ userId: carol.id, documentId: terms.id, documentVersion: 1, signedAt: new Date(), ip: null, userAgent: null });
+
+    const all = await listOutstanding({ document: null, member: "", page: 1 });
+    expect(all.outstanding.map((r) => [r.documentName, r.memberName, r.currentVersion, r.lastAgreedVersion])).toEqual([
+      ["Terms", "Carol Cole", 2, 1],
+      ["Privacy", "Bob Baker", 1, null],
+      ["Privacy", "Carol Cole", 1, null],
+    ]);
+    expect(all.total).toBe(3);
+    expect(all.outstanding.some((r) => r.userId === alice.id)).toBe(false);
+    expect((await listOutstanding({ document: privacy.id, member: "", page: 1 })).total).toBe(2);
+    expect((await listOutstanding({ document: null, member: "bob-sig", page: 1 })).outstanding.map((r) => r.userId)).toEqual([bob.id]);
+    expect((await listOutstanding({ document: null, member: "", page: 2, pageSize: 2 })).outstanding.map((r) => r.memberName)).toEqual(["Carol Cole"]);
+
+    // The CSV: the same rows under the same filters, in keyset batches however small.
+    const rows: string[] = [];
+    for await (const r of iterateOutstanding({ document: null, member: "" }, 1)) rows.push(`${r.documentName}:${r.memberName}`);
+    expect(rows).toEqual(["Terms:Carol Cole", "Privacy:Bob Baker", "Privacy:Carol Cole"]);
+    const csv = await outstandingCsv({ document: privacy.id, member: "" }).text();
+    expect(csv.trim().split("\r\n")).toEqual([
+      "member_id,member,email,document_id,document,current_version,last_agreed_version",
+      `${bob.id},Bob Baker,bob-sig@example.test,${privacy.id},Privacy,1,`,
+      `${carol.id},Carol Cole,carol-sig@example.test,${privacy.id},Privacy,1,`,
+    ]);
+    expect(parseSignatureFilters(new URLSearchParams("view=outstanding")).view).toBe("outstanding");
+    expect(parseSignatureFilters(new URLSearchParams("view=other")).view).toBe("signed");
   });
 });

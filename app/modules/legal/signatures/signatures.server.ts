@@ -4,7 +4,7 @@ import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { legalDocuments, signatures, users, userSearchText } from "~/db/schema";
 
 /**
- * Who agreed to which version of which document, when, from where (issue 13): the administrators' list and
+ * Who agreed to which version of which document, when, from where: the administrators' list and
  * its CSV export (same filters), and a member's own agreements on their Account page.
  */
 
@@ -37,12 +37,14 @@ export interface SignatureRow {
 const positiveInt = (value: string | null, max: number) => (value && /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= max ? Number(value) : null);
 
 /** The filters from a query string; anything malformed is ignored (the list shows unfiltered). */
-export function parseSignatureFilters(params: URLSearchParams): SignatureFilters & { page: number } {
+/** `view`: the signatures ("signed"), or who still has to agree to the current versions ("outstanding"). */
+export function parseSignatureFilters(params: URLSearchParams): SignatureFilters & { page: number; view: "signed" | "outstanding" } {
   return {
     document: positiveInt(params.get("document"), 2_147_483_647),
     version: positiveInt(params.get("version"), 2_147_483_647),
     member: (params.get("member") ?? "").trim().slice(0, 100),
     page: positiveInt(params.get("page"), 100_000) ?? 1,
+    view: params.get("view") === "outstanding" ? "outstanding" : "signed",
   };
 }
 
@@ -130,6 +132,89 @@ export async function* iterateSignatures(filters: SignatureFilters, batch = 1000
     if (rows.length < batch) return;
     const last = rows[rows.length - 1]!;
     after = { signedAt: last.signedAt, id: last.id };
+  }
+}
+
+/* ------------------------------------------------------------------ who still has to agree */
+
+/**
+ * An account that has not agreed to the version in force of a published, required document: the login gate
+ * will stop it (legal.server.ts pendingDocumentsFor). Accounts that cannot sign in (suspended, or never
+ * activated) are left out: they are not waiting on anyone.
+ */
+export interface OutstandingRow {
+  userId: number;
+  memberName: string;
+  memberEmail: string;
+  documentId: number;
+  documentName: string;
+  currentVersion: number;
+  /** The newest version they agreed to, or null when they never agreed to this document. */
+  lastAgreedVersion: number | null;
+}
+
+function outstandingWhere(filters: Pick<SignatureFilters, "document" | "member">, after?: { documentId: number; userId: number }): SQL {
+  const parts: SQL[] = [
+    sql`d.published and d.required and u.suspended_at is null and u.activated_at is not null`,
+    sql`not exists (select 1 from ${signatures} s where s.user_id = u.id and s.document_id = d.id and s.document_version = d.version)`,
+  ];
+  if (filters.document !== null) parts.push(sql`d.id = ${filters.document}`);
+  // userSearchText's expression (users_search_trgm_idx), on the alias.
+  if (filters.member) parts.push(sql`lower(u.name || ' ' || u.last_name || ' ' || u.email) like lower(${`%${escapeLike(filters.member)}%`})`);
+  if (after) parts.push(sql`(d.id, u.id) > (${after.documentId}, ${after.userId})`);
+  return sql.join(parts, sql` and `);
+}
+
+type OutstandingRaw = { user_id: number; name: string; last_name: string; email: string; document_id: number; document_name: string; version: number; last_agreed: number | null };
+
+function outstandingRows(where: SQL, limit: number, offset = 0) {
+  return db().execute(sql`
+    select u.id as user_id, u.name, u.last_name, u.email, d.id as document_id, d.name as document_name, d.version,
+      (select max(s.document_version) from ${signatures} s where s.user_id = u.id and s.document_id = d.id) as last_agreed
+    from ${legalDocuments} d cross join ${users} u
+    where ${where}
+    order by d.id, u.id
+    limit ${limit} offset ${offset}`);
+}
+
+const toOutstanding = (r: OutstandingRaw): OutstandingRow => ({
+  userId: r.user_id,
+  memberName: `${r.name} ${r.last_name}`.trim(),
+  memberEmail: r.email,
+  documentId: r.document_id,
+  documentName: r.document_name,
+  currentVersion: r.version,
+  lastAgreedVersion: r.last_agreed,
+});
+
+/** One page of the accounts still to agree (by document, then account), and how many there are. Two statements. */
+export async function listOutstanding(query: Pick<SignatureFilters, "document" | "member"> & { page: number; pageSize?: number }) {
+  const pageSize = query.pageSize ?? SIGNATURES_PAGE_SIZE;
+  const page = Math.max(1, Math.floor(query.page));
+  const where = outstandingWhere(query);
+  const [rows, totals] = await Promise.all([
+    outstandingRows(where, pageSize, (page - 1) * pageSize),
+    db().execute(sql`select count(*)::int as total from ${legalDocuments} d cross join ${users} u where ${where}`),
+  ]);
+  const total = (totals as unknown as { rows: Array<{ total: number }> }).rows[0]?.total ?? 0;
+  return {
+    outstanding: (rows as unknown as { rows: OutstandingRaw[] }).rows.map(toOutstanding),
+    total,
+    page,
+    pageSize,
+    pageCount: pageCountFor(total, pageSize),
+  };
+}
+
+/** Every account still to agree under the filters, in keyset batches (document, account), for the CSV. */
+export async function* iterateOutstanding(filters: Pick<SignatureFilters, "document" | "member">, batch = 1000): AsyncGenerator<OutstandingRow> {
+  let after: { documentId: number; userId: number } | undefined;
+  for (;;) {
+    const rows = (await outstandingRows(outstandingWhere(filters, after), batch)) as unknown as { rows: OutstandingRaw[] };
+    for (const row of rows.rows) yield toOutstanding(row);
+    if (rows.rows.length < batch) return;
+    const last = rows.rows[rows.rows.length - 1]!;
+    after = { documentId: last.document_id, userId: last.user_id };
   }
 }
 

@@ -4,7 +4,7 @@ import { dollarsField } from "~/modules/ledger/money";
 import { LIMITS, SERVICE_LABELS } from "../marketplace-rules";
 
 /**
- * The work request and estimate forms' schemas (issue 12), shared by the pages (Conform on the client) and the
+ * The work request and estimate forms' schemas, shared by the pages (Conform on the client) and the
  * actions (parseForm on the server). Money is typed in dollars and becomes cents here; points are typed in %
  * and become basis points. The services validate again (their rules are the source of truth) and their
  * field errors are mapped back onto these fields by `FIELD_OF_SERVICE`.

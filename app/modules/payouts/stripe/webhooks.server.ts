@@ -13,7 +13,7 @@ import { stripeClient } from "./client.server";
 import { applyOnboardingStatus, onboardingStatusOf } from "./stripe-connect.server";
 
 /**
- * POST /api/stripe/webhooks (issue 11). The body is checked with the SDK's `stripe.webhooks.constructEvent`
+ * POST /api/stripe/webhooks. The body is checked with the SDK's `stripe.webhooks.constructEvent`
  * and STRIPE_WEBHOOK_SECRET (a missing or wrong signature, or one too old, is 400 and changes nothing).
  * Each event is handled once: its id is inserted into stripe_webhook_events in the same transaction as its
  * effects, so a second delivery (Stripe retries, or sends twice) finds it and does nothing; a failure rolls
