@@ -6,12 +6,12 @@ import { Field, FormAlert, SubmitButton, useFormResetKey } from "~/components/fo
 import { pageTitle } from "~/components/page-title";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
-import { redirectAfterSuccess } from "~/modules/flash/flash.server";
+import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { formatCents, MoneyParseError, parseDollarsToCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { taxStatusOf } from "~/modules/payouts/payout-accounts.server";
 import { simulatePayout, type PayoutConfig, type PaySchedule, type TaxStatus } from "~/modules/payouts/payout-math";
-import { availableCents, cancelPayoutRequest, listMemberPayoutRequests, payoutConfig, PayoutError, previewPayout, requestPayout } from "~/modules/payouts/payouts.server";
+import { ALREADY_REQUESTED, availableCents, cancelPayoutRequest, listMemberPayoutRequests, payoutConfig, PayoutError, previewPayout, requestPayout } from "~/modules/payouts/payouts.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
 import type { Route } from "./+types/member.$memberId.royalty-payment-requests";
@@ -27,6 +27,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [available, config, tax, requests] = await Promise.all([availableCents(memberId), payoutConfig(), taxStatusOf(memberId), listMemberPayoutRequests(user, memberId)]);
   return {
     memberId,
+    // The request form's hidden single-use key: submitted twice, it reserves once (requestPayout).
+    requestKey: crypto.randomUUID(),
     // Only the member requests and cancels; an administrator visiting the area sees the list.
     own: user.id === memberId,
     availableCents: available.toString(),
@@ -56,6 +58,7 @@ const ActionSchema = z.object({
   intent: z.enum(["request", "preview", "cancel"]),
   amount: z.string().max(40).optional(),
   requestId: z.string().max(12).optional(),
+  idempotencyKey: z.string().regex(/^[\w-]{16,64}$/).optional(),
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -63,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), preview: null }, { status: 400 });
-  const { intent, amount = "", requestId } = submission.value;
+  const { intent, amount = "", requestId, idempotencyKey } = submission.value;
   const path = new URL(request.url).pathname;
   try {
     if (intent === "cancel") {
@@ -86,11 +89,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Only the member requests (the service answers 404 to anyone else): refused before asking to confirm.
     if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
-    const created = await requestPayout(user, memberId, amount);
+    const created = await requestPayout(user, memberId, amount, { idempotencyKey });
     return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(microsToCentsFloor(created.amountMicros))} is pending; the amount is reserved.`);
   } catch (error) {
     if (error instanceof PayoutError) {
       if (error.status === 404) throw notFound();
+      // The same form again (a reload, a second click): the first request stands; say so on the page.
+      if (error.status === ALREADY_REQUESTED) return redirectWithFlash(path, { kind: "info", message: error.message });
       const reply = error.field === "amount" ? submission.reply({ fieldErrors: { amount: [error.message] } }) : submission.reply({ formErrors: [error.message] });
       return data({ result: reply, preview: null }, { status: error.status });
     }
@@ -153,6 +158,7 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
         <section aria-label="Request a payout" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
           {!loaderData.method && <p className="mb-3 text-sm text-amber-800">Choose how you are paid (Payouts) before requesting a payout.</p>}
           <Form key={resetKey} method="post" className="max-w-xl space-y-4" {...getFormProps(form)}>
+            <input type="hidden" name="idempotencyKey" value={loaderData.requestKey} />
             <FormAlert id={form.errorId} errors={form.errors} />
             <Field
               label="Amount (USD)"

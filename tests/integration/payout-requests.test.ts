@@ -79,4 +79,31 @@ describe("royalty payment requests (no JavaScript)", () => {
     const html = await (await fetch(`${server.url}${page()}`, { headers: { Cookie: cookies.mia } })).text();
     expect(html).toContain("Canceled");
   });
+
+  it("the request form's hidden single-use key: submitted again (or twice at once) it reserves once; a refused submission leaves it usable", async () => {
+    const keyOf = async () => /name="idempotencyKey" value="([\w-]+)"/.exec(await (await server.getAs(page(), cookies.mia)).text())?.[1];
+    const start = await availableCents(mia.id);
+    const key = (await keyOf())!;
+    expect(key).toMatch(/^[\w-]{16,64}$/);
+    expect(await keyOf()).not.toBe(key); // a fresh key for each page shown
+
+    // Refused (over the balance): nothing reserved, and the key is still good for the corrected amount.
+    expect((await post({ intent: "request", amount: "999.00", idempotencyKey: key })).status).toBe(400);
+    const first = await post({ intent: "request", amount: "11.00", idempotencyKey: key });
+    expect(first.status).toBe(302);
+    expect(await availableCents(mia.id)).toBe(start - 1_100n);
+
+    // The same form again: the first request stands, the page says so, nothing more is reserved.
+    const again = await post({ intent: "request", amount: "11.00", idempotencyKey: key });
+    expect(again.status).toBe(302);
+    const flash = again.headers.getSetCookie().find((c) => c.startsWith("backline_flash="))!.split(";")[0]!;
+    expect(await (await server.getAs(page(), `${cookies.mia}; ${flash}`)).text()).toContain("This request was sent already");
+    expect(await availableCents(mia.id)).toBe(start - 1_100n);
+
+    // Two submissions of one form at once (a double click): one reservation.
+    const twice = (await keyOf())!;
+    const both = await Promise.all([post({ intent: "request", amount: "12.00", idempotencyKey: twice }), post({ intent: "request", amount: "12.00", idempotencyKey: twice })]);
+    expect(both.map((r) => r.status)).toEqual([302, 302]);
+    expect(await availableCents(mia.id)).toBe(start - 2_300n);
+  });
 });

@@ -70,7 +70,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
 );
 
-export const tokenPurposes = ["password_reset", "email_verification", "email_change", "email_change_cancel", "activation"] as const;
+export const tokenPurposes = ["password_reset", "email_verification", "email_change", "email_change_cancel", "activation", "idempotency"] as const;
 export type TokenPurpose = (typeof tokenPurposes)[number];
 
 /** One-time tokens, stored as SHA-256 hashes; single use, with an expiry. */

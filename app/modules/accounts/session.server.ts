@@ -1,4 +1,5 @@
-import { and, eq, gt, ne } from "drizzle-orm";
+import { and, eq, gt, ne, sql } from "drizzle-orm";
+import { CLEANUP_BATCH, deleteInBatches } from "~/db/batched-delete.server";
 import { createCookie, createSessionStorage, redirect, type Cookie, type Session, type SessionStorage } from "react-router";
 import { db } from "~/db/client.server";
 import { sessions } from "~/db/schema";
@@ -122,4 +123,9 @@ export async function revokeUserSessions(userId: number, exceptSessionId?: strin
     ? and(eq(sessions.userId, userId), ne(sessions.idHash, sha256(exceptSessionId)))
     : eq(sessions.userId, userId);
   await db().delete(sessions).where(condition);
+}
+
+/** Deletes sessions past their expiry (the daily clean-up, app/modules/jobs/daily-cleanup.server.ts); returns how many. */
+export async function deleteExpiredSessions(): Promise<number> {
+  return deleteInBatches(sql`delete from sessions where id_hash in (select id_hash from sessions where expires_at < now() limit ${CLEANUP_BATCH})`);
 }

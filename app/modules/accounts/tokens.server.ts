@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { CLEANUP_BATCH, deleteInBatches } from "~/db/batched-delete.server";
 import type { Db } from "~/db/client.server";
 import { oneTimeTokens, type TokenPurpose } from "~/db/schema";
 import { randomToken, sha256 } from "~/modules/security/hash.server";
@@ -10,6 +11,8 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   // The old address's "this was not me" link outlives the change itself, as GitHub's and Google's do (decision 020).
   email_change_cancel: 72 * 60 * 60,
   activation: 7 * 24 * 60 * 60,
+  // A form's single-use key is remembered a day (a resubmission comes within minutes); then the clean-up deletes it.
+  idempotency: 24 * 60 * 60,
 };
 
 /**
@@ -82,4 +85,35 @@ export async function findEmailChangeCancelToken(tx: Db, token: string): Promise
     .where(usable(token, "email_change_cancel"))
     .limit(1);
   return row?.oldEmail ? { userId: row.userId, oldEmail: row.oldEmail } : null;
+}
+
+/**
+ * Deletes one-time tokens that can no longer be used: used ones, and expired ones (the daily clean-up, app/modules/
+ * jobs/daily-cleanup.server.ts). Issuing a token already retires older unused ones. Returns how many.
+ */
+export async function deleteSpentTokens(): Promise<number> {
+  return deleteInBatches(
+    // An idempotency key is "used" from the start and must be remembered until it expires.
+    sql`delete from one_time_tokens where id in (select id from one_time_tokens where (used_at is not null and purpose <> 'idempotency') or expires_at < now() limit ${CLEANUP_BATCH})`,
+  );
+}
+
+/**
+ * Uses up a form's idempotency key (a hidden single-use key, as Stripe's API takes one) inside the transaction that
+ * does the form's work: true the first time, false when the key was used already (the form was submitted again), so
+ * the work is not done twice. If the transaction rolls back, the key is unused again. `scope` names the form.
+ */
+export async function claimIdempotencyKey(tx: Db, userId: number, scope: string, key: string): Promise<boolean> {
+  const [row] = await tx
+    .insert(oneTimeTokens)
+    .values({
+      userId,
+      purpose: "idempotency",
+      tokenHash: sha256(`${scope}:${userId}:${key}`),
+      usedAt: new Date(),
+      expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS.idempotency * 1000),
+    })
+    .onConflictDoNothing()
+    .returning({ id: oneTimeTokens.id });
+  return Boolean(row);
 }

@@ -44,6 +44,11 @@ export interface JobHandlerOptions {
   expireInSeconds?: number;
   /** Jobs of this name run at once by this process. Default 1. */
   concurrency?: number;
+  /**
+   * Run once a day (a UTC day): while workers run, the maintenance tick enqueues the day's job when there is none
+   * yet, so any number of nodes run it once (decision 016, "Daily jobs").
+   */
+  daily?: boolean;
 }
 
 export interface EnqueueOptions {
@@ -93,6 +98,7 @@ export interface JobStatus {
 }
 
 const DEFAULTS = {
+  daily: false,
   retryLimit: 3,
   retryDelaySeconds: 10,
   retryBackoff: true,
@@ -208,12 +214,41 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
     if (queue !== q || !q.workers) return;
     // One pass: fails (to retry) runs past their expiry, deletes jobs past their retention.
     track(q, q.boss.supervise()).catch((error) => console.error("[jobs] maintenance failed:", error));
+    track(q, enqueueDailyJobs()).catch((error) => console.error("[jobs] daily jobs:", error));
   };
   const maintenance = setInterval(maintain, workerOptions.maintenanceIntervalSeconds * 1000);
   maintenance.unref();
   q.workers = { options: workerOptions, started: new Set(), maintenance };
   maintain();
   for (const name of handlers.keys()) await startWorker(q, name);
+}
+
+/**
+ * Enqueues today's run (a UTC day, by the database's clock) of every `daily` job that has none yet, and returns
+ * the names enqueued. The day is the job's singleton key (`daily:2026-11-28`): the queue's stately policy lets two
+ * nodes racing insert one waiting job, and a run that already happened today is still in the job table (pg-boss
+ * keeps finished jobs 7 days). The workers' maintenance tick calls it.
+ */
+export async function enqueueDailyJobs(): Promise<string[]> {
+  const names = [...handlers].filter(([, registration]) => registration.options.daily).map(([name]) => name);
+  if (names.length === 0) return [];
+  const q = await openQueue();
+  const enqueued: string[] = [];
+  for (const name of names) {
+    await ensureQueue(q, name);
+    const { rows } = await track(
+      q,
+      q.pool.query<{ key: string; done: boolean }>(
+        `SELECT key, EXISTS (SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = key) AS done
+         FROM (SELECT 'daily:' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS key) AS today`,
+        [name],
+      ),
+    );
+    const today = rows[0]!;
+    if (today.done) continue;
+    if (await q.boss.send(name, {}, { singletonKey: today.key })) enqueued.push(name);
+  }
+  return enqueued;
 }
 
 /**
@@ -490,8 +525,8 @@ function assertJobName(name: string) {
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {
-  const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency } = defaults;
-  return { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency };
+  const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency, daily } = defaults;
+  return { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds, concurrency, daily };
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

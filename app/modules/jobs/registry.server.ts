@@ -7,9 +7,10 @@
  */
 import { salesImportJob } from "~/modules/ledger/imports/sales-import-job.server";
 import { checkoutRefundJob } from "~/modules/marketplace/projects/project-checkout.server";
+import { dailyCleanupJob } from "~/modules/jobs/daily-cleanup.server";
 import { registerJobHandler, type JobDefinition } from "./queue.server";
 
-export const JOBS: readonly JobDefinition[] = [salesImportJob, checkoutRefundJob];
+export const JOBS: readonly JobDefinition[] = [salesImportJob, checkoutRefundJob, dailyCleanupJob];
 
 /** Registers every job's handler with its retry policy. Idempotent. */
 export function registerJobs(): void {

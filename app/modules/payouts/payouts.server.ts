@@ -5,6 +5,7 @@ import { isAdminAccount } from "~/modules/accounts/roles";
 import { Accounts, type AccountKey } from "~/modules/ledger/accounts.server";
 import { postEntry } from "~/modules/ledger/journal.server";
 import { centsToMicros, formatCents, formatMicros, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { claimIdempotencyKey } from "~/modules/accounts/tokens.server";
 import { taxStatusOf } from "./payout-accounts.server";
 import { PayoutError } from "./payout-errors";
 import { parseMethodFees, parseMinPayoutCents, parsePaySchedule, simulatePayout, type PayoutConfig, type PayoutSimulation, type TaxStatus } from "./payout-math";
@@ -159,11 +160,30 @@ function requestProblem(cents: bigint, available: bigint, config: PayoutConfig, 
  * Refused with a 400 beside the field, reserving nothing, when malformed, below the minimum or over the
  * available balance. The balance check and the reservation happen under the member's lock in one transaction.
  */
-export async function requestPayout(actor: Pick<User, "id">, memberId: number, amount: unknown, now = new Date()): Promise<PayoutRequestView> {
+/** A request form submitted again with the key of one already made (PayoutError's status). */
+export const ALREADY_REQUESTED = 409;
+
+/**
+ * Reserves a payout request. `idempotencyKey` is the request form's hidden single-use key: the same form submitted
+ * twice (a double click without JavaScript, a reload, the back button) reserves once; the second answers
+ * PayoutError 409 with ALREADY_REQUESTED_MESSAGE and changes nothing. Without a key (the JSON contract's callers),
+ * every call is a new request.
+ */
+export async function requestPayout(
+  actor: Pick<User, "id">,
+  memberId: number,
+  amount: unknown,
+  options: { now?: Date; idempotencyKey?: string } = {},
+): Promise<PayoutRequestView> {
+  const now = options.now ?? new Date();
   if (actor.id !== memberId) throw new PayoutError(404, "This member does not exist.");
   const cents = parseRequestedAmount(amount);
   return db().transaction(async (tx) => {
     await lockMemberPayouts(tx, memberId);
+    // Under the member's lock: two submissions of one form at once meet here one after the other.
+    if (options.idempotencyKey && !(await claimIdempotencyKey(tx, memberId, "payout-request", options.idempotencyKey))) {
+      throw new PayoutError(ALREADY_REQUESTED, ALREADY_REQUESTED_MESSAGE);
+    }
     const config = await payoutConfig(tx);
     const status = await taxStatusOf(memberId, tx);
     const available = await availableCents(memberId, tx);
@@ -198,6 +218,7 @@ export async function requestPayout(actor: Pick<User, "id">, memberId: number, a
 }
 
 const NO_REQUEST = "This payout request does not exist.";
+export const ALREADY_REQUESTED_MESSAGE = "This request was sent already: it is in your requests below, and nothing more was reserved.";
 
 /**
  * Loads a request for a change, under its member's lock and a row lock, checking who may act. A request the

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
+import { CLEANUP_BATCH, deleteInBatches } from "~/db/batched-delete.server";
 import { rateLimits } from "~/db/schema";
 
 export interface RateLimitState {
@@ -53,4 +54,17 @@ function toState(row: { count: number; windowStart: Date }, limit: number, windo
 export function describeWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return minutes <= 1 ? "a minute" : `${minutes} minutes`;
+}
+
+/** The longest window any counter uses (a day: invitations per day); the login window may be set longer. */
+export const LONGEST_RATE_WINDOW_SECONDS = 24 * 60 * 60;
+
+/**
+ * Deletes counters whose window ended: a row older than every window counts nothing (the next hit starts a new
+ * window). The daily clean-up (app/modules/jobs/daily-cleanup.server.ts) calls it. Returns how many.
+ */
+export async function deleteStaleRateLimits(longestWindowSeconds = LONGEST_RATE_WINDOW_SECONDS): Promise<number> {
+  return deleteInBatches(
+    sql`delete from rate_limits where key in (select key from rate_limits where window_start < now() - make_interval(secs => ${longestWindowSeconds}) limit ${CLEANUP_BATCH})`,
+  );
 }
