@@ -8,8 +8,7 @@ import { bodyLimitFor } from "~/modules/security/body-limits";
 import { extraConnectSources, extraFormActionSources } from "~/modules/config/public-config.server";
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
-// Registers its job handler, so imports queued before a restart run as soon as the workers start.
-import "~/modules/ledger/imports/sales-import-job.server";
+import { registerJobs } from "~/modules/jobs/registry.server";
 
 export interface BootResult {
   env: Env;
@@ -46,6 +45,8 @@ let description = "closed";
  */
 export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   const settings = env();
+  // Every job's handler, before anything can enqueue one (a seed, a request) or a worker look for one.
+  registerJobs();
   try {
     let url = settings.DATABASE_URL;
     if (!url) {

@@ -52,7 +52,7 @@ const schema = z.object({
   LOGIN_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
   /** AES-256-GCM key for payout bank details (decision 018); generated in DATA_DIR outside production. */
   PAYOUT_ENCRYPTION_KEY: blankAsUnset(z.string().trim().regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, "must be 64 hex characters (32 bytes)")),
-  /** Stripe Connect Express payouts (issue 11): without the secret key the Stripe method is hidden. */
+  /** Stripe Connect Express payouts: without the secret key the Stripe method is hidden. */
   STRIPE_SECRET_KEY: blankAsUnset(z.string().trim().regex(/^(?:sk|rk)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_... or rk_...)")),
   /** Signs the webhooks Stripe sends to POST /api/stripe/webhooks (whsec_...); without it they are refused. */
   STRIPE_WEBHOOK_SECRET: blankAsUnset(z.string().trim().min(8, "must be the endpoint's signing secret (whsec_...)")),

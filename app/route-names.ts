@@ -1,5 +1,5 @@
 /**
- * Route names (spec section 2) to path templates, for links built from data: a notification's
+ * Route names to path templates, for links built from data: a notification's
  * `route_name` + `resource_id` + `route_hash` becomes a URL here. Each name is the `handle.routeName`
  * of the route module serving that path; add a name when its page is built.
  */
@@ -19,7 +19,7 @@ const PATHS: Record<string, string> = {
   "admin-member": "/admin/member/:id",
   "admin-versions": "/admin/versions",
   "admin-announcements": "/admin/announcements",
-  // Marketplace projects (issue 12).
+  // Marketplace projects.
   "member-projects": "/member/:memberId/projects",
   "member-project": "/member/:memberId/project/:id",
   "admin-projects": "/admin/projects",
@@ -35,7 +35,7 @@ const PATHS: Record<string, string> = {
   "admin-instruments": "/admin/instruments",
   "admin-languages": "/admin/languages",
   "admin-pros": "/admin/pros",
-  // Catalogue (issue 8). The release pages' slugs are not ids: their links are built by the catalogue module.
+  // Catalogue. The release pages' slugs are not ids: their links are built by the catalogue module.
   "member-releases": "/member/:memberId/releases",
   "member-release-profile": "/member/:memberId/release-profile/:id",
   "member-digital-distribution-start": "/member/:memberId/digital-distribution/start",
@@ -44,7 +44,7 @@ const PATHS: Record<string, string> = {
   "member-songs": "/member/:memberId/songs",
   "member-song-profile": "/member/:memberId/song-profile/:id",
   "admin-songs": "/admin/songs",
-  // Legal documents and signatures (issue 13). The spec lists `document/create/` with a trailing slash: React Router
+  // Legal documents and signatures. The spec lists `document/create/` with a trailing slash: React Router
   // matches it with or without one, and links use the form without (decision 024).
   "admin-documents": "/admin/documents",
   "admin-document-create": "/admin/document/create",
@@ -53,14 +53,15 @@ const PATHS: Record<string, string> = {
   "admin-song-profile": "/admin/song-profile/:id",
   "song-producer-invite": "/song-producer-invite/:id",
   "song-featured-artist-invite": "/song-featured-artist-invite/:id",
-  // Splits (issue 9): the signed link carries the party in its query.
+  // Splits: the signed link carries the party in its query.
   "share-split-proposals-create-account": "/share-split-proposals/create-account",
   "member-income": "/member/:memberId/member-income",
   "admin-transactions": "/admin/transactions",
-  // Royalties (issue 10).
+  // Royalties.
   "admin-upload-sales": "/admin/upload-sales",
   "admin-sales-import": "/admin/upload-sales/:id",
-  // Sales pages (issue 10).
+  "admin-suspense": "/admin/suspense",
+  // Sales pages.
   "member-sales-digital": "/member/:memberId/sales/digital",
   "member-sales-digital-detail-artist": "/member/:memberId/sales/digital/detail/artist/:id",
   "member-sales-license": "/member/:memberId/sales/license",
@@ -73,7 +74,7 @@ const PATHS: Record<string, string> = {
   "admin-sales-pro-details-member": "/admin/sales/pro/details/member/:id",
   "admin-sales-license": "/admin/sales/license",
   "admin-sales-license-details-artist": "/admin/sales/license/details/artist/:id",
-  // Payouts (issue 11).
+  // Payouts.
   "member-royalty-payment-requests": "/member/:memberId/royalty-payment-requests",
   "member-payouts-provider": "/member/:memberId/payouts-provider",
   "admin-royalty-payment-requests": "/admin/royalty-payment-requests",
@@ -81,18 +82,18 @@ const PATHS: Record<string, string> = {
   "member-payment-account-stripe-refresh": "/member/:memberId/payment-account-stripe-refresh/:id",
   "member-payment-account-stripe-onboarding": "/member/:memberId/payment-account-stripe-onboarding",
   "admin-member-payment-account-stripe-refresh": "/admin/member/:memberId/payment-account-stripe-refresh/:id",
-  // Marketplace (issue 12). The estimate page's id is its work request's (decision 021).
+  // Marketplace. The estimate page's id is its work request's (decision 021).
   "member-work-requests": "/member/:memberId/work-requests",
   "member-work-request": "/member/:memberId/work-request/:id",
   "member-work-request-estimate": "/member/:memberId/work-request/estimate/:id",
   "admin-work-requests": "/admin/work-requests",
   "admin-work-request": "/admin/work-request/:id",
   "admin-work-request-estimate": "/admin/work-request/estimate/:id",
-  // Affiliates (issue 13).
+  // Affiliates.
   "member-affiliate": "/member/:memberId/affiliate/:id",
   "admin-affiliates": "/admin/affiliates",
   "admin-affiliate": "/admin/affiliate/:id",
-  // Post-production jobs (issue 12, decision 023): the signed link carries the job in its query.
+  // Post-production jobs (decision 023): the signed link carries the job in its query.
   "member-post-production-jobs": "/member/:memberId/post-production-jobs",
   "member-post-production-job": "/member/:memberId/post-production-job/:id",
   "admin-post-production-jobs": "/admin/post-production-jobs",

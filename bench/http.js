@@ -36,7 +36,7 @@ const ONLY_TARGETS = (process.env.BENCH_TARGETS ?? "")
 const TIMEOUT_SECONDS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 10);
 
 /**
- * A goal of issue 15 or 10, read from the figures (never asserted): requests/s at least `minLoginRatio` times
+ * A goal, read from the figures (never asserted): requests/s at least `minLoginRatio` times
  * GET /login's, p99 under `maxP99Ms` (with no request timed out), and at most `maxStatements` SQL
  * statements per request (the budget its integration test asserts). The goal is stated for `connections`,
  * `directoryProfiles`, `ledgerLines` and `workRequests`; a run under other conditions still says PASS/MISS, marked as indicative.
@@ -76,7 +76,7 @@ export const targets = [
     directory: true,
     goal: { text: "directory over 10,000 profiles >= 0.4x /login req/s", minLoginRatio: 0.4, directoryProfiles: 10_000 },
   },
-  // Catalogue (issue 8), over 10,000 seeded releases: the demo member's list (1,000 of them are theirs),
+  // Catalogue, over 10,000 seeded releases: the demo member's list (1,000 of them are theirs),
   // the admin's list of all, and a release page among them.
   { name: `member releases (${releasesLabel})`, path: "/member/{memberId}/releases", login: "member@example.com", catalog: true },
   { name: `admin releases (${releasesLabel})`, path: "/admin/releases", login: "admin@example.com", catalog: true },
@@ -86,7 +86,7 @@ export const targets = [
     login: "member@example.com",
     catalog: true,
   },
-  // Sales pages (issue 10), over the seeded ledger (1,000,000 posted statement lines by default, 90% digital,
+  // Sales pages, over the seeded ledger (1,000,000 posted statement lines by default, 90% digital,
   // nearly all on the demo artist page): the demo member's digital detail of that page (the total and every
   // breakdown, one page of lines) and Income & Shares. Statement budgets as tests/integration asserts them.
   {
@@ -103,7 +103,7 @@ export const targets = [
     ledger: true,
     goal: { text: "member-income over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 7 statements", minLoginRatio: 0, maxP99Ms: 150, maxStatements: 7, connections: 10, ledgerLines: 1_000_000 },
   },
-  // Marketplace (issue 12), over 10,000 seeded work requests from the demo member to the demo producer: the
+  // Marketplace, over 10,000 seeded work requests from the demo member to the demo producer: the
   // client's list (the default "Sent" tab), the provider's, and the admin's filtered search. Statement budgets as
   // tests/integration/page-statements.test.ts asserts them.
   {
@@ -560,7 +560,7 @@ export function formatHttpRun(run) {
 
 /** Every goal of every database, PASS or MISS, with the figures it was read from. @param {HttpRun[]} runs */
 export function formatHttpGoals(runs) {
-  const lines = ["Goals of issues 15 and 10 (read from the figures above, not asserted):"];
+  const lines = ["Goals (read from the figures above, not asserted):"];
   for (const run of runs) {
     for (const row of run.rows) {
       if (!row.goal) continue;

@@ -1,5 +1,5 @@
 /**
- * Sales import throughput (issue 10 "Bench"): a generated 200,000-line canonical digital statement posted by
+ * Sales import throughput: a generated 200,000-line canonical digital statement posted by
  * the real engine (createSalesImport, then runSalesImport: one transaction, COPY), on the default engine (the
  * embedded PostgreSQL in a fresh DATA_DIR) and on a PostgreSQL server (a fresh database beside
  * BENCH_DATABASE_URL), each beside baselines measured in the same run on the same database:
@@ -94,7 +94,7 @@ async function rawCopy(file: string): Promise<number> {
 }
 
 /**
- * The floor of any engine that writes what this one must (MONEY.md: every line, and every posting pointing to
+ * The floor of any engine that writes what this one must (docs/money.md: every line, and every posting pointing to
  * its line, plus the summaries written with them): the import's own rows, read back out, COPYed into empty
  * copies of statement_lines, postings and posting_summaries that have the same columns and indexes (no
  * foreign keys, no triggers: the engine skips those checks where it can). Times the COPY in alone.
@@ -121,7 +121,7 @@ async function rowsFloor(importId: number, { indexes }: { indexes: boolean }): P
       const client = await database.pool.connect();
       try {
         const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(query)), async function* (source: AsyncIterable<Buffer>) {
+        await pipeline(client.query(copyTo(query)), async function (source: AsyncIterable<Buffer>) {
           for await (const chunk of source) chunks.push(chunk);
         });
         rows += chunks.reduce((n, c) => n + c.reduce((k, b) => k + (b === 10 ? 1 : 0), 0), 0);

@@ -49,7 +49,7 @@ const httpFile = path.join(resultsDir, `http-${stamp}.json`);
 fs.writeFileSync(httpFile, JSON.stringify({ at: new Date().toISOString(), runs: httpRuns }, null, 2));
 console.log(`Written: ${path.relative(process.cwd(), httpFile)}`);
 
-// First-load JavaScript of the pages people open first (gzip), against the issue 15 targets.
+// First-load JavaScript of the pages people open first (gzip), against the page-weight targets.
 const weight = await runPageWeight();
 console.log("\nFirst-load JavaScript (gzip, level 9, every script and modulepreload of the HTML)");
 for (const page of weight.pages) {
@@ -69,7 +69,7 @@ if (sizes.length && process.env.BENCH_REALTIME !== "false") {
   if (result.status !== 0) process.exitCode = result.status ?? 1;
 }
 
-// Sales import throughput (issue 10): a 200,000-line digital statement on the embedded PostgreSQL and on a
+// Sales import throughput: a 200,000-line digital statement on the embedded PostgreSQL and on a
 // PostgreSQL server (BENCH_DATABASE_URL), beside a raw COPY of the same file and the parse alone, in the same run (see
 // bench/import-bench.ts; BENCH_IMPORT_LINES overrides the size). Writes bench/results/import-*.json.
 if (process.env.BENCH_IMPORT !== "false") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: installs what the tests need on a fresh machine, then typecheck, Vitest and Playwright.
+# `npm test`: installs what the tests need on a fresh machine, then typecheck, lint, Vitest and Playwright.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,9 @@ if [ ! -d node_modules ]; then npm ci; fi
 
 echo "== typecheck"
 npm run typecheck
+
+echo "== lint (ESLint)"
+npm run lint
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then ON="TEST_DATABASE_URL's server"; else ON="an embedded PostgreSQL for the run"; fi
 echo "== unit and service tests (on $ON)"

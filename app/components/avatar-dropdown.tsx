@@ -1,6 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link } from "react-router";
-import { Avatar, AVATAR_TRIGGER_CLASS, type AvatarMenuProps } from "./avatar-menu";
+import { Avatar, AVATAR_TRIGGER_CLASS, type AvatarMenuProps } from "./avatar";
 
 /**
  * The avatar menu itself: Account, Admin Area (admins, inside the member area only) and Logout. Radix gives

@@ -1,11 +1,14 @@
 import { formatCount, numberFormat } from "./formatting";
 
+/** Chart sizes and motion: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
+export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
+
 /**
  * The arithmetic behind the charts (charts.tsx, nivo-charts.tsx): value formats, tick choices that leave
  * every label room at the chart's measured width, and months without gaps. Pure, so it is tested alone.
  *
  * Money reaches a chart as whole cents (integers, never a float dollar figure); the format turns them into
- * US dollars in the browser's locale (spec section 9).
+ * US dollars in the browser's locale.
  */
 
 export type ChartValueFormat = "cents" | "count";

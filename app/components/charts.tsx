@@ -1,9 +1,7 @@
 import { lazy, Suspense, type ReactNode } from "react";
-import { continuousMonths, formatChartValue, sharePercent, type ChartValueFormat } from "./chart-scales";
+import { CHART, continuousMonths, formatChartValue, sharePercent, type ChartValueFormat } from "./chart-scales";
 import { useHydrated } from "./hydrated";
 
-/** Chart sizes and motion from spec section 9: heights 380, 500 and 360, the pie 400 wide, 800 ms. */
-export const CHART = { lineHeight: 380, barHeight: 500, pieHeight: 360, pieWidth: 400, animationMs: 800 } as const;
 
 export function ChartCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
@@ -124,7 +122,7 @@ export function ChartValue({ value, format }: { value: number; format: ChartValu
 }
 
 /**
- * 400 wide at most and 360 high (spec section 9), shrinking on a narrow screen. One slice is not a chart: a
+ * 400 wide at most and 360 high, shrinking on a narrow screen. One slice is not a chart: a
  * ring of one colour says nothing a sentence does not, so it is shown as a figure.
  */
 export function PieChart({ legend = true, ...props }: PieChartProps) {

@@ -2,7 +2,7 @@ import { Fragment } from "react";
 import { useHydrated } from "./hydrated";
 
 /**
- * Money and dates in the browser's locale and time zone (spec section 9). The server cannot know
+ * Money and dates in the browser's locale and time zone. The server cannot know
  * them, so it renders en-US/UTC and the browser re-renders after hydration (no mismatch).
  *
  * Building an Intl formatter costs far more than using one (it was most of a long table's server

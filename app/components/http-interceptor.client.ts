@@ -1,5 +1,5 @@
 /**
- * Every same-origin request the browser makes passes here (spec section 8): a 401 or 419 sends the
+ * Every same-origin request the browser makes passes here: a 401 or 419 sends the
  * user to /login unless its `errors` field is 'Invalid signature.' (then the response goes on
  * unchanged), and so does the API's 403 for a user who has not agreed to the legal documents (the
  * login page lists them); any failure tells the progress bar to finish in red.

@@ -13,7 +13,8 @@ import {
   valueAxis,
   type ChartValueFormat,
 } from "./chart-scales";
-import { CHART, type BarChartProps, type LineChartProps, type MonthBarChartProps, type PieChartProps } from "./charts";
+import { CHART } from "./chart-scales";
+import type { BarChartProps, LineChartProps, MonthBarChartProps, PieChartProps } from "./charts";
 
 /**
  * The nivo renderers behind charts.tsx. Loaded on demand, after the page has hydrated, so a page ships no

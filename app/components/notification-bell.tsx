@@ -15,7 +15,7 @@ const DOT: Record<NotificationColor, string> = {
 };
 
 /**
- * The notification bell (spec sections 2 and 4): the unread total as a badge and a dropdown of at most
+ * The notification bell: the unread total as a badge and a dropdown of at most
  * 24rem that scrolls. A <details> disclosure, so it opens and its forms work without JavaScript; with
  * JavaScript, Escape, a click outside and any navigation close it. Clicking a notification deletes it
  * and goes where it points; the cross deletes only that one; "Clear all" deletes every one.

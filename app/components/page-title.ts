@@ -14,7 +14,7 @@ export interface AreaTitle {
 }
 
 /**
- * Page titles (spec section 2):
+ * Page titles:
  *   public  `[page title | ]route title | Backline`
  *   admin   `[page title | ]route title | Admin Area | Backline`
  *   member  `Full Name | [page title | ]route title | Backline`

@@ -6,7 +6,7 @@ type BarState = "idle" | "loading" | "complete" | "failed";
 
 /**
  * The top progress bar during navigations and submissions: 2px, dark green, red when a request of
- * the page failed, above everything (z-index 999999). It finishes on error too (spec section 8).
+ * the page failed, above everything (z-index 999999). It finishes on error too.
  */
 export function ProgressBar() {
   const navigation = useNavigation();

@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 
 /**
- * The caching rules of spec section 7, as shouldRevalidate: data is reused across navigations unless
+ * The caching rules of the product specification, as shouldRevalidate: data is reused across navigations unless
  * something was submitted, the member id changed, or the same URL is explicitly reloaded
  * (a revalidation after a realtime event, or a navigation to the page already shown).
  */

@@ -1,5 +1,5 @@
 // Registers the service worker (/sw.js, built from app/sw/sw.ts) in production builds, after hydration,
-// and runs its update flow (spec sections 4 and 8): a waiting new version -> confirm -> SKIP_WAITING,
+// and runs its update flow: a waiting new version -> confirm -> SKIP_WAITING,
 // the new-version flag, the 'Updating...' loader, one reload when the new worker takes control.
 // Also asks the worker to drop its runtime caches when a logout form is submitted.
 // A `.client` module: on the server its exports are undefined, so the root renders it only when defined.
@@ -37,7 +37,7 @@ function submitAction(event: SubmitEvent): string | null {
 let reloading = false;
 
 /**
- * Starts watching; returns the cleanup. Registration errors are swallowed (spec section 8): without
+ * Starts watching; returns the cleanup. Registration errors are swallowed: without
  * a worker the app works as before.
  */
 export function startServiceWorker({ onUpdating }: { onUpdating: () => void }): () => void {
@@ -94,7 +94,7 @@ export function startServiceWorker({ onUpdating }: { onUpdating: () => void }): 
         reg.addEventListener("updatefound", () => watchInstalling(reg));
       })
       .catch(() => {
-        // Swallowed on purpose (spec section 8).
+        // Swallowed on purpose.
       });
   };
 

@@ -1,5 +1,5 @@
 /**
- * Status tags (spec section 4, "Status tags (display only)"): one label and one colour per status of
+ * Status tags"): one label and one colour per status of
  * the spec's vocabulary, so every list and detail page shows the same word in the same colour.
  * The colour is never the only signal: the tag always carries its label.
  */

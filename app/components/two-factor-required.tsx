@@ -2,7 +2,7 @@ import { Link } from "react-router";
 
 /**
  * The notice an administrator sees on a page whose money-moving decisions need two-factor authentication
- * on their account (issue 11, decision 019), with the way to turn it on. The server refuses those
+ * on their account (decision 019), with the way to turn it on. The server refuses those
  * decisions all the same; this says so before anyone tries.
  */
 export function TwoFactorRequired({ message, accountPath }: { message: string; accountPath: string }) {

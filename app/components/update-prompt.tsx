@@ -1,4 +1,4 @@
-// The app-update pieces the page shows (spec sections 4 and 8); the service worker side lives in
+// The app-update pieces the page shows; the service worker side lives in
 // service-worker.client.tsx.
 
 /** The confirm dialog's text, exactly as the specification's error catalogue words it. */

@@ -9,7 +9,7 @@ import {
 import { useRealtimeEvent } from "./realtime/realtime";
 
 /**
- * "What's new" (spec sections 4 and 8): the newest app version's notes, in a modal dialog, once per
+ * "What's new": the newest app version's notes, in a modal dialog, once per
  * version per user. The layout loader passes `whatsNewFor(user.id)`; when it is unseen the dialog opens
  * after hydration and the view is recorded at once (POST /api/versions/{id}/view). With `live` (the member
  * area) a "version.published" event on the public "app-versions" channel refetches the latest version.
@@ -197,6 +197,8 @@ export function WhatsNewDialog({ version, onClose }: { version: VersionContent; 
   }
 
   return (
+    // Escape and a click on the backdrop close the dialog: the listeners sit on the dialog itself.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialogRef}
       role="dialog"

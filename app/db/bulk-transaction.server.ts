@@ -6,7 +6,7 @@ import * as schema from "./schema";
 import { currentDatabase, type Db } from "./client.server";
 
 /**
- * A transaction that can write many rows fast (MONEY.md "Statements in": COPY). Rows are encoded as they
+ * A transaction that can write many rows fast (docs/money.md "Statements in": COPY). Rows are encoded as they
  * are made, straight into COPY's text format, value by value: `text` for anything that may need escaping,
  * `plain` for values known not to (numbers, ids, codes, ISO dates). Everything written, by `write` or
  * through `tx`, commits or rolls back as one.

@@ -98,7 +98,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const password = storedPassword(dataDir);
 
   const owner = claimOwnership(dataDir);
-  if (owner !== "claimed") return useRunningServer({ dataDir, clusterDir, database, password, ownerPid: owner.pid });
+  if (owner !== "claimed") return joinRunningServer({ dataDir, clusterDir, database, password, ownerPid: owner.pid });
 
   let started = false;
   try {
@@ -200,7 +200,7 @@ async function leaveServer(target: { dataDir: string; clusterDir: string; adminU
 }
 
 /** A server another live process owns: waits until it accepts connections. */
-async function useRunningServer(target: { dataDir: string; clusterDir: string; database: string; password: string; ownerPid: number }): Promise<EmbeddedPostgres> {
+async function joinRunningServer(target: { dataDir: string; clusterDir: string; database: string; password: string; ownerPid: number }): Promise<EmbeddedPostgres> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const pidFile = readPostmasterPid(target.clusterDir);

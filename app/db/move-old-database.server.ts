@@ -3,8 +3,11 @@
  * DATA_DIR/pglite. At the first start with the embedded PostgreSQL, that database is moved into it: PGlite
  * opens it and brings its schema up to date (the same committed migrations), every table is copied out of
  * it (COPY ... TO) and into PostgreSQL (COPY ... FROM) in one transaction on the PostgreSQL side, sequences
- * follow, the job queue's tables too (pg-boss's queues recreated, its jobs copied), and the row count of every
- * table is compared on both sides before the commit. Anything wrong: nothing is committed, the start stops
+ * follow, and the row count of every table is compared on both sides before the commit. The job queue is not
+ * copied table by table: the old database holds pg-boss 10's layout and this version runs pg-boss 12, whose
+ * tables differ. Its queues are recreated through pg-boss, and every job still waiting (queued, waiting for a
+ * retry, or cut off while running) is queued again in the same transaction with its id, name, data, singleton
+ * key and start time; finished jobs (history) are left behind (decision 016, "Moving an old database"). Anything wrong: nothing is committed, the start stops
  * with the reason, and the old folder stays where it was for the next try. Done: the old folder is renamed
  * (DATA_DIR/pglite-moved-<date>) and kept until the administrator deletes it; each start says so.
  *
@@ -53,13 +56,13 @@ export async function moveOldDatabase(dataDir: string, target: Database): Promis
     const { PGlite } = await import("@electric-sql/pglite");
     const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
     const pglite = new PGlite(source, { extensions: { pg_trgm } });
-    let counts: { tables: number; rows: number };
+    let counts: { tables: number; rows: number; jobs: number };
     try {
       await pglite.waitReady;
       const { drizzle } = await import("drizzle-orm/pglite");
       const { migrate } = await import("drizzle-orm/pglite/migrator");
       await migrate(drizzle(pglite), { migrationsFolder });
-      counts = await copyEverything(pglite, client);
+      counts = await copyEverything(pglite, client, target);
     } finally {
       await pglite.close();
     }
@@ -68,7 +71,7 @@ export async function moveOldDatabase(dataDir: string, target: Database): Promis
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     return (
       `the earlier embedded database (PGlite, ${shown(source)}) was moved into PostgreSQL: ${counts.rows.toLocaleString("en")} rows in ` +
-      `${counts.tables} tables, the count of every table checked on both sides, in ${seconds} s. The old folder is kept as ${shown(moved)}: delete it once you no longer need it.`
+      `${counts.tables} tables, the count of every table checked on both sides${counts.jobs ? `, and ${counts.jobs} waiting job${counts.jobs === 1 ? "" : "s"} queued again` : ""}, in ${seconds} s. The old folder is kept as ${shown(moved)}: delete it once you no longer need it.`
     );
   } finally {
     client.release();
@@ -101,54 +104,104 @@ function shown(folder: string): string {
   return relative && !relative.startsWith("..") ? relative : folder;
 }
 
-/** Every table, the queue and the sequences, in one transaction on `client`; verified before the commit. */
-async function copyEverything(pglite: PGliteClient, client: PgClient): Promise<{ tables: number; rows: number }> {
-  const hasQueue = await schemaExists((text) => pglite.query(text), "pgboss");
-  if (hasQueue) await createQueueSchema(client);
+/** Every table, the waiting jobs and the sequences, in one transaction on `client`; verified before the commit. */
+async function copyEverything(pglite: PGliteClient, client: PgClient, target: Database): Promise<{ tables: number; rows: number; jobs: number }> {
   const appTables = await commonTables(pglite, client, "public");
-  const queueTables = hasQueue ? (await commonTables(pglite, client, "pgboss")).filter((t) => !["version", "queue"].includes(t.name)) : [];
-  await client.query("begin");
+  const queue = (await schemaExists((text) => pglite.query(text), "pgboss")) ? await waitingJobs(pglite) : null;
+  const boss = queue ? await openQueueFor(target, queue.queues) : null;
   try {
-    // The rows are copied as they are: no trigger and no foreign-key check runs on them (they held in the old database).
-    await client.query("set local session_replication_role = replica");
-    if (appTables.length) await client.query(`truncate ${appTables.map(qualified).join(", ")} restart identity cascade`);
-    if (hasQueue) {
-      const queues = await pglite.query<{ name: string; options: unknown }>(
-        `select name, json_build_object('policy', policy, 'retryLimit', retry_limit, 'retryDelay', retry_delay, 'retryBackoff', retry_backoff,
-           'expireInSeconds', expire_seconds, 'retentionMinutes', retention_minutes, 'deadLetter', dead_letter) as options
-         from pgboss.queue order by dead_letter nulls first, name`,
-      );
-      for (const queue of queues.rows) await client.query("select pgboss.create_queue($1, $2::json)", [queue.name, JSON.stringify(queue.options)]);
+    await client.query("begin");
+    try {
+      // The rows are copied as they are: no trigger and no foreign-key check runs on them (they held in the old database).
+      await client.query("set local session_replication_role = replica");
+      if (appTables.length) await client.query(`truncate ${appTables.map(qualified).join(", ")} restart identity cascade`);
+      for (const table of appTables) await copyTable(pglite, client, table);
+      await copySequences(pglite, client);
+      let rows = 0;
+      const mismatched: string[] = [];
+      for (const table of appTables) {
+        const count = `select count(*)::int as n from ${qualified(table)}`;
+        const [before, after] = [(await pglite.query<{ n: number }>(count)).rows[0]!.n, (await client.query<{ n: number }>(count)).rows[0]!.n];
+        if (before !== after) mismatched.push(`${table.schema}.${table.name}: ${before} rows in the old database, ${after} moved`);
+        rows += after;
+      }
+      let jobs = 0;
+      if (boss && queue) {
+        // Queued as any job is, so pg-boss's own rules (a queue's policy, its singleton keys) hold for them.
+        await client.query("set local session_replication_role = origin");
+        const executor = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
+        const sent: string[] = [];
+        for (const job of queue.jobs) {
+          const id = await boss.send(job.name, (job.data ?? null) as object | null, { id: job.id, singletonKey: job.singletonKey ?? undefined, startAfter: job.startAfter, db: executor });
+          if (id) sent.push(id);
+          // null: a second waiting job with the key of one just queued (one waiting for its retry, one queued
+          // behind it), which the stately queue holds once; the handler's run covers both (decision 016).
+        }
+        const { rows: found } = await client.query<{ n: number }>("select count(*)::int as n from pgboss.job where id = any($1::uuid[]) and state = 'created'", [sent]);
+        if (found[0]!.n !== sent.length) mismatched.push(`pgboss.job: ${sent.length} waiting jobs queued again, ${found[0]!.n} found`);
+        jobs = sent.length;
+      }
+      if (mismatched.length) throw new Error(`The move was checked and is incomplete, so nothing of it was kept: ${mismatched.join("; ")}.`);
+      await client.query("commit");
+      return { tables: appTables.length, rows, jobs };
+    } catch (error) {
+      await client.query("rollback").catch(() => {});
+      throw error;
     }
-    const tables = [...appTables, ...queueTables];
-    for (const table of tables) await copyTable(pglite, client, table);
-    await copySequences(pglite, client);
-    let rows = 0;
-    const mismatched: string[] = [];
-    for (const table of [...tables, ...(hasQueue ? [{ schema: "pgboss", name: "queue", columns: [] }] : [])]) {
-      const count = `select count(*)::int as n from ${qualified(table)}`;
-      const [before, after] = [(await pglite.query<{ n: number }>(count)).rows[0]!.n, (await client.query<{ n: number }>(count)).rows[0]!.n];
-      if (before !== after) mismatched.push(`${table.schema}.${table.name}: ${before} rows in the old database, ${after} moved`);
-      rows += after;
-    }
-    if (mismatched.length) throw new Error(`The move was checked and is incomplete, so nothing of it was kept: ${mismatched.join("; ")}.`);
-    await client.query("commit");
-    return { tables: tables.length, rows };
+  } finally {
+    await boss?.stop({ graceful: false, close: false });
+  }
+}
+
+interface WaitingJob {
+  id: string;
+  name: string;
+  data: unknown;
+  singletonKey: string | null;
+  startAfter: Date;
+}
+
+/** The old queue's queues, and its jobs not finished yet (the columns pg-boss 10 and 12 share). */
+async function waitingJobs(pglite: PGliteClient): Promise<{ queues: Array<{ name: string; policy: string }>; jobs: WaitingJob[] }> {
+  const queues = await pglite.query<{ name: string; policy: string }>("select name, coalesce(policy, 'standard') as policy from pgboss.queue order by name");
+  const jobs = await pglite.query<{ id: string; name: string; data: unknown; singleton_key: string | null; start_after: Date }>(
+    "select id::text as id, name, data, singleton_key, start_after from pgboss.job where state in ('created', 'retry', 'active') order by created_on, id",
+  );
+  return {
+    queues: queues.rows,
+    jobs: jobs.rows.map((row) => ({ id: row.id, name: row.name, data: row.data, singletonKey: row.singleton_key, startAfter: new Date(row.start_after) })),
+  };
+}
+
+/**
+ * pg-boss on the target, for the move only: it installs (or migrates) its schema and creates the old queues, on
+ * connections of the target's pool outside the move's transaction (an empty queue left by a failed move is
+ * harmless, and created again as it was at the next try). Its settings (retries, expiry) are the job module's
+ * business: they are applied when that module opens the queue.
+ */
+async function openQueueFor(target: Database, queues: Array<{ name: string; policy: string }>) {
+  const { PgBoss } = await import("pg-boss");
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => target.pool.query(text, values && values.length ? values : undefined) },
+    supervise: false,
+    schedule: false,
+    migrate: true,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+  });
+  boss.on("error", (error) => console.error("[database] moving the job queue:", error));
+  await boss.start();
+  try {
+    for (const queue of queues) await boss.createQueue(queue.name, { policy: queue.policy });
   } catch (error) {
-    await client.query("rollback").catch(() => {});
+    await boss.stop({ graceful: false, close: false });
     throw error;
   }
+  return boss;
 }
 
 async function schemaExists(query: (text: string) => Promise<{ rows: unknown[] }>, schema: string): Promise<boolean> {
   return (await query(`select 1 from pg_namespace where nspname = '${schema}'`)).rows.length > 0;
-}
-
-/** pg-boss's schema in PostgreSQL (its own construction, as pg-boss would run it at first start). */
-async function createQueueSchema(client: PgClient) {
-  if (await schemaExists((text) => client.query(text), "pgboss")) return;
-  const { default: PgBoss } = await import("pg-boss");
-  await client.query(PgBoss.getConstructionPlans("pgboss"));
 }
 
 /** The tables of `schema` on both sides (partitions are reached through their parent), with their common columns. */

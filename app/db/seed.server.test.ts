@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { attemptLogin } from "~/modules/accounts/accounts.server";
 import { hasAgreedToAllDocuments } from "~/modules/legal/legal.server";
+import { decryptBankDetails } from "~/modules/payouts/bank-details.server";
+import { taxStatusOf } from "~/modules/payouts/payout-accounts.server";
+import { payoutAccounts, taxDeclarations } from "./schema";
 import { useTestDatabase } from "../../tests/helpers/database";
 import { db } from "./client.server";
 import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, legalDocuments, signatures, users } from "./schema";
@@ -60,5 +63,21 @@ describe("demo data", () => {
       ["music_producer", "paul-beats", "published"],
       ["musician", "mia", "published"],
     ]);
+  });
+
+  it("gives Mia her manual bank transfer ending 4242 and a W-9 on file, once (docs/demo-data.md)", async () => {
+    await seedDemoData();
+    await seedDemoData();
+    const [mia] = await db().select().from(users).where(sql`${users.email} = 'member@example.com'`);
+    const accounts = await db().select().from(payoutAccounts).where(sql`${payoutAccounts.userId} = ${mia!.id}`);
+    expect(accounts.map((a) => [a.method, a.country, a.bankLast4])).toEqual([["manual", "US", "4242"]]);
+    expect(decryptBankDetails(mia!.id, accounts[0]!.bankDetailsEncrypted!).accountNumber).toBe("000123454242");
+    const forms = await db().select().from(taxDeclarations).where(sql`${taxDeclarations.userId} = ${mia!.id}`);
+    expect(forms.map((f) => [f.form, f.country, f.supersededAt])).toEqual([["w9", "US", null]]);
+    // So a payout pays her without withholding, by manual transfer.
+    expect(await taxStatusOf(mia!.id)).toMatchObject({ method: "manual", country: "US", declaration: { form: "w9", country: "US" } });
+    // Paul has no tax form (docs/demo-data.md).
+    const [paul] = await db().select().from(users).where(sql`${users.email} = 'producer@example.com'`);
+    expect(await db().select().from(taxDeclarations).where(sql`${taxDeclarations.userId} = ${paul!.id}`)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { readConfigValue, setConfigValue } from "~/modules/config/config.server"
 import { seedDemoCatalog } from "~/modules/catalog/catalog-seed.server";
 import { seedDemoSplits } from "~/modules/splits/split-seed.server";
 import { seedDemoProIdentities } from "~/modules/ledger/ledger-seed.server";
+import { seedDemoPayouts } from "~/modules/payouts/payout-seed.server";
 import { seedDemoProfiles } from "~/modules/profiles/profile-seed.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
 import { recordVersionsInForce } from "~/modules/legal/documents/documents.server";
@@ -91,6 +92,7 @@ export async function seedDemoData(): Promise<void> {
     await seedDemoCatalog(tx);
     await seedDemoSplits(tx);
     await seedDemoProIdentities(tx);
+    await seedDemoPayouts(tx);
   });
   await setConfigValue("display_currency", "USD");
 }

@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { financial, profiles };
 }
 
-// The admin summaries are fetched once per visit and reused (spec section 7).
+// The admin summaries are fetched once per visit and reused.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args);
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {

@@ -9,7 +9,7 @@ import type { Route } from "./+types/admin.member.$memberId.payment-account-stri
 export const handle = { routeName: "admin-member-payment-account-stripe-refresh" };
 
 /**
- * An administrator refreshes a member's Stripe account status from Stripe (issue 11). The account must be
+ * An administrator refreshes a member's Stripe account status from Stripe. The account must be
  * that member's, otherwise 404. Onboarding itself is the member's to do (an account link is for the account
  * holder), so an administrator is sent back to Payment accounts with the status, never to a Stripe link.
  */

@@ -14,7 +14,7 @@ export const handle = { routeName: "admin-payment-accounts" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Payment Accounts");
 
-/** Members' payout accounts (issue 11): method, onboarding status and tax status, last 4 only. Administrators only. */
+/** Members' payout accounts: method, onboarding status and tax status, last 4 only. Administrators only. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdminUser(request, context);
   const query = parsePaymentAccountsQuery(new URL(request.url).searchParams);

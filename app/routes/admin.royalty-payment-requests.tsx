@@ -19,6 +19,8 @@ import { payStripeAndNotify } from "~/modules/payouts/stripe/stripe-connect.serv
 import { StripePayForm } from "~/modules/payouts/stripe/stripe-pay-form";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { requireFreshCode } from "~/modules/accounts/step-up.server";
+import { requestInfoContext } from "~/request-context";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import type { Route } from "./+types/admin.royalty-payment-requests";
 
@@ -27,7 +29,7 @@ export const handle = { routeName: "admin-royalty-payment-requests" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Royalty Payment Requests");
 
 /**
- * The payout queue (issue 11, decision 018): filter by status and member, approve and pay a manual request
+ * The payout queue (decision 018): filter by status and member, approve and pay a manual request
  * with the bank transfer's reference, or reject it with a reason (the reservation is released). The member is
  * told live. Administrators only; a request id that does not exist is 404.
  */
@@ -61,10 +63,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = rawIntent === "reject" ? "reject" : rawIntent === "pay-stripe" ? "pay-stripe" : "pay";
   const submission = parseForm(formData, { schema: ActionSchema });
   if (submission.status !== "success") return data({ requestId, intent, result: submission.reply() }, { status: 400 });
-  // Administrators who move money must have two-factor authentication on (issue 11).
+  // Administrators who move money must have two-factor authentication on, and a current code (decision 020).
   if (!(await hasTwoFactor(user.id))) {
     return data({ requestId, intent, result: submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }) }, { status: 403 });
   }
+  await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   const url = new URL(request.url);
   const back = `${url.pathname}${url.search}`;
   try {

@@ -1,5 +1,5 @@
 import { salesImportApiLoader } from "~/modules/ledger/imports/sales-import-routes.server";
 import type { Route } from "./+types/api.admin.sales-imports.$id";
 
-/** MONEY.md: an import's status and figures, for administrators. */
+/** docs/money.md: an import's status and figures, for administrators. */
 export const loader = (args: Route.LoaderArgs) => salesImportApiLoader(args);

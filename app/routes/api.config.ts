@@ -4,8 +4,8 @@ import { readConfig } from "~/modules/config/config.server";
 import { analyticsConfig, APP_VERSION } from "~/modules/config/public-config.server";
 import type { Route } from "./+types/api.config";
 
-/** The server config the client loads once (spec section 7): stored settings plus public app facts. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** The server config the client loads once: stored settings plus public app facts. */
+export async function loader({ context }: Route.LoaderArgs) {
   await requireApiUser(context);
   const stored = await readConfig();
   return Response.json({

@@ -3,7 +3,7 @@ import { socketIdOf } from "~/modules/notifications/broadcaster.server";
 import { deleteAllMemberNotifications, deleteMemberNotification } from "~/modules/notifications/notifications.server";
 import type { Route } from "./+types/api.members.$id.notifications.$notificationId";
 
-/** DELETE /api/members/{id}/notifications/{notificationId|all} (spec section 7). */
+/** DELETE /api/members/{id}/notifications/{notificationId|all}. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") throw apiError(405, "Method not allowed.");
   const { user, memberId } = await requireApiMember(context, params.id);

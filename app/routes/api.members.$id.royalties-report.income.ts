@@ -3,7 +3,7 @@ import { incomeReportJson, memberIncome } from "~/modules/ledger/reports/income.
 import type { Route } from "./+types/api.members.$id.royalties-report.income";
 
 /**
- * GET /api/members/{id}/royalties-report/income (spec section 7, MONEY.md "Contracts"): the member's totals as
+ * GET /api/members/{id}/royalties-report/income: the member's totals as
  * six-decimal strings, for the member themself or an admin; anyone else gets 404 as if it did not exist.
  * The figures are per member and private: browsers and proxies must not keep them.
  */

@@ -3,7 +3,7 @@ import { listMemberPayoutRequests, paymentRequestJson } from "~/modules/payouts/
 import type { Route } from "./+types/api.members.$id.royalties-report.payments";
 
 /**
- * GET /api/members/{id}/royalties-report/payments (spec section 7, MONEY.md contracts): the member's payout
+ * GET /api/members/{id}/royalties-report/payments: the member's payout
  * requests and payments, newest first, as a `{ data }` list: status, amount, method fee, withholding and net
  * (six-decimal strings), the transfer reference or the rejection reason, their dates, and the journal entries
  * behind them (app/modules/payouts/payouts.server.ts). The member themself or an admin only.

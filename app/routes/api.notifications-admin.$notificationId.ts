@@ -3,7 +3,7 @@ import { socketIdOf } from "~/modules/notifications/broadcaster.server";
 import { deleteAdminNotification, deleteAllAdminNotifications } from "~/modules/notifications/notifications.server";
 import type { Route } from "./+types/api.notifications-admin.$notificationId";
 
-/** DELETE /api/notifications-admin/{notificationId|all} (spec section 7). */
+/** DELETE /api/notifications-admin/{notificationId|all}. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") throw apiError(405, "Method not allowed.");
   await requireApiAdmin(context);

@@ -7,7 +7,7 @@ import { notFound } from "~/modules/http/route-errors.server";
 // Moving between documents from the side list keeps the page where it is (spec: routes flagged to keep scroll).
 export const handle = { routeName: "legal-terms-document", keepScroll: "legal-terms" };
 
-/** The title is the document name from the URL with hyphens turned into spaces (spec section 2). */
+/** The title is the document name from the URL with hyphens turned into spaces. */
 export function documentTitle(documentName: string) {
   return documentName.replace(/-/g, " ");
 }

@@ -2,14 +2,16 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import { AuthCard, Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
-import { attemptLogin, findUserById } from "~/modules/accounts/accounts.server";
+import { findUserById } from "~/modules/accounts/accounts.server";
+import { authenticatePassword } from "~/modules/accounts/authenticator.server";
 import { dashboardPath, getOptionalUser, afterLoginTarget } from "~/modules/accounts/current-user.server";
-import { AgreeSchema, LoginSchema, OneTimeCodeSchema } from "~/modules/accounts/schemas";
+import { AgreeSchema, OneTimeCodeSchema } from "~/modules/accounts/schemas";
 import { attemptSecondFactor, clearSecondStepHeader, readSecondStep, secondStepHeader } from "~/modules/accounts/step-up.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
 import type { User } from "~/db/schema";
 import { redirectWithFlash } from "~/modules/flash/flash.server";
 import { startUserSession } from "~/modules/accounts/session.server";
+import { knownDevice, rememberDevice } from "~/modules/accounts/device-cookie.server";
 import { sessionUserOf } from "~/modules/accounts/session-user.server";
 import { pendingDocumentsFor, signDocuments } from "~/modules/legal/legal.server";
 import { pendingDocumentsWithChanges, type PendingDocument } from "~/modules/legal/documents/agreement-changes.server";
@@ -32,9 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (pending) return { mode: "code" as const, redirectTo: pending.redirect, documents: [] };
     return { mode: "login" as const, redirectTo, documents: [] };
   }
-  // Spec section 5, rule 2: a user who has not agreed to every required document is kept here.
+  // A user who has not agreed to every required document is kept here.
   if (agreedToAllDocuments) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
-  // Each with what changed since the version this user agreed to, when there was one (issue 13).
+  // Each with what changed since the version this user agreed to, when there was one.
   const documents = await pendingDocumentsWithChanges(user.id);
   // Agreed in another tab since the session was read.
   if (!documents.length) throw redirect(afterLoginTarget(redirectTo, dashboardPath(user)));
@@ -49,27 +51,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect("/login", { headers: { "Set-Cookie": await clearSecondStepHeader() } });
   }
 
-  const submission = parseForm(formData, { schema: LoginSchema });
-  if (submission.status !== "success") {
-    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const login = await authenticatePassword(request, formData, context.get(requestInfoContext).ip);
+  if (!login.ok) return data(login.reply, { status: login.status });
+  if (await hasTwoFactor(login.user.id)) {
+    throw redirect("/login", { headers: { "Set-Cookie": await secondStepHeader(login.user.id, login.redirect ?? "") } });
   }
-  const outcome = await attemptLogin({ ...submission.value, ip: context.get(requestInfoContext).ip });
-  if (!outcome.ok) {
-    return data(submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), {
-      status: outcome.status,
-    });
-  }
-  if (await hasTwoFactor(outcome.user.id)) {
-    throw redirect("/login", { headers: { "Set-Cookie": await secondStepHeader(outcome.user.id, submission.value.redirect ?? "") } });
-  }
-  return logInUser(request, context, outcome.user, submission.value.redirect);
+  return logInUser(request, context, login.user, login.redirect);
 }
 
 async function logInUser(request: Request, context: Route.ActionArgs["context"], user: User, redirectValue: string | undefined) {
   const pending = await pendingDocumentsFor(user.id);
   const target = afterLoginTarget(redirectValue, dashboardPath(user));
   const redirectTo = pending.length ? `/login?${new URLSearchParams({ redirect: target })}` : target;
-  return startUserSession(request, { userId: user.id, ip: context.get(requestInfoContext).ip, redirectTo });
+  const response = await startUserSession(request, { userId: user.id, ip: context.get(requestInfoContext).ip, redirectTo });
+  // This browser is now known to the account: its right password is never refused by the account's windows.
+  response.headers.append("Set-Cookie", await rememberDevice(request, user.id));
+  return response;
 }
 
 /** The second step for a two-factor account: a TOTP or recovery code, rate-limited like the password step. */
@@ -80,7 +77,12 @@ async function secondStep(request: Request, context: Route.ActionArgs["context"]
   }
   const submission = parseForm(formData, { schema: OneTimeCodeSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["code"] }), { status: 400 });
-  const outcome = await attemptSecondFactor({ userId: pending.userId, code: submission.value.code, ip: context.get(requestInfoContext).ip });
+  const outcome = await attemptSecondFactor({
+    userId: pending.userId,
+    code: submission.value.code,
+    ip: context.get(requestInfoContext).ip,
+    device: await knownDevice(request, pending.userId),
+  });
   if (!outcome.ok) {
     return data(submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), { status: outcome.status });
   }
@@ -121,7 +123,7 @@ export default function LoginRoute({ loaderData }: Route.ComponentProps) {
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useActionData<typeof action>();
   // Validated on the server only (parseForm in the action), which answers with the same messages beside
-  // the fields: the page people open first ships no schema library (issue 15's page weight).
+  // the fields: the page people open first ships no schema library (page weight).
   const [form, fields] = useForm({ id: "login", lastResult });
   useClearOnError(form.id, lastResult, ["password"]);
   return (

@@ -33,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { memberId, profiles, splitTasks, creditTasks, ...overview };
 }
 
-// Dashboard stats, profiles, projects and work requests are cached per member (spec section 7).
+// Dashboard stats, profiles, projects and work requests are cached per member.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args, "memberId");
 
 export default function MemberDashboard({ loaderData }: Route.ComponentProps) {

@@ -48,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-// The income report is cached per member (spec section 7): reused across navigations unless something was
+// The income report is cached per member: reused across navigations unless something was
 // submitted or the member changed; a change of the lines shown (the query) reads again.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   args.currentUrl.pathname === args.nextUrl.pathname && args.currentUrl.search !== args.nextUrl.search ? true : reuseUnlessChanged(args, "memberId");

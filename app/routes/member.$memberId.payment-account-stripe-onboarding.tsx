@@ -26,7 +26,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const country = form.get("country");
   const { ip } = context.get(requestInfoContext);
   // Only the member, with Stripe configured (else 404, before asking to confirm); changing the payout method needs a
-  // confirmation within the last 10 minutes, as the other payout details do (issue 11).
+  // confirmation within the last 10 minutes, as the other payout details do.
   if (user.id !== memberId || !stripeEnabled()) throw notFound();
   await requireFreshConfirmation(request, user, form, ip);
   try {

@@ -9,8 +9,8 @@ import type { Route } from "./+types/member.$memberId.payment-account-stripe-ref
 export const handle = { routeName: "member-payment-account-stripe-refresh" };
 
 /**
- * Where Stripe sends a member whose onboarding link expired or was used (the account link's refresh_url,
- * issue 11): the account's status is read again from Stripe and, while onboarding is not complete, the member
+ * Where Stripe sends a member whose onboarding link expired or was used (the account link's refresh_url):
+ * the account's status is read again from Stripe and, while onboarding is not complete, the member
  * goes straight on to a fresh onboarding link; once complete, back to payouts-provider. The account must be
  * this member's: any other account id (or someone else's member area) is 404.
  */

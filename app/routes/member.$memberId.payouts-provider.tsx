@@ -23,7 +23,7 @@ export const handle = { routeName: "member-payouts-provider" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, undefined, "Payouts");
 
 /**
- * How a member is paid (issue 11, decision 018): the manual bank transfer's details (stored encrypted, only
+ * How a member is paid (decision 018): the manual bank transfer's details (stored encrypted, only
  * the last 4 shown) and the tax status (W-9 / W-8, TIN last 4), which decides the withholding. Stripe Connect
  * is not offered yet: it appears here once it is built and STRIPE_SECRET_KEY is set.
  */
@@ -80,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { ip } = context.get(requestInfoContext);
   // Only the member changes these (the services answer 404 to anyone else): refused before asking to confirm.
   if (user.id !== memberId) throw notFound();
-  // Changing how the member is paid needs a confirmation within the last 10 minutes (issue 11).
+  // Changing how the member is paid needs a confirmation within the last 10 minutes.
   await requireFreshConfirmation(request, user, formData, ip);
   try {
     if (value.intent === "bank") {

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
 import { data, Form } from "react-router";
-import { Avatar } from "~/components/avatar-menu";
+import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton, useClearOnError } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { EmailTakenError } from "~/modules/accounts/accounts.server";
@@ -11,6 +11,7 @@ import { AvatarSchema, NamesSchema, PasswordSchema } from "~/modules/accounts/pr
 import {
   cancelEmailChange,
   changePassword,
+  changesLoginEmail,
   loadAccountDetails,
   ProfileError,
   removeAvatar,
@@ -28,12 +29,14 @@ import { routeError } from "~/modules/http/route-errors.server";
 import { z } from "zod";
 import type { User } from "~/db/schema";
 import { OneTimeCodeSchema } from "~/modules/accounts/schemas";
-import { confirmPasswordOrCode, recordConfirmation, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { confirmPasswordOrCode, requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { knownDevice } from "~/modules/accounts/device-cookie.server";
 import {
   confirmEnrolment,
   disableTwoFactor,
   pendingEnrolment,
   regenerateRecoveryCodes,
+  sendTwoFactorNotice,
   startEnrolment,
   twoFactorState,
   TwoFactorError,
@@ -58,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const state = await twoFactorState(user.id);
     twoFactor = { enabled: state.enabled, recoveryCodesLeft: state.recoveryCodesLeft, enrolment: state.enrolling ? await pendingEnrolment(user) : null };
   }
-  // The legal documents this member agreed to, version by version (issue 13).
+  // The legal documents this member agreed to, version by version.
   const agreements = await signaturesOfMember(memberId);
   return { account, isOwnAccount, twoFactor, agreements };
 }
@@ -89,6 +92,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "names": {
       const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
+      // The login email leads to the password reset: changing it is a takeover's first step (decision 020).
+      if (await changesLoginEmail(memberId, submission.value.email)) await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
       try {
         const { pendingEmail } = await updateNamesAndEmail(memberId, submission.value);
         return redirectWithFlash(here, {
@@ -165,13 +170,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The two-factor section's forms (issue 11, decision 019): the owner only. */
+/** The two-factor section's forms (decision 020): the owner only. */
 async function twoFactorAction(request: Request, user: User, memberId: number, intent: string, formData: FormData, ip: string) {
   const here = `${new URL(request.url).pathname}#two-factor`;
   if (user.id !== memberId) throw routeError(403, "Only the account's owner can change its two-factor authentication.");
   try {
     switch (intent) {
       case "tfa-start":
+        // Turning two-factor on is an account takeover's best move (the owner is locked out): the fresh confirmation first.
+        await requireFreshConfirmation(request, user, formData, ip);
         await startEnrolment(user.id);
         return redirectWithFlash(here, { kind: "info", message: "Scan the QR code or enter the key in your authenticator app, then enter the code it shows." });
       case "tfa-cancel":
@@ -181,9 +188,11 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
       case "tfa-confirm": {
         const submission = parseForm(formData, { schema: OneTimeCodeSchema });
         if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
+        // Still within the confirmation that started it; the code proves the app, not who is typing, so it confirms nothing.
+        await requireFreshConfirmation(request, user, formData, ip);
         try {
           const codes = await confirmEnrolment(user.id, submission.value.code);
-          await recordConfirmation(request);
+          await sendTwoFactorNotice(user, "on");
           return reply("two-factor", submission.reply({ resetForm: true }), 200, codes);
         } catch (error) {
           if (error instanceof TwoFactorError) return reply("two-factor", submission.reply({ fieldErrors: { code: [error.message] }, hideFields: ["code"] }));
@@ -194,14 +203,16 @@ async function twoFactorAction(request: Request, user: User, memberId: number, i
         // New recovery codes are as good as the authenticator: the same fresh confirmation as payout changes.
         await requireFreshConfirmation(request, user, formData, ip);
         const codes = await regenerateRecoveryCodes(user.id);
+        await sendTwoFactorNotice(user, "recovery-codes");
         return reply("two-factor", parseForm(new FormData(), { schema: OneTimeCodeSchema }).reply({ resetForm: true }), 200, codes);
       }
       case "tfa-disable": {
         const submission = parseForm(formData, { schema: DisableTwoFactorSchema });
         if (submission.status !== "success") return reply("two-factor", submission.reply({ hideFields: ["code"] }));
-        const outcome = await confirmPasswordOrCode(user, submission.value.code, ip);
+        const outcome = await confirmPasswordOrCode(user, submission.value.code, { ip, device: await knownDevice(request, user.id) });
         if (!outcome.ok) return reply("two-factor", submission.reply({ fieldErrors: { code: [outcome.message] }, hideFields: ["code"] }), outcome.status);
         await disableTwoFactor(user.id);
+        await sendTwoFactorNotice(user, "off");
         return redirectWithFlash(here, { kind: "success", message: "Two-factor authentication is off. Your recovery codes no longer work." });
       }
       default:

@@ -82,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { status: problem ? 400 : 200 },
       );
     }
-    // Requesting a payout needs a confirmation within the last 10 minutes (issue 11); previews and cancels do not.
+    // Requesting a payout needs a confirmation within the last 10 minutes; previews and cancels do not.
     // Only the member requests (the service answers 404 to anyone else): refused before asking to confirm.
     if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);

@@ -47,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-// Per-member data is reused while the member id is unchanged and nothing was submitted (spec section 7).
+// Per-member data is reused while the member id is unchanged and nothing was submitted.
 export const shouldRevalidate: ShouldRevalidateFunction = (args) => reuseUnlessChanged(args, "memberId");
 
 export default function MemberLayout({ loaderData }: Route.ComponentProps) {

@@ -14,7 +14,7 @@ export const handle = { routeName: "payout-change-report" };
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Report a payout change");
 
 /**
- * Where the "This was not me" link of a payout-change email leads (issue 11). Opening it changes nothing
+ * Where the "This was not me" link of a payout-change email leads. Opening it changes nothing
  * (mail scanners open links); the button records the report, signs every session out and tells the
  * administrators. The link is signed: a bad or expired signature is 403 'Invalid signature.'.
  */

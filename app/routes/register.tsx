@@ -20,7 +20,7 @@ export const handle = { routeName: "register" };
 
 export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Register");
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const user = await getOptionalUser(context);
   if (user) throw redirect(dashboardPath(user));
   const documents = (await listPublishedDocuments()).filter((d) => d.required);

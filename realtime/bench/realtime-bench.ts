@@ -285,6 +285,9 @@ async function benchOne(n: number, rounds: number, redisUrl: string | undefined)
               REALTIME_SHUTDOWN_SPREAD_MS: "0",
               REDIS_URL: redisUrl ?? "",
               REALTIME_REDIS_PREFIX: `bench-${process.pid}:`,
+              // The fleet is one load generator opening N connections from loopback: exempt from the
+              // per-address limits by configuration, as an operator would exempt a trusted gateway.
+              REALTIME_LIMIT_EXEMPT_ADDRESSES: "127.0.0.0/8",
             })
           : await startServer("realtime/bench/baseline-server.ts", { PORT: "0" });
       sides.push({ target, server: proc, port, fleet: new Fleet(), rssBefore: 0, rssAfter: 0, connectMs: 0, latencies: [], publishMs: [], missing: 0 });

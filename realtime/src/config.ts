@@ -2,7 +2,17 @@
  * Settings of the realtime server, read from the environment and validated once.
  * Every key has a safe local default except the secret in production.
  */
+import net from "node:net";
 import { z } from "zod";
+
+/** "127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8". */
+export function isAddressOrSubnet(entry: string): boolean {
+  const [address, bits, extra] = entry.split("/");
+  if (extra !== undefined || !address || !net.isIP(address)) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return Number.isInteger(prefix) && prefix >= 0 && prefix <= (net.isIPv6(address) ? 128 : 32);
+}
 
 /** An unset or blank variable both mean "not set". */
 const blankAsUnset = <T extends z.ZodType>(inner: T) =>
@@ -27,6 +37,16 @@ const schema = z.object({
   ),
   REALTIME_MAX_CONNECTIONS: blankAsUnset(z.coerce.number().int().min(0)),
   REALTIME_MAX_CONNECTS_PER_SECOND: blankAsUnset(z.coerce.number().int().min(0)),
+  REALTIME_MAX_CONNECTIONS_PER_ADDRESS: blankAsUnset(z.coerce.number().int().min(0)),
+  REALTIME_MAX_CONNECTS_PER_SECOND_PER_ADDRESS: blankAsUnset(z.coerce.number().int().min(0)),
+  REALTIME_LIMIT_EXEMPT_ADDRESSES: blankAsUnset(
+    z
+      .string()
+      .trim()
+      .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .refine((entries) => entries.every(isAddressOrSubnet), "must be addresses or subnets (127.0.0.1, 10.0.0.0/8, ::1), comma-separated"),
+  ),
+  REALTIME_TRUST_PROXY: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
   REALTIME_NODE_TTL_MS: blankAsUnset(z.coerce.number().int().min(200)),
   REALTIME_HEARTBEAT_MS: blankAsUnset(z.coerce.number().int().min(50)),
   REALTIME_SHUTDOWN_SPREAD_MS: blankAsUnset(z.coerce.number().int().min(0)),
@@ -57,6 +77,17 @@ export interface RealtimeOptions {
   maxConnections: number;
   /** Token bucket for new connections per second (burst = the same number); 0 = unlimited. */
   maxConnectsPerSecond: number;
+  /**
+   * Open connections per client address (an IPv6 client's /64), on this node; 0 = unlimited. Over it, and over
+   * `maxConnectsPerSecondPerAddress`, a new connection is closed with 4004 (over quota: pusher-js does not retry).
+   */
+  maxConnectionsPerAddress: number;
+  /** Token bucket for one address's new connections per second (burst = the same number); 0 = unlimited. */
+  maxConnectsPerSecondPerAddress: number;
+  /** Addresses or subnets the per-address limits do not apply to (a load generator, a trusted gateway). */
+  exemptAddresses: string[];
+  /** Behind a proxy: the client's address is the last one the proxy added to X-Forwarded-For. */
+  trustProxy: boolean;
   /** Client events allowed per connection per second (over it: error 4301). */
   clientEventsPerSecond: number;
   /** A connection whose unsent bytes exceed this is closed (slow consumer), in bytes. */
@@ -92,6 +123,11 @@ export function defaultOptions(): RealtimeOptions {
     pruneIntervalMs: 5_000,
     maxConnections: 0,
     maxConnectsPerSecond: 0,
+    // On by default: one anonymous client used to open thousands (decision 009).
+    maxConnectionsPerAddress: 100,
+    maxConnectsPerSecondPerAddress: 20,
+    exemptAddresses: [],
+    trustProxy: false,
     clientEventsPerSecond: 10,
     maxBufferedBytes: 4 * 1024 * 1024,
     maxMessageBytes: 64 * 1024,
@@ -131,6 +167,10 @@ export function loadRealtimeConfig(source: NodeJS.ProcessEnv = process.env): Rea
       : undefined,
     maxConnections: env.REALTIME_MAX_CONNECTIONS ?? base.maxConnections,
     maxConnectsPerSecond: env.REALTIME_MAX_CONNECTS_PER_SECOND ?? base.maxConnectsPerSecond,
+    maxConnectionsPerAddress: env.REALTIME_MAX_CONNECTIONS_PER_ADDRESS ?? base.maxConnectionsPerAddress,
+    maxConnectsPerSecondPerAddress: env.REALTIME_MAX_CONNECTS_PER_SECOND_PER_ADDRESS ?? base.maxConnectsPerSecondPerAddress,
+    exemptAddresses: env.REALTIME_LIMIT_EXEMPT_ADDRESSES ?? base.exemptAddresses,
+    trustProxy: env.REALTIME_TRUST_PROXY ?? base.trustProxy,
     nodeTtlMs: env.REALTIME_NODE_TTL_MS ?? base.nodeTtlMs,
     heartbeatIntervalMs: env.REALTIME_HEARTBEAT_MS ?? base.heartbeatIntervalMs,
     shutdownSpreadMs: env.REALTIME_SHUTDOWN_SPREAD_MS ?? base.shutdownSpreadMs,
@@ -147,5 +187,7 @@ export function validateOptions(o: RealtimeOptions): void {
   }
   if (o.activityTimeout <= 0) problems.push("activityTimeout must be positive");
   if (!o.secret) problems.push("secret must be set");
+  const badExempt = o.exemptAddresses.filter((entry) => !isAddressOrSubnet(entry));
+  if (badExempt.length) problems.push(`exempt addresses must be addresses or subnets: ${badExempt.join(", ")}`);
   if (problems.length) throw new Error(`Invalid realtime settings:\n  ${problems.join("\n  ")}`);
 }

@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import type { Duplex } from "node:stream";
@@ -85,6 +86,8 @@ class Connection {
     readonly id: string,
     readonly ws: WebSocket,
     private readonly node: RealtimeNode,
+    /** The client's address as the per-address limits count it (null when exempt). */
+    readonly address: string | null = null,
   ) {}
 
   send(data: string | Buffer): void {
@@ -139,12 +142,22 @@ class RealtimeNode implements ApiBackend {
   private readonly pendingOps = new Set<Promise<unknown>>();
   private tokens: number;
   private tokensAt = Date.now();
+  /** Per client address: open connections and the new-connection token bucket (decision 009). */
+  private readonly addresses = new Map<string, { open: number; tokens: number; at: number }>();
+  private readonly exempt: net.BlockList;
 
   constructor(
     readonly options: RealtimeOptions,
     readonly adapter: Adapter,
   ) {
     this.tokens = options.maxConnectsPerSecond;
+    this.exempt = new net.BlockList();
+    for (const entry of options.exemptAddresses) {
+      const [address, bits] = entry.split("/");
+      const family = net.isIPv6(address!) ? "ipv6" : "ipv4";
+      if (bits === undefined) this.exempt.addAddress(address!, family);
+      else this.exempt.addSubnet(address!, Number(bits), family);
+    }
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxMessageBytes,
@@ -188,7 +201,46 @@ class RealtimeNode implements ApiBackend {
       socket.end(`HTTP/1.1 ${this.closing ? "503 Service Unavailable" : "404 Not Found"}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, decodeURIComponent(m[1]), url));
+    const address = this.limitedAddress(req);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, decodeURIComponent(m[1]), url, address));
+  }
+
+  /**
+   * The key the per-address limits count under: the client's address (behind a trusted proxy, the last one it
+   * added to X-Forwarded-For), an IPv6 client's /64 (one client holds a whole /64), or null when exempt.
+   */
+  private limitedAddress(req: http.IncomingMessage): string | null {
+    let address = req.socket.remoteAddress ?? "";
+    if (this.options.trustProxy) {
+      const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",").map((part) => part.trim()).filter(Boolean).at(-1);
+      if (forwarded && net.isIP(forwarded)) address = forwarded;
+    }
+    if (address.startsWith("::ffff:") && net.isIPv4(address.slice(7))) address = address.slice(7);
+    const family = net.isIPv6(address) ? "ipv6" : net.isIPv4(address) ? "ipv4" : null;
+    if (!family) return "unknown";
+    if (this.exempt.check(address, family)) return null;
+    return family === "ipv6" ? ipv6Prefix64(address) : address;
+  }
+
+  /** Whether `address` may open one more connection now; counts it when so. */
+  private admitAddress(address: string | null): "ok" | "open" | "rate" {
+    if (address === null) return "ok";
+    const { maxConnectionsPerAddress: maxOpen, maxConnectsPerSecondPerAddress: rate } = this.options;
+    const now = Date.now();
+    let use = this.addresses.get(address);
+    if (!use) {
+      use = { open: 0, tokens: rate, at: now };
+      this.addresses.set(address, use);
+    }
+    if (maxOpen > 0 && use.open >= maxOpen) return "open";
+    if (rate > 0) {
+      use.tokens = Math.min(rate, use.tokens + ((now - use.at) / 1000) * rate);
+      use.at = now;
+      if (use.tokens < 1) return "rate";
+      use.tokens -= 1;
+    }
+    use.open += 1;
+    return "ok";
   }
 
   private takeConnectToken(): boolean {
@@ -202,7 +254,7 @@ class RealtimeNode implements ApiBackend {
     return true;
   }
 
-  private onConnection(ws: WebSocket, key: string, url: URL): void {
+  private onConnection(ws: WebSocket, key: string, url: URL, address: string | null = null): void {
     const refuse = (code: number, message: string) => {
       ws.send(errorFrame(code, message));
       ws.close(code, message);
@@ -217,9 +269,15 @@ class RealtimeNode implements ApiBackend {
     if (this.options.maxConnections > 0 && this.conns.size >= this.options.maxConnections) {
       return refuse(Codes.OVER_CAPACITY, "Over capacity; reconnect after 1 s");
     }
-    if (!this.takeConnectToken()) return refuse(Codes.OVER_CAPACITY, "Too many new connections; reconnect after 1 s");
+    const admitted = this.admitAddress(address);
+    if (admitted === "open") return refuse(Codes.OVER_QUOTA, `Over connection quota: at most ${this.options.maxConnectionsPerAddress} connections per address`);
+    if (admitted === "rate") return refuse(Codes.OVER_QUOTA, `Over connection quota: at most ${this.options.maxConnectsPerSecondPerAddress} new connections a second per address`);
+    if (!this.takeConnectToken()) {
+      this.leaveAddress(address);
+      return refuse(Codes.OVER_CAPACITY, "Too many new connections; reconnect after 1 s");
+    }
 
-    const conn = new Connection(newSocketId(), ws, this);
+    const conn = new Connection(newSocketId(), ws, this, address);
     this.conns.add(conn);
     ws.on("message", (data) => this.onMessage(conn, data));
     ws.on("pong", () => this.touch(conn));
@@ -243,12 +301,21 @@ class RealtimeNode implements ApiBackend {
     if (conn.closed) return;
     conn.closed = true;
     this.conns.delete(conn);
+    this.leaveAddress(conn.address);
     for (const sub of [...conn.subs.values()]) this.removeSubscription(sub);
+  }
+
+  private leaveAddress(address: string | null): void {
+    if (address === null) return;
+    const use = this.addresses.get(address);
+    if (use) use.open = Math.max(0, use.open - 1);
   }
 
   /** Pings silent connections; closes with 4201 those that did not answer in time. */
   private prune(): void {
     const now = Date.now();
+    // An address with nothing open and a full bucket again is forgotten (the map never grows with past clients).
+    for (const [address, use] of this.addresses) if (use.open === 0 && now - use.at >= 1000) this.addresses.delete(address);
     for (const conn of this.conns) {
       if (conn.pingSentAt) {
         if (now - conn.pingSentAt > this.options.pongTimeoutMs) conn.close(Codes.PONG_NOT_RECEIVED, "Pong reply not received");
@@ -664,4 +731,13 @@ export async function createRealtimeServer(overrides: Partial<RealtimeOptions> =
     close: (opts) => (closing ??= node.close(opts?.spreadMs ?? options.shutdownSpreadMs)),
     crash: () => (closing ??= node.crash()),
   };
+}
+
+/** The first 64 bits of an IPv6 address, written out ("2001:db8:0:1::/64"): one client's usual allocation. */
+function ipv6Prefix64(address: string): string {
+  const [head = "", tail = ""] = address.split("%")[0]!.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
 }

@@ -187,7 +187,8 @@ describe("presence", () => {
   });
 
   it("refuses oversized user_info (413) and a 101st member (403)", async () => {
-    const server = await startNode();
+    // 101 clients from one address: exempt from the per-address limits by configuration (limits.test.ts tests those).
+    const server = await startNode({ exemptAddresses: ["127.0.0.1"] });
     const c = await RawClient.connect(server);
     const big = await c.subscribePresence("presence-big", "u", { blob: "x".repeat(1100) });
     expect(big).toMatchObject({ event: "pusher:subscription_error", data: { status: 413 } });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, setDatabase, type Database } from "~/db/client.server";
+import { registerJobs } from "~/modules/jobs/registry.server";
 import { adminQuery, databaseUrl, dropDatabase } from "./database-admin";
 
 /**
@@ -14,12 +15,16 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
   return { name, url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
 }
 
-/** Gives the calling test file its own empty, migrated database, dropped after its tests. */
+/**
+ * Gives the calling test file its own empty, migrated database, dropped after its tests, and registers every job's
+ * handler as boot() does (a service under test may enqueue one).
+ */
 export function useTestDatabase() {
   let database: Database | undefined;
   let created: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 
   beforeAll(async () => {
+    registerJobs();
     created = await createTestDatabase();
     database = await openDatabase(created.url);
     setDatabase(database);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createSalesImport, runSalesImport, type NewSalesImport } from "~/modules/ledger/imports/sales-imports.server";
 import type { StatementKind } from "~/modules/ledger/imports/statement-line";
 
-/** The canonical statement headers (MONEY.md "Canonical CSV columns"). */
+/** The canonical statement headers (docs/money.md "Canonical CSV columns"). */
 export const DIGITAL_HEADER =
   "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
 export const PRO_HEADER =

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 
 /**
- * A local stand-in for the few Stripe endpoints Backline uses (issue 11, "Tests against Stripe"): Stripe
+ * A local stand-in for the few Stripe endpoints Backline uses: Stripe
  * cannot be reached from here. Test code only; the app reaches it through the SDK's own host/port/protocol
  * settings (STRIPE_API_BASE), nothing else. It answers Stripe-shaped JSON, keeps Stripe's idempotency-key
  * behaviour for transfers, plays Stripe's hosted onboarding page (account links that expire and are single

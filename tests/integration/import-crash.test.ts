@@ -17,10 +17,10 @@ import { createTestDatabase } from "../helpers/database";
 import { TEST_SETTINGS } from "../setup/settings";
 
 /**
- * Issue 10 "A crash test": a large sales import's process is killed with SIGKILL at several points, and
+ * A crash test: a large sales import's process is killed with SIGKILL at several points, and
  * after each kill nothing of the import is in the database (no statement line, no journal entry, no
  * posting, no other table changed) and the import is still waiting to run; then a new process runs it to
- * the end and the ledger invariant holds (MONEY.md "Statements in": "a crash (kill -9) at any point leaves
+ * the end and the ledger invariant holds (docs/money.md "Statements in": "a crash (kill -9) at any point leaves
  * either nothing or everything, and running it again finishes it").
  *
  * The import runs in a child process (tests/integration/support/import-child.ts) on the same database, a

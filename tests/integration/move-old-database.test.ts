@@ -8,7 +8,6 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as pgliteDrizzle } from "drizzle-orm/pglite";
 import { migrate as pgliteMigrate } from "drizzle-orm/pglite/migrator";
-import PgBoss from "pg-boss";
 import { to as copyTo } from "pg-copy-streams";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentDatabase, db, migrateDatabase, openDatabase, setDatabase, type Database } from "~/db/client.server";
@@ -29,9 +28,10 @@ import { TEST_SETTINGS } from "../setup/settings";
  * (app/db/move-old-database.server.ts). The old database is made as a member's would be: the demo data, a
  * sales import posted through its job, a payout requested, approved and paid, and a second import still
  * waiting in the job queue, all through the services (which run on PostgreSQL only now), then written into a
- * PGlite folder by PGlite itself on a schema its own migrator built. After the move, every table holds the
- * same rows as the original (compared row for row), sequences continue, the waiting import runs on the new
- * engine, and the old folder is kept under its new name.
+ * PGlite folder by PGlite itself on a schema its own migrator built, beside the job queue as pg-boss 10 (the
+ * version those databases were written by) laid it out. After the move, every table holds the same rows as the
+ * original (compared row for row), sequences continue, the waiting import is queued again in pg-boss 12's
+ * layout and runs on the new engine, finished jobs are left behind, and the old folder is kept under its new name.
  */
 useTestDatabase();
 
@@ -74,13 +74,11 @@ async function contents(database: Database): Promise<Record<string, { rows: numb
   const client = await database.pool.connect();
   try {
     const tables = await client.query<{ name: string }>(
-      "select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ('public', 'pgboss') and c.relkind in ('r', 'p') and not c.relispartition and c.relname not in ('version') order by 1",
+      "select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1",
     );
     const out: Record<string, { rows: number; digest: string }> = {};
     for (const { name } of tables.rows) {
-      // pg-boss's own bookkeeping of when a queue was made differs by nature; the rest must not.
-      const row = name === "pgboss.queue" ? "(t.name, t.policy, t.retry_limit, t.retry_delay, t.retry_backoff, t.expire_seconds, t.dead_letter)::text" : "t::text";
-      const { rows } = await client.query<{ n: number; digest: string }>(`select count(*)::int as n, coalesce(md5(string_agg(${row}, E'\\n' order by ${row})), '') as digest from ${name} t`);
+      const { rows } = await client.query<{ n: number; digest: string }>(`select count(*)::int as n, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as digest from ${name} t`);
       out[name] = { rows: rows[0]!.n, digest: rows[0]!.digest };
     }
     return out;
@@ -89,35 +87,53 @@ async function contents(database: Database): Promise<Record<string, { rows: numb
   }
 }
 
-/** Writes `source`'s tables into a PGlite folder whose schema PGlite's own migrator and pg-boss's construction built. */
+/** The jobs of a pg-boss 12 queue (the current database's), by state. */
+async function jobsOf(database: Database) {
+  const { rows } = await database.pool.query<{ id: string; name: string; data: unknown; singleton_key: string | null; state: string }>(
+    "select id::text as id, name, data, singleton_key, state::text as state from pgboss.job order by created_on, id",
+  );
+  return rows;
+}
+
+/**
+ * Writes `source`'s tables into a PGlite folder whose schema PGlite's own migrator built, and its jobs into the
+ * job queue as pg-boss 10 laid it out (its construction, tests/fixtures/pg-boss-10/schema.sql).
+ */
 async function writePgliteDatabase(source: Database, folder: string) {
   const pglite = new PGlite(folder, { extensions: { pg_trgm } });
   await pglite.waitReady;
   try {
     await pgliteMigrate(pgliteDrizzle(pglite), { migrationsFolder: path.resolve("drizzle") });
-    await pglite.exec(PgBoss.getConstructionPlans("pgboss"));
+    await pglite.exec(fs.readFileSync(path.resolve("tests/fixtures/pg-boss-10/schema.sql"), "utf8"));
     const client = await source.pool.connect();
     try {
-      const tables = await client.query<{ schema: string; name: string }>(
-        "select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname in ('public', 'pgboss') and c.relkind in ('r', 'p') and not c.relispartition and c.relname not in ('version', 'queue') order by 1, 2",
+      // Generated columns (statement_lines.suspense_key) are computed again on the way in, not copied.
+      const tables = await client.query<{ name: string; columns: string }>(
+        `select format('%I.%I', n.nspname, c.relname) as name, string_agg(format('%I', a.attname), ', ' order by a.attnum) as columns
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+         join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+         where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition group by 1 order by 1`,
       );
       await pglite.exec("set session_replication_role = replica");
-      await pglite.exec(`truncate ${tables.rows.map((t) => `"${t.schema}"."${t.name}"`).join(", ")} cascade`);
-      const queues = await client.query("select name, policy, retry_limit, retry_delay, retry_backoff, expire_seconds, retention_minutes from pgboss.queue");
+      await pglite.exec(`truncate ${tables.rows.map((t) => t.name).join(", ")} cascade`);
+      const copy = async (from: string, into: string) => {
+        const chunks: Buffer[] = [];
+        await pipeline(client.query(copyTo(`copy (${from}) to stdout`)), async function (stream: AsyncIterable<Buffer>) {
+          for await (const chunk of stream) chunks.push(chunk);
+        });
+        if (chunks.length) await pglite.query(`copy ${into} from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });
+      };
+      for (const table of tables.rows) await copy(`select ${table.columns} from ${table.name}`, `${table.name} (${table.columns})`);
+      // pg-boss 10's queues (its create_queue and options), then its jobs: the columns both versions have.
+      const queues = await client.query("select name, policy, retry_limit, retry_delay, retry_backoff, expire_seconds, retention_seconds from pgboss.queue");
       for (const q of queues.rows) {
         await pglite.query("select pgboss.create_queue($1, $2::json)", [
           q.name,
-          JSON.stringify({ policy: q.policy, retryLimit: q.retry_limit, retryDelay: q.retry_delay, retryBackoff: q.retry_backoff, expireInSeconds: q.expire_seconds, retentionMinutes: q.retention_minutes }),
+          JSON.stringify({ policy: q.policy, retryLimit: q.retry_limit, retryDelay: q.retry_delay, retryBackoff: q.retry_backoff, expireInSeconds: q.expire_seconds, retentionMinutes: Math.ceil(q.retention_seconds / 60) }),
         ]);
       }
-      for (const table of tables.rows) {
-        const name = `"${table.schema}"."${table.name}"`;
-        const chunks: Buffer[] = [];
-        await pipeline(client.query(copyTo(`copy (select * from ${name}) to stdout`)), async function* (stream: AsyncIterable<Buffer>) {
-          for await (const chunk of stream) chunks.push(chunk);
-        });
-        if (chunks.length) await pglite.query(`copy ${name} from '/dev/blob'`, [], { blob: new Blob([Buffer.concat(chunks)]) });
-      }
+      const columns = "id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on, singleton_key, singleton_on, created_on, completed_on, keep_until, output, dead_letter, policy";
+      await copy(`select ${columns} from pgboss.job`, `pgboss.job (${columns})`);
       const sequences = await client.query<{ name: string; last: string | null }>("select format('%I.%I', schemaname, sequencename) as name, last_value::text as last from pg_sequences where schemaname = 'public'");
       for (const s of sequences.rows) if (s.last !== null) await pglite.query("select setval($1::regclass, $2::bigint)", [s.name, s.last]);
     } finally {
@@ -153,14 +169,19 @@ describe("moving an earlier embedded database (PGlite) into the embedded Postgre
     const before = await contents(original);
     expect(before["public.statement_lines"]!.rows).toBe(400);
     expect(before["public.payout_requests"]!.rows).toBe(1);
-    expect(before["pgboss.job"]!.rows).toBeGreaterThanOrEqual(2);
+    const jobsBefore = await jobsOf(original);
+    const waiting = jobsBefore.filter((job) => job.state === "created");
+    expect(waiting).toEqual([expect.objectContaining({ name: SALES_IMPORT_JOB })]);
+    expect(jobsBefore.some((job) => job.state === "completed")).toBe(true);
 
     embedded = await startEmbeddedPostgres({ dataDir, fastInit: true });
     moved = await openDatabase(embedded.url);
     await migrateDatabase(moved);
     message = await moveOldDatabase(dataDir, moved);
 
-    expect(message).toMatch(/^the earlier embedded database \(PGlite, .*pglite\) was moved into PostgreSQL: [\d,]+ rows in \d+ tables, the count of every table checked on both sides/);
+    expect(message).toMatch(
+      /^the earlier embedded database \(PGlite, .*pglite\) was moved into PostgreSQL: [\d,]+ rows in \d+ tables, the count of every table checked on both sides, and 1 waiting job queued again/,
+    );
     expect(message).toContain("delete it once you no longer need it");
     const kept = fs.readdirSync(dataDir).filter((name) => name.startsWith("pglite-moved-"));
     expect(kept).toHaveLength(1);
@@ -169,6 +190,8 @@ describe("moving an earlier embedded database (PGlite) into the embedded Postgre
     expect(oldDatabaseNotes(dataDir, false)).toEqual([expect.stringContaining(`${kept[0]} is the earlier embedded database (PGlite), kept after its move`)]);
 
     expect(await contents(moved)).toEqual(before);
+    // The waiting job, as it was (id, name, data, key); the finished ones stay behind in the old folder.
+    expect(await jobsOf(moved)).toEqual(waiting);
     // Nothing to move at the next start.
     expect(await moveOldDatabase(dataDir, moved)).toBeNull();
   }, 180_000);

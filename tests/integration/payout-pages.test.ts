@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
+import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { notifications, payoutAccounts, payoutDetailChanges, users, type User } from "~/db/schema";
-import { Accounts } from "~/modules/ledger/accounts.server";
+import { notifications, payoutAccounts, payoutDetailChanges, payoutRequests, users, type User } from "~/db/schema";
 import { availableCents, requestPayout } from "~/modules/payouts/payouts.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
@@ -14,6 +14,8 @@ import { enableTwoFactorFor } from "../helpers/two-factor";
 import { TWO_FACTOR_REQUIRED } from "~/modules/accounts/two-factor-rules";
 
 useTestDatabase();
+
+const payoutRequestRow = async (id: number) => (await db().select().from(payoutRequests).where(eq(payoutRequests.id, id)))[0]!;
 
 /**
  * The payouts pages through the real request handler, as a browser without JavaScript posts them: the
@@ -32,7 +34,7 @@ describe("payout pages (no JavaScript)", () => {
     admin = await createSignedMember("Ada");
     await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
     await creditEarnings(mia.id, 100_000_000n);
-    // Payout changes need a fresh confirmation (issue 11): these sessions have one; the confirm form is tested below.
+    // Payout changes need a fresh confirmation: these sessions have one; the confirm form is tested below.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id), admin: await sessionCookieFor(admin.id) };
     server = await startAppServer();
   });
@@ -65,7 +67,7 @@ describe("payout pages (no JavaScript)", () => {
     let html = await (await get(provider(), cookies.mia)).text();
     expect(html).toContain("6789");
     expect(html).not.toContain("000123456789");
-    expect(html).toContain("24% US backup withholding");
+    expect(html).toContain("24%</strong> US backup withholding applies");
 
     const wrongForm = await post(provider(), { intent: "tax", form: "w8", legalName: "Mia Tester", country: "US", tin: "123-45-6789" }, cookies.mia);
     expect(wrongForm.status).toBe(400);
@@ -75,7 +77,7 @@ describe("payout pages (no JavaScript)", () => {
     expect(w9.status).toBe(302);
     html = await (await get(provider(), cookies.mia)).text();
     expect(html).toContain("W-9 (US person)");
-    expect(html).toContain("No tax is withheld");
+    expect(html).toContain("0%</strong>: no tax is withheld from your payouts");
     expect(html).not.toContain("123456789");
   });
 
@@ -112,13 +114,31 @@ describe("payout pages (no JavaScript)", () => {
     expect(withoutHtml).toContain(TWO_FACTOR_REQUIRED);
     expect(withoutHtml).toContain(`href="/member/${admin.id}/profile#two-factor"`);
     expect(await availableCents(mia.id)).toBe(5_000n);
-    await enableTwoFactorFor(admin);
+    const { secret, recovery } = await enableTwoFactorFor(admin);
 
     const page = await (await get(queue, cookies.admin)).text();
     expect(page).toMatch(new RegExp(`Request #(<!-- -->)?${first.id}\\b`));
     expect(page).toContain("Mia Tester");
 
-    const short = await post(queue, { intent: "pay", requestId: String(first.id), reference: "x" }, cookies.admin);
+    // Two-factor on is not enough: paying needs a current code (decision 020). Without one, the confirm form
+    // asks for it, carrying what was typed, and nothing is paid; a recovery code or a wrong code does not do.
+    const payFields = { intent: "pay", requestId: String(first.id), reference: "x" };
+    const asked = await post(queue, payFields, cookies.admin);
+    expect(asked.status).toBe(403);
+    const askedHtml = await asked.text();
+    expect(askedHtml).toContain("money decisions need a current code from your authenticator app");
+    expect(askedHtml).toContain('name="confirmCode"');
+    expect(askedHtml).toContain('name="reference" value="x"');
+    for (const code of [recovery[0]!, "000000"]) {
+      const refused = await post(queue, { ...payFields, confirmCode: code }, cookies.admin);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain("That code is not right.");
+    }
+    expect(await availableCents(mia.id)).toBe(5_000n);
+    expect((await payoutRequestRow(first.id)).status).toBe("pending");
+
+    // The right code lets the decision through to its own checks; for 5 minutes the next ones need none.
+    const short = await post(queue, { ...payFields, confirmCode: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }) }, cookies.admin);
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("Enter the transfer&#x27;s reference (3 to 120 characters).");
     expect((await post(queue, { intent: "pay", requestId: "999999", reference: "TRF-1" }, cookies.admin)).status).toBe(404);

@@ -12,7 +12,7 @@ useTestDatabase();
 
 /**
  * The member's Royalty Payment Requests page through the real request handler, as a browser without
- * JavaScript posts it (MONEY.md contract): 400 with the message beside the field and nothing reserved for bad
+ * JavaScript posts it (docs/money.md contract): 400 with the message beside the field and nothing reserved for bad
  * input, a preview that reserves nothing, a request, a cancellation, another member's 404, and the payments API.
  */
 describe("royalty payment requests (no JavaScript)", () => {
@@ -26,7 +26,7 @@ describe("royalty payment requests (no JavaScript)", () => {
     await creditEarnings(mia.id, 40_000_000n);
     await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Tester", bankName: "Bank", accountNumber: "000123456789", routingCode: "021000021" });
     await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "123456789" });
-    // Requesting a payout needs a fresh confirmation (issue 11): these sessions have one; payout-pages.test.ts tests the confirm form.
+    // Requesting a payout needs a fresh confirmation: these sessions have one; payout-pages.test.ts tests the confirm form.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id) };
     server = await startAppServer();
   });
@@ -40,7 +40,9 @@ describe("royalty payment requests (no JavaScript)", () => {
     for (const [amount, message] of [
       ["40.01", "You can request at most $40.00, your available balance."],
       ["9.99", "The minimum payout is $10.00."],
-      ["12,34", "Enter an amount such as 12.34."],
+      // A comma that is not a thousands separator is refused, never read as a point or dropped.
+      ["12,34", "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00."],
+      ["12.345", "Enter an amount such as 12.34."],
     ]) {
       const response = await post({ intent: "request", amount: amount! });
       expect(response.status, amount).toBe(400);

@@ -7,7 +7,8 @@ import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember, uniqueEmail } from "../helpers/factories";
 import { createOwnedSong } from "../helpers/marketplace";
-import { sessionCookieFor } from "../helpers/requests";
+import { confirmedSessionCookieFor, sessionCookieFor } from "../helpers/requests";
+import { creditEarnings } from "../helpers/ledger";
 
 useTestDatabase();
 
@@ -35,7 +36,7 @@ describe("post-production pages", () => {
     cookies = { owner: await sessionCookieFor(owner.id), engineer: await sessionCookieFor(engineer.id), third: await sessionCookieFor(third.id), admin: await sessionCookieFor(admin.id) };
     const song = await createOwnedSong(owner, "Harbour Lights");
     songId = song.id;
-    jobId = (await createJob(owner, { songId, service: "mixing", engineerEmail: engineer.email })).job.id;
+    jobId = (await createJob(owner, { songId, service: "mixing", amount: "150.00", engineerEmail: engineer.email })).job.id;
     server = await startAppServer();
   });
 
@@ -74,13 +75,14 @@ describe("post-production pages", () => {
     expect(html).toContain("Loud &amp; proud &lt;b&gt;");
     expect(html).toMatch(/aria-invalid="true"/);
     const theirs = await createOwnedSong(third, "Not Yours");
-    const foreign = await post(path, { songId: String(theirs.id), service: "mixing", engineerEmail: engineer.email }, cookies.owner);
+    const foreign = await post(path, { songId: String(theirs.id), service: "mixing", amount: "150.00", engineerEmail: engineer.email }, cookies.owner);
     expect(foreign.status).toBe(400);
     expect(await foreign.text()).toContain("Choose one of your songs.");
     // Another member's list cannot be posted to; an administrator does not create jobs for members.
     expect((await post(path, { songId: String(songId), service: "mixing", engineerEmail: engineer.email }, cookies.third)).status).toBe(404);
     expect((await post(path, { songId: String(songId), service: "mixing", engineerEmail: engineer.email }, cookies.admin)).status).toBe(404);
-    const made = await post(path, { songId: String(songId), service: "mastering", engineerEmail: engineer.email }, cookies.owner);
+    expect(await (await post(path, { songId: String(songId), service: "mastering", amount: "free", engineerEmail: engineer.email }, cookies.owner)).text()).toContain("Enter the price in dollars and cents, such as 150.00");
+    const made = await post(path, { songId: String(songId), service: "mastering", amount: "150.00", engineerEmail: engineer.email }, cookies.owner);
     expect(made.status).toBe(302);
     expect(made.headers.get("location")).toMatch(new RegExp(`^/member/${owner.id}/post-production-job/\\d+\\?done=`));
   });
@@ -97,20 +99,42 @@ describe("post-production pages", () => {
     expect(await short.text()).toContain("Give a reason (3 to 500 characters).");
   });
 
+  it("the owner pays an accepted job from their balance: a fresh confirmation first, a short balance refused above the form", async () => {
+    const song = await createOwnedSong(owner, "Balance Song");
+    const { job } = await createJob(owner, { songId: song.id, service: "mastering", amount: "40.00", engineerEmail: engineer.email });
+    await acceptJob(engineer, job.id);
+    const path = `/member/${owner.id}/post-production-job/${job.id}`;
+    // Without a confirmation in the last 10 minutes: the "Confirm it is you" form, and nothing moves.
+    const unconfirmed = await post(path, { intent: "balance" }, cookies.owner);
+    expect(unconfirmed.status).toBe(403);
+    expect(await unconfirmed.text()).toContain("Confirm it is you");
+    const confirmed = await confirmedSessionCookieFor(owner.id);
+    const short = await post(path, { intent: "balance" }, confirmed);
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("Your available balance is $0.00: not enough to pay $40.00.");
+    // The engineer cannot pay it, nor a third member.
+    expect((await post(`/member/${engineer.id}/post-production-job/${job.id}`, { intent: "balance" }, await confirmedSessionCookieFor(engineer.id))).status).toBe(404);
+    await creditEarnings(owner.id, 40_000_000n);
+    const paid = await post(path, { intent: "balance" }, confirmed);
+    expect(paid.status).toBe(302);
+    const [row] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, job.id));
+    expect(row).toMatchObject({ status: "in_progress", fundingStatus: "funded", fundingMethod: "balance", fundedMicros: 40_000_000n });
+  });
+
   it("shows the menu entry once the member has a job", async () => {
     const newcomer = await createSignedMember("Nina");
     const cookie = await sessionCookieFor(newcomer.id);
     const before = await (await get(`/member/${newcomer.id}/dashboard`, cookie)).text();
     expect(before).not.toContain(`/member/${newcomer.id}/post-production-jobs"`);
     const song = await createOwnedSong(newcomer);
-    await createJob(newcomer, { songId: song.id, service: "mixing", engineerEmail: engineer.email });
+    await createJob(newcomer, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email });
     const after = await (await get(`/member/${newcomer.id}/dashboard`, cookie)).text();
     expect(after).toContain(`/member/${newcomer.id}/post-production-jobs"`);
   });
 
   it("the signed invitation: 'Invalid signature.' when tampered or expired; a visitor creates a verified account and lands on the job", async () => {
     const email = uniqueEmail("mixer");
-    const { job, inviteUrl: url } = await createJob(owner, { songId, service: "mixing_and_mastering", engineerEmail: email });
+    const { job, inviteUrl: url } = await createJob(owner, { songId, service: "mixing_and_mastering", amount: "150.00", engineerEmail: email });
     const path = new URL(url!).pathname + new URL(url!).search;
     const tampered = await server.statementsOf(path.replace(`job=${job.id}`, `job=${jobId}`));
     expect(tampered.status).toBe(403);
@@ -152,17 +176,19 @@ describe("post-production pages", () => {
     const list = await warm(`/member/${owner.id}/post-production-jobs?status=pending`, cookies.owner);
     expect(list.status).toBe(200);
     expect(list.count).toBeLessThanOrEqual(7);
-    // session (1), layout (3), the job and its deliveries (2)
+    // session (1), layout (3), the job and its deliveries (2), the owner's balance while the job awaits their payment (1)
     const job = await warm(`/member/${owner.id}/post-production-job/${jobId}`, cookies.owner);
     expect(job.status).toBe(200);
-    expect(job.count).toBeLessThanOrEqual(6);
+    expect(await (await get(`/member/${owner.id}/post-production-job/${jobId}`, cookies.owner)).text()).toContain("Fund the job");
+    expect(job.count).toBeLessThanOrEqual(7);
     // session (1), bell, What's new (2), the list and its count (2)
     const adminList = await warm("/admin/post-production-jobs?q=harbour&status=in_progress&service=mixing", cookies.admin);
     expect(adminList.status).toBe(200);
     expect(adminList.count).toBeLessThanOrEqual(5);
+    // session (1), bell, What's new (2), the job and its deliveries (2), two-factor on? (1)
     const adminJob = await warm(`/admin/post-production-job/${jobId}`, cookies.admin);
     expect(adminJob.status).toBe(200);
-    expect(adminJob.count).toBeLessThanOrEqual(5);
+    expect(adminJob.count).toBeLessThanOrEqual(6);
   });
 });
 
@@ -186,7 +212,7 @@ describe("post-production admin pages", () => {
 
   it("lists and filters every job, shows one read-only, and cancels it with a reason (400 beside the field without one)", async () => {
     const song = await createOwnedSong(owner, "Lighthouse Keeper");
-    const { job } = await createJob(owner, { songId: song.id, service: "mastering", engineerEmail: engineer.email });
+    const { job } = await createJob(owner, { songId: song.id, service: "mastering", amount: "150.00", engineerEmail: engineer.email });
     const list = await server.getAs("/admin/post-production-jobs?q=lighthouse&service=mastering&status=pending", cookies.admin);
     expect(list.status).toBe(200);
     expect(await list.text()).toContain(`/admin/post-production-job/${job.id}`);
@@ -206,5 +232,19 @@ describe("post-production admin pages", () => {
     const [row] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, job.id));
     expect(row).toMatchObject({ status: "canceled", cancelReason: "Dispute settled by support.", canceledBy: admin.id });
     expect((await server.postForm(`/admin/post-production-job/999999`, { intent: "cancel", reason: "Nothing here." }, cookies.admin)).status).toBe(404);
+  });
+
+  it("confirming a bank transfer needs two-factor on, and changes nothing without it", async () => {
+    const song = await createOwnedSong(owner, "Wire Song");
+    const { job } = await createJob(owner, { songId: song.id, service: "mastering", amount: "80.00", engineerEmail: engineer.email });
+    await acceptJob(engineer, job.id);
+    const page = await (await server.getAs(`/admin/post-production-job/${job.id}`, cookies.admin)).text();
+    expect(page).toContain("Confirm funding");
+    expect(page).toContain("BACKLINE-JOB-" + job.id);
+    const refused = await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "fund", reference: "WIRE-123" }, cookies.admin);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("two-factor");
+    const [row] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, job.id));
+    expect(row).toMatchObject({ status: "awaiting_funding", fundingStatus: "unfunded" });
   });
 });

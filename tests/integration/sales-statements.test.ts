@@ -112,10 +112,33 @@ describe("sales pages: statements per request", () => {
     // releases to match to (2, only while lines are unmatched)
     ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 8],
     ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 8],
+    // session and layout (2); the codes in suspense, grouped, with their count (1); the songs and releases (2);
+    // the remembered codes with their count (1)
+    ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 6],
+    ["the suspense queue, searching the catalogue", () => "/admin/suspense?find=Late%20Trains&page=2&codes_page=3", () => admin.cookie, 6],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBe(200);
     expect(count, sql.join("\n")).toBeLessThanOrEqual(budget);
+  });
+
+  it("shows a queued import's progress: the lines checked, as a bar, before any is posted", async () => {
+    const text = `${DIGITAL_HEADER}\nQUEUED-1,2026-08-15,2026-07,2026-07,Spotify,,stream,track,US,Midnight Owls,,,Northbound,USBL12600005,1,1,USD,1.00,1.00,USD,\nQUEUED-1,2026-08-15,2026-07,2026-07,Tidal,,stream,track,US,Midnight Owls,,,Northbound,USBL12600005,1,1,USD,2.00,2.00,USD,\n`;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "statement-"));
+    const tmpPath = path.join(dir, "upload");
+    await fs.writeFile(tmpPath, text);
+    const adminUser = (await findUserByEmail("admin@example.com"))!;
+    // Recorded and checked, not run (no job): the page of a queued import.
+    const queued = await createSalesImport({ kind: "digital", file: { tmpPath, filename: "queued.csv", bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") }, exchangeRate: null, uploadedBy: adminUser.id });
+    expect([queued.status, queued.expectedLines]).toEqual(["queued", 2]);
+    const page = await fetch(`${server.origin}/admin/upload-sales/${queued.id}`, { headers: { Cookie: admin.cookie } });
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain("Waiting for the worker");
+    expect(html).toMatch(/<progress[^>]*max="2"[^>]*value="0"/);
+    expect(html).toContain("2 lines checked; queued.");
+    expect(html).toContain('http-equiv="refresh"');
+    expect((await runSalesImport(queued.id))?.status).toBe("completed");
   });
 
   it("exports the lines as CSV, streamed in batches, with a filename and six-decimal amounts", async () => {

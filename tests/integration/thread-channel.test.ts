@@ -12,7 +12,7 @@ import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 useTestDatabase();
 
 /**
- * The private realtime channel of a marketplace message thread (issue 12): POST /broadcasting/auth signs it for
+ * The private realtime channel of a marketplace message thread: POST /broadcasting/auth signs it for
  * the thread's client, the provider's owner and administrators, and refuses everyone else (403) as it refuses
  * another member's notification channel.
  */

@@ -1,13 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { users, type User } from "~/db/schema";
+import { estimates, users, workRequests, type User } from "~/db/schema";
 import { sendEstimate } from "~/modules/marketplace/estimates.server";
 import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
 import {
+  createOwnedSong,
   createProviderProfile,
   estimateInput,
   isoIn,
@@ -283,6 +284,66 @@ describe("work request pages (no JavaScript)", () => {
       cookies.client,
     );
     expect(noNote.status).toBe(400);
+  });
+
+  it("names the request's song by its title (linked for its owner), and opens the list on Received while a request waits there", async () => {
+    const song = await createOwnedSong(client, "Harbour <Lights>");
+    const withSong = await createWorkRequest(client, profileId, requestInput({ songId: song.id }));
+    const text = async (path: string, cookie: string) => (await (await server.getAs(path, cookie)).text()).replace(/<!-- -->/g, "");
+    const forClient = await text(`/member/${client.id}/work-request/${withSong.id}`, cookies.client);
+    expect(forClient).toContain(`href="/member/${client.id}/song-profile/${song.id}"`);
+    expect(forClient).toContain("Harbour &lt;Lights&gt;");
+    expect(forClient).not.toMatch(/Song #\d/);
+    const forProvider = await text(`/member/${provider.id}/work-request/${withSong.id}`, cookies.provider);
+    expect(forProvider).toContain("Harbour &lt;Lights&gt;");
+    expect(forProvider).not.toContain(`/song-profile/${song.id}`);
+    const estimatePage = await text(`/member/${provider.id}/work-request/estimate/${withSong.id}`, cookies.provider);
+    expect(estimatePage).toContain("for Harbour &lt;Lights&gt;");
+    expect(await text(`/admin/work-request/${withSong.id}`, cookies.admin)).toContain(`href="/admin/song-profile/${song.id}"`);
+
+    // The provider has requests waiting for an estimate: the plain list opens on Received; the tabs still choose.
+    const providerList = await text(`/member/${provider.id}/work-requests`, cookies.provider);
+    expect(providerList).toMatch(/aria-current="page"[^>]*>Received</);
+    expect(providerList).toContain(`/member/${provider.id}/work-request/${withSong.id}`);
+    expect(await text(`/member/${provider.id}/work-requests?as=client`, cookies.provider)).toMatch(/aria-current="page"[^>]*>Sent</);
+    // The client has nothing waiting on Received: Sent.
+    expect(await text(`/member/${client.id}/work-requests`, cookies.client)).toMatch(/aria-current="page"[^>]*>Sent</);
+  });
+
+  it("a comma that is not a thousands separator is refused beside the field, never read as $1,000.00", async () => {
+    const COMMA = "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00.";
+    const requestsBefore = await db().select({ id: workRequests.id }).from(workRequests);
+    const budget = await server.postForm(
+      `/member/${client.id}/musicians/${profileId}/create-work-request`,
+      { service: "mixing", description: "Mix my single, 12 stems.", budget: "10,00", deadline: isoIn(10) },
+      cookies.client,
+    );
+    expect(budget.status).toBe(400);
+    const budgetHtml = await budget.text();
+    expect(budgetHtml).toContain(COMMA);
+    expect(budgetHtml).toContain('value="10,00"');
+    expect(await db().select({ id: workRequests.id }).from(workRequests)).toEqual(requestsBefore);
+
+    const id = (await createWorkRequest(client, profileId, requestInput())).id;
+    const estimatesBefore = await db().select({ id: estimates.id }).from(estimates);
+    const line = await server.postForm(
+      `/member/${provider.id}/work-request/estimate/${id}`,
+      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "10,00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      cookies.provider,
+    );
+    expect(line.status).toBe(400);
+    expect(await line.text()).toContain(COMMA);
+    expect(await db().select({ id: estimates.id }).from(estimates)).toEqual(estimatesBefore);
+
+    // Thousands separators and a dollar sign are read as written.
+    const sent = await server.postForm(
+      `/member/${provider.id}/work-request/estimate/${id}`,
+      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "$1,000.00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      cookies.provider,
+    );
+    expect(sent.status).toBe(302);
+    const [estimate] = await db().select().from(estimates).where(eq(estimates.workRequestId, id));
+    expect(estimate!.totalCents).toBe(100_000);
   });
 
   it("an estimate id from another request is not found on this request's page", async () => {

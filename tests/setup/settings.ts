@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
 import { loadEnv, resetEnvForTests } from "~/env.server";
+import { resetDeviceCookieForTests } from "~/modules/accounts/device-cookie.server";
 import { resetSessionStorageForTests } from "~/modules/accounts/session.server";
 import { resetMailerForTests } from "~/modules/mail/mailer.server";
 
@@ -21,6 +22,7 @@ export function useTestSettings(extra: Record<string, string> = {}) {
   resetEnvForTests(loadEnv({ ...TEST_SETTINGS, ...extra } as NodeJS.ProcessEnv));
   resetMailerForTests();
   resetSessionStorageForTests();
+  resetDeviceCookieForTests();
 }
 
 useTestSettings();

@@ -1,6 +1,6 @@
 import type { MenuGroup } from "./menu-types";
 
-/** The admin menu exactly as spec section 2 lists it. */
+/** The admin menu exactly as the product specification lists it. */
 export function adminMenu(): MenuGroup[] {
   const a = (path: string) => `/admin/${path}`;
   return [

@@ -1,7 +1,7 @@
 import type { DashboardProfiles } from "~/modules/members/member-area.server";
 import type { MenuGroup } from "./menu-types";
 
-/** The member menu exactly as spec section 2 lists it, with its conditions. */
+/** The member menu exactly as the product specification lists it, with its conditions. */
 export function memberMenu(input: {
   memberId: number;
   profiles: DashboardProfiles;

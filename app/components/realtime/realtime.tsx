@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import type { RealtimeClientConfig } from "~/modules/config/public-config.server";
 import { setSocketId } from "../http-interceptor.client";
 
-/** pusher-js connection states (spec section 4). */
+/** pusher-js connection states. */
 export type ConnectionState = "initialized" | "connecting" | "connected" | "unavailable" | "failed" | "disconnected";
 
 // laravel-echo's types are loose here on purpose: the module is loaded only in the browser.
@@ -74,6 +74,8 @@ export function RealtimeProvider({ config, children }: { config: RealtimeClientC
       setSocketId(undefined);
       instance?.disconnect();
     };
+    // The connection depends on the config's values, not on the object, which every loader run renews.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [config?.key, config?.wsHost, config?.wsPort, config?.forceTLS]);
 
   return <RealtimeContext.Provider value={{ echo, state }}>{children}</RealtimeContext.Provider>;

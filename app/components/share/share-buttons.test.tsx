@@ -1,6 +1,8 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
-import { ShareButtons } from "./share-buttons";
+import { afterEach, describe, expect, it } from "vitest";
+import { ShareButtons, shareLabel } from "./share-buttons";
 import { SHARE_NETWORK_NAMES, shareUrl } from "./share-networks";
 
 const data = {
@@ -10,30 +12,52 @@ const data = {
   twitterUser: "mia",
 };
 
-const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+afterEach(() => {
+  cleanup();
+  document.body.innerHTML = "";
+});
+
+/** The markup the server sends (what a browser without JavaScript shows), as a DOM to query. */
+function serverRendered(element: React.ReactElement): HTMLElement {
+  const container = document.createElement("div");
+  container.innerHTML = renderToStaticMarkup(element);
+  document.body.append(container);
+  return container;
+}
 
 describe("<ShareButtons>", () => {
-  const html = renderToStaticMarkup(<ShareButtons {...data} />);
-
   it("renders one plain link per network with its share address (works without JavaScript)", () => {
+    const page = within(serverRendered(<ShareButtons {...data} />));
+    const links = page.getAllByRole("link");
+    expect(links).toHaveLength(SHARE_NETWORK_NAMES.length);
     for (const network of SHARE_NETWORK_NAMES) {
-      expect(html).toContain(`href="${escapeHtml(shareUrl(network, data))}"`);
+      expect(page.getByRole("link", { name: shareLabel(network) }).getAttribute("href")).toBe(shareUrl(network, data));
     }
-    expect(html.match(/<a /g)?.length).toBe(SHARE_NETWORK_NAMES.length);
   });
 
   it("names each link for screen readers and opens web networks in a new tab, mail and sms in place", () => {
-    expect(html).toMatch(
-      /<a href="https:\/\/www\.facebook\.com[^"]*" aria-label="Share on Facebook" data-network="facebook" target="_blank" rel="noopener noreferrer"/,
-    );
-    expect(html).toMatch(/<a href="mailto:[^"]*" aria-label="Share by email" data-network="email" class=/);
-    expect(html).toMatch(/<a href="sms:[^"]*" aria-label="Share by SMS" data-network="sms" class=/);
+    render(<ShareButtons {...data} />);
+    const facebook = screen.getByRole("link", { name: "Share on Facebook" });
+    expect(facebook.getAttribute("href")).toMatch(/^https:\/\/www\.facebook\.com/);
+    expect(facebook.getAttribute("target")).toBe("_blank");
+    expect(facebook.getAttribute("rel")).toBe("noopener noreferrer");
+    for (const name of ["Share by email", "Share by SMS"]) {
+      const link = screen.getByRole("link", { name });
+      expect(link.getAttribute("target")).toBeNull();
+    }
+    expect(screen.getByRole("link", { name: "Share by email" }).getAttribute("href")).toMatch(/^mailto:/);
+    expect(screen.getByRole("link", { name: "Share by SMS" }).getAttribute("href")).toMatch(/^sms:/);
   });
 
   it("limits the list to the networks asked for, and shows Copy link only with JavaScript", () => {
-    const some = renderToStaticMarkup(<ShareButtons {...data} networks={["twitter", "email"]} />);
-    expect(some.match(/<a /g)?.length).toBe(2);
-    expect(some).not.toContain("More ways to share");
-    expect(html).not.toContain("Copy link");
+    render(<ShareButtons {...data} networks={["twitter", "email"]} />);
+    expect(screen.getAllByRole("link")).toHaveLength(2);
+    expect(screen.queryByText(/More ways to share/)).toBeNull();
+    expect(screen.getByRole("button", { name: "Copy link" })).toBeTruthy();
+    cleanup();
+
+    const withoutJavaScript = within(serverRendered(<ShareButtons {...data} />));
+    expect(withoutJavaScript.queryByRole("button", { name: "Copy link" })).toBeNull();
+    expect(withoutJavaScript.getByText(/More ways to share/)).toBeTruthy();
   });
 });

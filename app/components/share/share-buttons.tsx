@@ -9,7 +9,7 @@ const FEATURED: ShareNetworkName[] = ["facebook", "twitter", "linkedin", "whatsa
 export interface ShareButtonsProps extends ShareData {
   /** Which networks, in order; every network by default. */
   networks?: readonly ShareNetworkName[];
-  /** Popup size; 626x436 by default (spec section 9). */
+  /** Popup size; 626x436 by default. */
   width?: number;
   height?: number;
   /** Called when the user closes a share popup. */

@@ -105,7 +105,7 @@ describe("shareUrl", () => {
     expect(parse(href).params).toEqual({ url: data.url, title: data.title, noparse: "true" });
   });
 
-  it("throws 'Network {name} does not exist' for an unknown network (spec section 8)", () => {
+  it("throws 'Network {name} does not exist' for an unknown network", () => {
     expect(() => shareUrl("myspace", data)).toThrowError(new Error("Network myspace does not exist"));
     expect(() => shareNetwork("")).toThrowError("Network  does not exist");
     // Inherited object keys are not networks.

@@ -1,5 +1,5 @@
 /**
- * Share links for public profile pages (spec sections 8 and 9): about 28 networks, email and sms among
+ * Share links for public profile pages: about 28 networks, email and sms among
  * them, each with the share address the network itself documents. Browser-safe and pure, so the links
  * can be rendered on the server (they work without JavaScript) and tested on their own.
  */
@@ -67,7 +67,7 @@ export const SHARE_NETWORKS = {
   facebook: {
     label: "Facebook",
     open: "popup",
-    // Facebook takes a single hashtag: the first one (spec section 9).
+    // Facebook takes a single hashtag: the first one.
     build: (d) =>
       withQuery("https://www.facebook.com/sharer/sharer.php", [
         ["u", d.url, "required"],
@@ -300,7 +300,7 @@ export function normaliseHashtags(hashtags: ShareData["hashtags"]): string[] {
   return list.map((tag) => tag.trim().replace(/^#+/, "")).filter(Boolean);
 }
 
-/** The network's description (label, how it opens); throws for a network that does not exist (spec section 8). */
+/** The network's description (label, how it opens); throws for a network that does not exist. */
 export function shareNetwork(name: string): ShareNetwork {
   if (!isShareNetwork(name)) throw new Error(`Network ${name} does not exist`);
   return SHARE_NETWORKS[name];

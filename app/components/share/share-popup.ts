@@ -1,5 +1,5 @@
 /**
- * The share popup (spec section 9): a 626x436 window centred on the screen, checked every 500 ms until
+ * The share popup: a 626x436 window centred on the screen, checked every 500 ms until
  * the user closes it. Written against a minimal window shape so it can be tested with fake timers and a
  * fake window.open.
  */

@@ -4,7 +4,8 @@ import { isUniqueViolation } from "~/db/errors";
 import { users, type User } from "~/db/schema";
 import { env } from "~/env.server";
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
-import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
+import { hitRateLimit } from "~/modules/security/rate-limit.server";
+import { limitedAttempt } from "./device-cookie.server";
 import { hasValidSignature, signedUrl } from "~/modules/security/signed-url.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { revokeUserSessions } from "./session.server";
@@ -44,37 +45,32 @@ export type LoginOutcome =
  * in three fixed windows: per address (LOGIN_LIMIT_PER_IP), per account and address together
  * (LOGIN_LIMIT_PER_ACCOUNT, so five wrong passwords from one place do not lock the owner out elsewhere),
  * and per account from anywhere (LOGIN_LIMIT_PER_ACCOUNT_GLOBAL, far higher: it stops a guessing attack
- * spread over many addresses). A success clears only its own account-and-address counter.
+ * spread over many addresses). A success clears only its own account-and-address counter. A browser this
+ * account logged in from before (`knownDevice`, its signed device cookie) is counted on its own instead and
+ * never refused by those windows, so filling them from many addresses does not lock the owner out
+ * (device-cookie.server.ts).
  */
-export async function attemptLogin(input: { email: string; password: string; ip: string }): Promise<LoginOutcome> {
-  const settings = env();
-  const window = settings.LOGIN_LIMIT_WINDOW_SECONDS;
+export async function attemptLogin(input: {
+  email: string;
+  password: string;
+  ip: string;
+  knownDevice?: (userId: number) => Promise<string | null>;
+}): Promise<LoginOutcome> {
   const email = normalizeEmail(input.email);
-  const limits = [
-    { key: `login:ip:${input.ip}`, limit: settings.LOGIN_LIMIT_PER_IP },
-    { key: `login:account-ip:${email}:${input.ip}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT },
-    { key: `login:account:${email}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT_GLOBAL },
-  ];
-
-  const states = await Promise.all(limits.map(({ key, limit }) => peekRateLimit(key, limit, window)));
-  const refused = states.filter((state) => !state.allowed);
-  if (refused.length) {
-    const wait = Math.max(...refused.map((state) => state.retryAfterSeconds));
-    return {
-      ok: false,
-      reason: "rate_limited",
-      status: 429,
-      message: `Too many login attempts. Please try again in ${describeWait(wait)}.`,
-    };
-  }
-
   const user = await findUserByEmail(email);
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !passwordOk) {
-    await Promise.all(limits.map(({ key, limit }) => hitRateLimit(key, limit, window)));
+  const device = user && input.knownDevice ? await input.knownDevice(user.id) : null;
+  const attempt = await limitedAttempt(
+    { prefix: "login", account: device ? user!.id : email, ip: input.ip, device, tooMany: (wait) => `Too many login attempts. Please try again in ${wait}.` },
+    async () => {
+      const passwordOk = await verifyPassword(input.password, user?.passwordHash);
+      return Boolean(user) && passwordOk;
+    },
+  );
+  if (!attempt.ok) {
+    if (attempt.status === 429) return { ok: false, reason: "rate_limited", status: 429, message: attempt.message };
     return { ok: false, reason: "invalid", status: 400, message: INVALID_CREDENTIALS };
   }
-  await resetRateLimit(limits[1]!.key);
+  if (!user) throw new Error("unreachable: a right password without an account");
 
   if (user.suspendedAt) {
     return {

@@ -8,7 +8,7 @@ export function getOptionalUser(context: Readonly<RouterContextProvider>): User 
   return sessionUserOf(context).user;
 }
 
-/** Sends a visitor without a session to /login, remembering where they were going (spec section 5, rule 5). */
+/** Sends a visitor without a session to /login, remembering where they were going. */
 export function requireUser(request: Request, context: Readonly<RouterContextProvider>): User {
   const user = getOptionalUser(context);
   if (!user) throw redirect(loginPathFor(request));

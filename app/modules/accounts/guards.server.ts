@@ -10,7 +10,7 @@ import { isAdminAccount } from "./roles";
 export { notFound };
 
 /**
- * The one guard pattern (spec section 5, rules in order). Loaders and actions call these with their
+ * The one guard pattern. Loaders and actions call these with their
  * request and context; they throw redirects or 404s, and return the user when the request may go on.
  * The user was read once for the whole request by the root middleware (session-user.server.ts), so any
  * number of loaders may guard at no cost.

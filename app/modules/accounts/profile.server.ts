@@ -1,16 +1,17 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { oneTimeTokens, users, type User } from "~/db/schema";
 import { env } from "~/env.server";
 import { commitStoredImage, deleteImage, imageVariantPath, storeImage, type ImageUpload } from "~/modules/images/images.server";
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
 import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
-import { signedUrl } from "~/modules/security/signed-url.server";
+import { hasValidSignature, signedUrl } from "~/modules/security/signed-url.server";
+import { notifyAdmins } from "~/modules/notifications/notifications.server";
 import { isUniqueViolation } from "~/db/errors";
 import { EmailTakenError, findUserByEmail, normalizeEmail } from "./accounts.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { revokeUserSessions } from "./session.server";
-import { TOKEN_TTL_SECONDS, issueToken } from "./tokens.server";
+import { TOKEN_TTL_SECONDS, consumeToken, findEmailChangeCancelToken, issueToken } from "./tokens.server";
 
 /**
  * The account page (/member/{id}/profile): names, email (re-verified), password and avatar.
@@ -92,10 +93,18 @@ export interface NamesAndEmailResult {
   pendingEmail: string | null;
 }
 
+/** Whether `email` would change the member's login address (the same address in another case does not). */
+export async function changesLoginEmail(memberId: number, email: string): Promise<boolean> {
+  const user = await findMember(memberId);
+  return normalizeEmail(email) !== normalizeEmail(user.email);
+}
+
 /**
- * Saves the names; a different email address is not saved but sent a signed confirmation link (24 h),
- * and the current address is told about the request. An address another account uses is refused
- * (EmailTakenError) and nothing is saved. Typing the same address in another case just saves it.
+ * Saves the names; a different email address is not saved but sent a signed confirmation link (24 h), and the
+ * current address is told, with a link that cancels the change (72 h, also once it is done: decision 020).
+ * An address another account uses is answered exactly like a free one (no enumeration): its holder is told
+ * someone tried it, and the confirmation link goes nowhere. Attempts are counted before any lookup. Typing the
+ * same address in another case just saves it.
  */
 export async function updateNamesAndEmail(
   memberId: number,
@@ -104,9 +113,8 @@ export async function updateNamesAndEmail(
   const user = await findMember(memberId);
   const email = input.email.trim();
   const sameAddress = normalizeEmail(email) === normalizeEmail(user.email);
+  let holder: User | undefined;
   if (!sameAddress) {
-    const holder = await findUserByEmail(email);
-    if (holder && holder.id !== memberId) throw new EmailTakenError();
     const limit = await hitRateLimit(`email-change:user:${memberId}`, EMAIL_CHANGE_LIMIT.count, EMAIL_CHANGE_LIMIT.windowSeconds);
     if (!limit.allowed) {
       throw new ProfileError(
@@ -115,48 +123,128 @@ export async function updateNamesAndEmail(
         429,
       );
     }
+    holder = await findUserByEmail(email);
   }
 
-  let token: string | null;
+  let tokens: { confirm: string; cancel: string } | null;
   try {
-    token = await db().transaction(async (tx) => {
+    tokens = await db().transaction(async (tx) => {
       await tx
         .update(users)
         .set({ name: input.name, lastName: input.lastName, ...(sameAddress ? { email } : {}), updatedAt: new Date() })
         .where(eq(users.id, memberId));
-      return sameAddress ? null : issueToken(tx, memberId, "email_change", email);
+      if (sameAddress) return null;
+      return { confirm: await issueToken(tx, memberId, "email_change", email), cancel: await issueToken(tx, memberId, "email_change_cancel", user.email) };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new EmailTakenError();
     throw error;
   }
-  if (!token) return { pendingEmail: null };
+  if (!tokens) return { pendingEmail: null };
 
   const appName = env().APP_NAME;
-  const url = signedUrl(`/email-verify/${memberId}/${token}`, TOKEN_TTL_SECONDS.email_change);
-  await sendMail(
-    actionMail({
-      to: email,
-      subject: `Confirm your new email address for ${appName}`,
-      greetingName: input.name,
-      intro: `Please confirm that you want to use this address for your ${appName} account. Until you do, the account keeps using ${user.email}.`,
-      actionLabel: "Confirm new email address",
-      actionUrl: url,
-      outro: "The link works for 24 hours. If you did not ask for this change, you can ignore this message.",
-    }),
-  );
+  if (holder && holder.id !== memberId) {
+    // Taken: its holder learns someone tried it; the requester sees what a free address gives.
+    await sendMail(
+      actionMail({
+        to: holder.email,
+        subject: `Someone tried to move another ${appName} account to your address`,
+        greetingName: holder.name,
+        intro: `Someone asked to use this email address for another ${appName} account. It is already yours, so nothing changed and no link was sent.`,
+        actionLabel: "Log in",
+        actionUrl: `${env().APP_URL}/login`,
+        outro: "You do not need to do anything. If you keep getting these, contact us.",
+      }),
+    );
+  } else if (!holder) {
+    const url = signedUrl(`/email-verify/${memberId}/${tokens.confirm}`, TOKEN_TTL_SECONDS.email_change);
+    await sendMail(
+      actionMail({
+        to: email,
+        subject: `Confirm your new email address for ${appName}`,
+        greetingName: input.name,
+        intro: `Please confirm that you want to use this address for your ${appName} account. Until you do, the account keeps using ${user.email}.`,
+        actionLabel: "Confirm new email address",
+        actionUrl: url,
+        outro: "The link works for 24 hours. If you did not ask for this change, you can ignore this message.",
+      }),
+    );
+  }
   await sendMail(
     actionMail({
       to: user.email,
       subject: `A change of email address was requested for your ${appName} account`,
       greetingName: user.name,
       intro: `We received a request to use ${email} as the email address of your ${appName} account. Nothing changes unless the link we sent to that address is opened.`,
-      actionLabel: "Review your account",
-      actionUrl: `${env().APP_URL}/member/${memberId}/profile`,
-      outro: "If this was not you, change your password now: that also ends every other session.",
+      actionLabel: "This was not me: cancel the change",
+      actionUrl: signedUrl(emailChangeCancelPath(tokens.cancel), TOKEN_TTL_SECONDS.email_change_cancel),
+      outro:
+        "The link works for 72 hours, even after the new address is confirmed: it keeps (or puts back) this address and signs every session of the account out. Then choose a new password with “Forgot your password?”.",
     }),
   );
   return { pendingEmail: email };
+}
+
+export const emailChangeCancelPath = (token: string) => `/email-change-cancel/${token}`;
+
+export type EmailChangeCancelCheck = { ok: true; oldEmail: string } | { ok: false; reason: "invalid_signature" | "invalid_link" };
+
+/** Checks an old address's cancel link without using it (opening it changes nothing: mail scanners open links). */
+export async function checkEmailChangeCancel(token: string, url: string): Promise<EmailChangeCancelCheck> {
+  if (!hasValidSignature(url)) return { ok: false, reason: "invalid_signature" };
+  const found = await findEmailChangeCancelToken(db(), token);
+  return found ? { ok: true, oldEmail: found.oldEmail } : { ok: false, reason: "invalid_link" };
+}
+
+export type EmailChangeCancelOutcome =
+  | { ok: true; oldEmail: string; restored: boolean; addressTaken: boolean }
+  | { ok: false; reason: "invalid_signature" | "invalid_link" };
+
+/**
+ * The old address's "this was not me" (decision 020): used once, it withdraws every pending change and password
+ * reset link of the account, puts the old address back if the change went through (unless another account has
+ * taken it since), signs every session of the account out, and tells the administrators.
+ */
+export async function cancelEmailChangeFromLink(token: string, url: string): Promise<EmailChangeCancelOutcome> {
+  if (!hasValidSignature(url)) return { ok: false, reason: "invalid_signature" };
+  const done = await db().transaction(async (tx) => {
+    const found = await findEmailChangeCancelToken(tx, token);
+    if (!found) return null;
+    if ((await consumeToken(tx, token, "email_change_cancel")) !== found.userId) return null;
+    const userId = found.userId;
+    await tx
+      .delete(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), inArray(oneTimeTokens.purpose, ["email_change", "password_reset"]), isNull(oneTimeTokens.usedAt)));
+    const [account] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+    if (!account) return null;
+    let restored = false;
+    let addressTaken = false;
+    if (normalizeEmail(account.email) !== normalizeEmail(found.oldEmail)) {
+      const holder = await findUserByEmail(found.oldEmail, tx);
+      if (holder && holder.id !== userId) addressTaken = true;
+      else {
+        const now = new Date();
+        await tx.update(users).set({ email: found.oldEmail, emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, userId));
+        restored = true;
+      }
+    }
+    return { userId, oldEmail: found.oldEmail, restored, addressTaken, account };
+  });
+  if (!done) return { ok: false, reason: "invalid_link" };
+  await revokeUserSessions(done.userId);
+  try {
+    await notifyAdmins({
+      type: "EmailChangeReported",
+      color: "red",
+      message: `${done.account.name} ${done.account.lastName} (${done.oldEmail}) reports an email change they did not make${done.restored ? `: the address is back from ${done.account.email}` : done.addressTaken ? `; ${done.oldEmail} is now another account's, so it could not be put back` : ""}. Every session was signed out; check the account with them.`,
+      routeName: "admin-member",
+      resourceId: done.userId,
+    });
+  } catch (error) {
+    // The change is undone and the sessions are ended; a failed live push must not hide that from the member.
+    console.error(JSON.stringify({ level: "error", message: "email change report: notifying admins failed", error: String(error) }));
+  }
+  return { ok: true, oldEmail: done.oldEmail, restored: done.restored, addressTaken: done.addressTaken };
 }
 
 /** Withdraws a pending email change: its link stops working. */

@@ -1,4 +1,4 @@
-/** Account types and role levels (spec section 6). Shared by server and UI. */
+/** Account types and role levels. Shared by server and UI. */
 export const ACCT_TYPE = { member: 1, admin: 2 } as const;
 
 export const ROLES = [

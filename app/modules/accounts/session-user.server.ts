@@ -14,7 +14,7 @@ import { sessionCookie } from "./session.server";
 export interface SessionUser {
   /** The active, non-suspended user of the session; null for a visitor. */
   user: User | null;
-  /** Whether that user has agreed to every required legal document (spec section 5, rule 2). */
+  /** Whether that user has agreed to every required legal document. */
   agreedToAllDocuments: boolean;
   /** The user's post-production jobs, as owner or engineer, whatever their status (the menu's entry shows above 0). */
   postProductionJobsCount?: number;

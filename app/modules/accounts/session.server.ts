@@ -13,6 +13,8 @@ export interface SessionData {
   userAgent?: string;
   /** When the user last confirmed it was them (password or two-factor code), in ms since the epoch (step-up.server.ts). */
   confirmedAt?: number;
+  /** When the user last confirmed with a current authenticator code (administrators' money decisions, step-up.server.ts). */
+  codeConfirmedAt?: number;
 }
 
 let storage: SessionStorage<SessionData> | undefined;

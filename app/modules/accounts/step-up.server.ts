@@ -2,14 +2,14 @@ import { STATUS_CODES } from "node:http";
 import { createCookie, data, type Cookie } from "react-router";
 import type { User } from "~/db/schema";
 import { env } from "~/env.server";
-import { describeWait, hitRateLimit, peekRateLimit, resetRateLimit } from "~/modules/security/rate-limit.server";
+import { knownDevice, limitedAttempt } from "./device-cookie.server";
 import { verifyPassword } from "./password.server";
 import { getSession, sessionStorage } from "./session.server";
-import { hasTwoFactor, verifySecondFactor } from "./two-factor.server";
+import { hasTwoFactor, verifySecondFactor, verifyTotp } from "./two-factor.server";
 
 /**
- * Step-up security (issue 11, decision 019): the login's second step and the fresh confirmation that
- * money-moving changes need.
+ * Step-up security (decision 020): the login's second step, the fresh confirmation that account and
+ * money-moving changes need, and the current code that administrators' money decisions need.
  */
 
 // ---------------------------------------------------------------- rate limits (the login's, decision 004)
@@ -17,37 +17,25 @@ import { hasTwoFactor, verifySecondFactor } from "./two-factor.server";
 type Outcome = { ok: true } | { ok: false; message: string; status: number };
 
 /**
- * Counts failures of a code or password check in the three windows the password step uses (per address,
- * per account and address, per account anywhere), under its own `prefix`. Refuses before checking when
- * any window is full; a success clears the account-and-address counter.
+ * Counts failures of a code or password check in the windows the password step uses, under its own `prefix`:
+ * per address, per account and address, per account anywhere; or, from a browser the account logged in from
+ * before (`device`), that browser's own window only (device-cookie.server.ts). Refuses before checking when a
+ * window is full; a success clears the narrowest counter.
  */
-async function limited(prefix: string, userId: number, ip: string, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
-  const settings = env();
-  const window = settings.LOGIN_LIMIT_WINDOW_SECONDS;
-  const limits = [
-    { key: `${prefix}:ip:${ip}`, limit: settings.LOGIN_LIMIT_PER_IP },
-    { key: `${prefix}:account-ip:${userId}:${ip}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT },
-    { key: `${prefix}:account:${userId}`, limit: settings.LOGIN_LIMIT_PER_ACCOUNT_GLOBAL },
-  ];
-  const states = await Promise.all(limits.map(({ key, limit }) => peekRateLimit(key, limit, window)));
-  const refused = states.filter((state) => !state.allowed);
-  if (refused.length) {
-    const wait = Math.max(...refused.map((state) => state.retryAfterSeconds));
-    return { ok: false, status: 429, message: `Too many attempts. Please try again in ${describeWait(wait)}.` };
-  }
-  if (!(await check())) {
-    await Promise.all(limits.map(({ key, limit }) => hitRateLimit(key, limit, window)));
-    return { ok: false, status: 400, message: wrong };
-  }
-  await resetRateLimit(limits[1]!.key);
-  return { ok: true };
+async function limited(prefix: string, userId: number, at: { ip: string; device?: string | null }, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
+  const attempt = await limitedAttempt(
+    { prefix, account: userId, ip: at.ip, device: at.device ?? null, tooMany: (wait) => `Too many attempts. Please try again in ${wait}.` },
+    check,
+  );
+  if (attempt.ok) return attempt;
+  return { ok: false, status: attempt.status, message: attempt.status === 429 ? attempt.message : wrong };
 }
 
 export const WRONG_CODE = "That code is not right. Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
 
 /** The login's second step: a TOTP code or an unused recovery code, rate-limited like the password. */
-export function attemptSecondFactor(input: { userId: number; code: string; ip: string }): Promise<Outcome> {
-  return limited("login-2fa", input.userId, input.ip, async () => (await verifySecondFactor(input.userId, input.code)) !== null, WRONG_CODE);
+export function attemptSecondFactor(input: { userId: number; code: string; ip: string; device?: string | null }): Promise<Outcome> {
+  return limited("login-2fa", input.userId, input, async () => (await verifySecondFactor(input.userId, input.code)) !== null, WRONG_CODE);
 }
 
 // ---------------------------------------------------------------- the pending second step (no session yet)
@@ -94,6 +82,8 @@ export function clearSecondStepHeader(): Promise<string> {
 // ---------------------------------------------------------------- fresh confirmation
 
 export const CONFIRMATION_WINDOW_SECONDS = 10 * 60;
+/** Administrators' money decisions: a code from the authenticator within this long (decision 020). */
+export const CODE_CONFIRMATION_WINDOW_SECONDS = 5 * 60;
 
 export const CONFIRM_PASSWORD_FIELD = "confirmPassword";
 export const CONFIRM_CODE_FIELD = "confirmCode";
@@ -104,46 +94,71 @@ export interface ConfirmRequest {
   fields: Array<[string, string]>;
   /** Ask for the authenticator code instead of the password. */
   twoFactor: boolean;
+  /**
+   * "account": an account or payout change (password, or code when two-factor is on; 10 minutes).
+   * "money-decision": an administrator's money decision (a current authenticator code only; 5 minutes).
+   */
+  purpose: "account" | "money-decision";
   error: string | null;
 }
 
-export function isFresh(confirmedAt: unknown, now = Date.now()): boolean {
-  return typeof confirmedAt === "number" && confirmedAt <= now && now - confirmedAt < CONFIRMATION_WINDOW_SECONDS * 1000;
+export function isFresh(confirmedAt: unknown, now = Date.now(), windowSeconds = CONFIRMATION_WINDOW_SECONDS): boolean {
+  return typeof confirmedAt === "number" && confirmedAt <= now && now - confirmedAt < windowSeconds * 1000;
 }
 
-/** Records in the request's session that its user confirmed it was them just now. */
-export async function recordConfirmation(request: Request, now = Date.now()): Promise<void> {
+/**
+ * Records in the request's session that its user confirmed it was them just now; `byCode` when it was with a
+ * current authenticator code (which administrators' money decisions ask for).
+ */
+export async function recordConfirmation(request: Request, now = Date.now(), options: { byCode?: boolean } = {}): Promise<void> {
   const session = await getSession(request);
   if (!session.id || !session.get("userId")) return;
   session.set("confirmedAt", now);
+  if (options.byCode) session.set("codeConfirmedAt", now);
   await sessionStorage().commitSession(session);
 }
 
 /** Checks the password (or, with two-factor on, the code), rate-limited like login. */
-export async function confirmIdentity(user: Pick<User, "id" | "passwordHash">, input: { password?: string; code?: string; ip: string }): Promise<Outcome> {
+export async function confirmIdentity(
+  user: Pick<User, "id" | "passwordHash">,
+  input: { password?: string; code?: string; ip: string; device?: string | null },
+): Promise<Outcome> {
   if (await hasTwoFactor(user.id)) {
-    return limited("confirm", user.id, input.ip, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
+    return limited("confirm", user.id, input, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
   }
-  return limited("confirm", user.id, input.ip, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
+  return limited("confirm", user.id, input, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
 }
 
 /** Turning two-factor off: the password or a code (TOTP or recovery), rate-limited like login. */
-export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, value: string, ip: string): Promise<Outcome> {
+export function confirmPasswordOrCode(user: Pick<User, "id" | "passwordHash">, value: string, at: { ip: string; device?: string | null }): Promise<Outcome> {
   return limited(
     "confirm",
     user.id,
-    ip,
+    at,
     async () => (await verifyPassword(value, user.passwordHash)) || (await verifySecondFactor(user.id, value)) !== null,
     "That password or code is not right.",
   );
 }
 
+/** The form's fields as they were posted, without the confirmation's own (files are never carried). */
+function submittedFields(formData: FormData): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && name !== CONFIRM_PASSWORD_FIELD && name !== CONFIRM_CODE_FIELD) fields.push([name, value]);
+  }
+  return fields;
+}
+
+function confirmResponse(formData: FormData, confirm: Omit<ConfirmRequest, "fields">, message: string) {
+  return data({ message, confirm: { ...confirm, fields: submittedFields(formData) } satisfies ConfirmRequest }, { status: 403, statusText: STATUS_CODES[403] });
+}
+
 /**
- * The one guard for money-moving changes (issue 11): the session must have confirmed it is its user within
- * the last 10 minutes, with the password, or the authenticator code when two-factor is on. Otherwise it
- * throws a 403 that the error page shows as a confirm form; that form posts the same fields back to the same
- * address with the password or code, and when they are right the confirmation is recorded and the action
- * goes on with what was first submitted. Call it before anything changes, with the action's form data.
+ * The one guard for account takeover and money-moving changes (decision 020): the session must have confirmed
+ * it is its user within the last 10 minutes, with the password, or the authenticator code when two-factor is
+ * on. Otherwise it throws a 403 that the error page shows as a confirm form; that form posts the same fields
+ * back to the same address with the password or code, and when they are right the confirmation is recorded and
+ * the action goes on with what was first submitted. Call it before anything changes, with the action's form data.
  */
 export async function requireFreshConfirmation(request: Request, user: Pick<User, "id" | "passwordHash">, formData: FormData, ip: string): Promise<void> {
   const session = await getSession(request);
@@ -153,20 +168,51 @@ export async function requireFreshConfirmation(request: Request, user: Pick<User
   const twoFactor = await hasTwoFactor(user.id);
   let error: string | null = null;
   if (typeof password === "string" || typeof code === "string") {
-    const outcome = await confirmIdentity(user, { password: typeof password === "string" ? password : undefined, code: typeof code === "string" ? code : undefined, ip });
+    const outcome = await confirmIdentity(user, {
+      password: typeof password === "string" ? password : undefined,
+      code: typeof code === "string" ? code : undefined,
+      ip,
+      device: await knownDevice(request, user.id),
+    });
     if (outcome.ok) {
-      await recordConfirmation(request);
+      await recordConfirmation(request, Date.now(), { byCode: twoFactor });
       return;
     }
     error = outcome.message;
   }
-  const fields: Array<[string, string]> = [];
-  for (const [name, value] of formData) {
-    if (typeof value === "string" && name !== CONFIRM_PASSWORD_FIELD && name !== CONFIRM_CODE_FIELD) fields.push([name, value]);
+  throw confirmResponse(
+    formData,
+    { twoFactor, purpose: "account", error },
+    "Confirm it is you to continue: this change needs your password or authenticator code within the last 10 minutes.",
+  );
+}
+
+export const WRONG_TOTP = "That code is not right. Enter the 6-digit code your authenticator app shows now.";
+
+/**
+ * The guard for administrators' money decisions (paying, rejecting, funding or releasing escrow, approving
+ * affiliates; decision 020): a current authenticator code, entered with the action (`confirmCode`), or a
+ * confirmation by code within the last 5 minutes. Only a TOTP code counts: a recovery code is for getting back
+ * into an account, not for paying. The caller has checked that two-factor is on. Otherwise it throws the confirm
+ * form's 403 (asking for the code), which posts the action again with it.
+ */
+export async function requireFreshCode(request: Request, user: Pick<User, "id">, formData: FormData, ip: string): Promise<void> {
+  const code = formData.get(CONFIRM_CODE_FIELD);
+  let error: string | null = null;
+  if (typeof code === "string") {
+    const outcome = await limited("confirm", user.id, { ip, device: await knownDevice(request, user.id) }, () => verifyTotp(user.id, code), WRONG_TOTP);
+    if (outcome.ok) {
+      await recordConfirmation(request, Date.now(), { byCode: true });
+      return;
+    }
+    error = outcome.message;
+  } else {
+    const session = await getSession(request);
+    if (isFresh(session.get("codeConfirmedAt"), Date.now(), CODE_CONFIRMATION_WINDOW_SECONDS)) return;
   }
-  const confirm: ConfirmRequest = { fields, twoFactor, error };
-  throw data(
-    { message: "Confirm it is you to continue: this change needs your password or authenticator code within the last 10 minutes.", confirm },
-    { status: 403, statusText: STATUS_CODES[403] },
+  throw confirmResponse(
+    formData,
+    { twoFactor: true, purpose: "money-decision", error },
+    "Enter a code from your authenticator app to continue: money decisions need one within the last 5 minutes.",
   );
 }

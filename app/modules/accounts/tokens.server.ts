@@ -7,18 +7,24 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   password_reset: 60 * 60,
   email_verification: 24 * 60 * 60,
   email_change: 24 * 60 * 60,
+  // The old address's "this was not me" link outlives the change itself, as GitHub's and Google's do (decision 020).
+  email_change_cancel: 72 * 60 * 60,
   activation: 7 * 24 * 60 * 60,
 };
 
 /**
- * Issues a fresh token (earlier unused ones of the same purpose stop working) and returns its raw value.
- * `newEmail` is the address an email_change token moves into the account once used.
+ * Issues a fresh token (earlier unused ones of the same purpose stop working, except cancel links) and returns its
+ * raw value. `newEmail` is the address an email_change token moves into the account once used, or the address an
+ * email_change_cancel token puts back.
  */
 export async function issueToken(tx: Db, userId: number, purpose: TokenPurpose, newEmail?: string): Promise<string> {
   const token = randomToken();
-  await tx
-    .delete(oneTimeTokens)
-    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  // Every email change's cancel link stays usable: a second change must not take the first one's away.
+  if (purpose !== "email_change_cancel") {
+    await tx
+      .delete(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  }
   await tx.insert(oneTimeTokens).values({
     userId,
     purpose,
@@ -66,4 +72,14 @@ export async function findEmailChangeToken(tx: Db, token: string): Promise<{ use
     .where(usable(token, "email_change"))
     .limit(1);
   return row?.newEmail ? { userId: row.userId, newEmail: row.newEmail } : null;
+}
+
+/** A usable email_change_cancel token's account and the address it puts back; null when unusable. */
+export async function findEmailChangeCancelToken(tx: Db, token: string): Promise<{ userId: number; oldEmail: string } | null> {
+  const [row] = await tx
+    .select({ userId: oneTimeTokens.userId, oldEmail: oneTimeTokens.newEmail })
+    .from(oneTimeTokens)
+    .where(usable(token, "email_change_cancel"))
+    .limit(1);
+  return row?.oldEmail ? { userId: row.userId, oldEmail: row.oldEmail } : null;
 }

@@ -1,4 +1,4 @@
-/** Shared by the server and the pages (no server-only imports). Issue 11, decision 019. */
+/** Shared by the server and the pages (no server-only imports). Decision 019. */
 
 export const TWO_FACTOR_REQUIRED =
   "Paying, approving and rejecting payouts needs two-factor authentication on your account. Turn it on on your Account page, then come back.";

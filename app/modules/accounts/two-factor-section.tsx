@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 
 /**
- * The Account page's two-factor section (issue 11, decision 019): set up (the secret as text, as an
+ * The Account page's two-factor section (decision 019): set up (the secret as text, as an
  * otpauth link and as a QR code), confirm with a first code, then recovery codes (shown once), regenerate
  * them, or turn two-factor off with the password or a code. Plain forms: all of it works without JavaScript.
  */

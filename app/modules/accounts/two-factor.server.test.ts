@@ -176,7 +176,7 @@ describe("fresh confirmation", () => {
       (thrown: unknown) => thrown as { init: { status: number }; data: { confirm: { fields: string[][]; twoFactor: boolean; error: string | null } } },
     );
     expect(refused!.init.status).toBe(403);
-    expect(refused!.data.confirm).toEqual({ fields: [["intent", "bank"], ["accountNumber", "12345678"]], twoFactor: false, error: null });
+    expect(refused!.data.confirm).toEqual({ fields: [["intent", "bank"], ["accountNumber", "12345678"]], twoFactor: false, purpose: "account", error: null });
 
     body.set("confirmPassword", "wrong password");
     const wrong = await requireFreshConfirmation(request, user, body, "127.0.0.1").catch((thrown: { data: { confirm: { fields: string[][]; error: string } } }) => thrown.data.confirm);

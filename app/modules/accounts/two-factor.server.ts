@@ -5,11 +5,12 @@ import QRCode from "qrcode";
 import { db } from "~/db/client.server";
 import { twoFactorRecoveryCodes, twoFactors, type User } from "~/db/schema";
 import { env } from "~/env.server";
+import { actionMail, sendMail } from "~/modules/mail/mailer.server";
 import { sha256 } from "~/modules/security/hash.server";
 import { seal, unseal } from "~/modules/security/sealed.server";
 
 /**
- * TOTP two-factor authentication (issue 11 step-up security, decision 019), with otplib (RFC 6238: SHA-1,
+ * TOTP two-factor authentication (step-up security, decision 019), with otplib (RFC 6238: SHA-1,
  * 6 digits, 30-second steps, one step of drift either way). The secret is sealed at rest; a code's time step
  * is remembered so the same code is accepted once. Ten recovery codes, stored as SHA-256, each used once.
  */
@@ -148,6 +149,11 @@ export async function verifySecondFactor(userId: number, input: string, options:
   return used ? "recovery" : null;
 }
 
+/** A current TOTP code only (no recovery code), for a user with two-factor on; the code is used up. */
+export async function verifyTotp(userId: number, input: string, options: { now?: number } = {}): Promise<boolean> {
+  return takeTotp(userId, normalizeCode(input), { enrolling: false, now: options.now });
+}
+
 const ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"; // no 0/o, 1/l/i
 
 function recoveryCode(): string {
@@ -177,4 +183,45 @@ export async function disableTwoFactor(userId: number): Promise<void> {
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
     await tx.delete(twoFactors).where(eq(twoFactors.userId, userId));
   });
+}
+
+// ---------------------------------------------------------------- telling the account
+
+export type TwoFactorChange = "on" | "off" | "recovery-codes";
+
+/**
+ * Emails the account when two-factor is turned on or off, or its recovery codes are replaced (decision 020):
+ * someone holding a session could otherwise turn it on with an app of their own and lock the owner out unseen.
+ */
+export async function sendTwoFactorNotice(user: Pick<User, "id" | "email" | "name">, change: TwoFactorChange): Promise<void> {
+  const appName = env().APP_NAME;
+  const texts: Record<TwoFactorChange, { subject: string; intro: string; outro: string }> = {
+    on: {
+      subject: `Two-factor authentication is on for your ${appName} account`,
+      intro: `Two-factor authentication was just turned on for your ${appName} account: each login now asks for a code from the authenticator app that was set up.`,
+      outro: "If this was not you, someone else may control your account: reset your password from the login page at once and contact us, so we can check it with you.",
+    },
+    off: {
+      subject: `Two-factor authentication is off for your ${appName} account`,
+      intro: `Two-factor authentication was just turned off for your ${appName} account, and its recovery codes no longer work. Logging in now asks for the password only.`,
+      outro: "If this was not you, reset your password from the login page at once, then turn two-factor authentication on again.",
+    },
+    "recovery-codes": {
+      subject: `New recovery codes for your ${appName} account`,
+      intro: `New two-factor recovery codes were just made for your ${appName} account; the earlier ones no longer work.`,
+      outro: "If this was not you, reset your password from the login page at once and make new recovery codes yourself.",
+    },
+  };
+  const text = texts[change];
+  await sendMail(
+    actionMail({
+      to: user.email,
+      subject: text.subject,
+      greetingName: user.name,
+      intro: text.intro,
+      actionLabel: "Review your account",
+      actionUrl: `${env().APP_URL}/member/${user.id}/profile#two-factor`,
+      outro: text.outro,
+    }),
+  );
 }

@@ -16,7 +16,7 @@ import { PAYOUT_METHOD_OPTIONS } from "./schemas";
 import type { AdminAffiliateActionData, AdminAffiliateForm } from "./affiliate-routes.server";
 
 /**
- * The affiliate pages' UI (issue 13): the admin list and page, the member's affiliate dashboard and the
+ * The affiliate pages' UI: the admin list and page, the member's affiliate dashboard and the
  * application form's fields (used by /register/affiliate). Every form is a plain <Form method="post">
  * (Conform), working without JavaScript; errors show beside their fields and the values are kept.
  */

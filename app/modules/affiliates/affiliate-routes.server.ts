@@ -6,6 +6,7 @@ import { EmailTakenError, registerMember, sendAlreadyRegisteredEmail } from "~/m
 import { getOptionalUser } from "~/modules/accounts/current-user.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { requireFreshCode } from "~/modules/accounts/step-up.server";
 import { AFFILIATE_TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { env } from "~/env.server";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
@@ -42,7 +43,7 @@ import { bindReferral, readRefTouch } from "./referrals.server";
 import { AdminAffiliateActionSchema, AffiliateApplicationSchema, AffiliateSignUpSchema } from "./schemas";
 
 /**
- * The affiliate pages' loaders and actions (issue 13): /register/affiliate (public), the admin list and
+ * The affiliate pages' loaders and actions: /register/affiliate (public), the admin list and
  * page, and the member's affiliate dashboard. Thin over affiliates.server.ts; every id is checked against
  * the acting user (a member opening another's affiliate gets 404, as for a missing id).
  */
@@ -190,8 +191,12 @@ export async function adminAffiliateAction({ request, params, context }: Args) {
   const value = submission.value;
   // Approving (its links start earning) and the rate move money: like payout and escrow decisions, they need
   // two-factor authentication on the administrator's account. Rejecting and suspending only stop money.
-  if (MONEY_DECISIONS.has(value.intent) && !(await hasTwoFactor(user.id))) {
-    return data<AdminAffiliateActionData>({ form, result: submission.reply({ formErrors: [AFFILIATE_TWO_FACTOR_REQUIRED] }) }, { status: 403 });
+  if (MONEY_DECISIONS.has(value.intent)) {
+    if (!(await hasTwoFactor(user.id))) {
+      return data<AdminAffiliateActionData>({ form, result: submission.reply({ formErrors: [AFFILIATE_TWO_FACTOR_REQUIRED] }) }, { status: 403 });
+    }
+    // A current code with the decision, or one within 5 minutes (decision 020).
+    await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   }
   let changed: Affiliate;
   try {

@@ -6,7 +6,7 @@ import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { affiliates, affiliateStatuses, users, type Affiliate, type AffiliateStatus } from "~/db/schema";
 
 /**
- * Affiliates (issue 13, decision 025): a member applies (pending_approval); an administrator approves
+ * Affiliates (decision 025): a member applies (pending_approval); an administrator approves
  * (the affiliate gets its code), rejects with a reason, sets the rate, suspends, reinstates. Every status
  * change is one conditional UPDATE (`... where id = ? and status in (...) returning`); when it finds no
  * row, the error says why: 404 for a missing affiliate, else 409 naming its status.

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountKeyString, Accounts, resolveAccounts } from "~/modules/ledger/accounts.server";
+import { addEntryToSummaries } from "~/modules/ledger/summaries.server";
 
 /**
- * Affiliate commissions (issue 13, decision 025). For 12 months after a referred member signs up, each
+ * Affiliate commissions (decision 025). For 12 months after a referred member signs up, each
  * platform commission posted from that member's income earns their affiliate the affiliate's rate (basis
  * points of that commission).
  *
@@ -100,7 +101,7 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
     entry as (
       insert into journal_entries (kind, memo, import_id, created_by)
       select 'affiliate_commission', ${input.memo}, ${input.importId}::int, ${input.createdBy}::int where exists (select 1 from earned)
-      returning id
+      returning id, created_at
     ),
     posted as (
       insert into postings (id, entry_id, account_id, amount_micros, currency, statement_line_id, source)
@@ -108,50 +109,28 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
       select e2.posting_id, entry.id, e2.owner_account_id, e2.amount, 'USD', e2.line_id, 'affiliate' from earned e2, entry
       union all
       select e2.platform_posting_id, entry.id, ${commissionAccount}::int, -e2.amount, 'USD', e2.line_id, null from earned e2, entry
-      returning id
+      returning id, account_id, source, song_id, statement_line_id, amount_micros
     ),
     traced as (
       insert into affiliate_commissions (posting_id, entry_id, affiliate_id, referred_user_id, source_posting_id, statement_line_id, base_micros, amount_micros, commission_bps)
       select e2.posting_id, entry.id, e2.affiliate_id, e2.referred_user_id, e2.source_posting_id, e2.line_id, e2.base, e2.amount, e2.bps from earned e2, entry
       returning posting_id
     )
-    select (select id from entry) as entry_id, (select count(*)::int from posted) as postings, (select count(*)::int from traced) as traced`);
-  const row = (result as unknown as { rows: Array<{ entry_id: number | string | null; postings: number; traced: number }> }).rows[0];
-  if (!row || row.entry_id === null) return null;
-  const entryId = Number(row.entry_id);
-  await addEntryToSummaries(tx, entryId);
+    select (select id from entry) as entry_id, to_char((select created_at from entry) at time zone 'UTC', 'YYYY-MM-01') as month, (select count(*)::int from traced) as traced,
+      p.account_id, p.source, p.song_id, p.statement_line_id, p.amount_micros::text as amount
+    from posted p order by p.id`);
+  const rows = (result as unknown as {
+    rows: Array<{ entry_id: number | string; month: string; account_id: number; source: string | null; song_id: number | null; statement_line_id: number | string | null; amount: string }>;
+  }).rows;
+  if (rows.length === 0) return null;
+  const entryId = Number(rows[0]!.entry_id);
+  // The pages' running totals from the postings just written (summaries.server.ts), their own entry set aside.
+  await addEntryToSummaries(
+    tx,
+    rows[0]!.month,
+    rows.map((r) => ({ accountId: r.account_id, source: r.source, songId: r.song_id, statementLineId: r.statement_line_id === null ? null : Number(r.statement_line_id), amountMicros: BigInt(r.amount) })),
+    entryId,
+  );
   return entryId;
 }
 
-/**
- * The entry's postings added to posting_summaries, as `addToSummaries` (summaries.server.ts) computes them, but
- * with each "is this the account's first posting on the line (and song)" look-up confined to the line index
- * (`+ 0` keeps the planner off the account and entry indexes: a look-up by the platform commission account
- * would walk every commission posting ever made, once per posting). The tests compare the result with
- * `summaryRowsOf` over all postings.
- */
-async function addEntryToSummaries(tx: Db, entryId: number): Promise<void> {
-  const earlier = (sameSong: boolean) => sql`exists (select 1 from postings q where q.statement_line_id = p.statement_line_id and q.account_id + 0 = p.account_id
-    ${sameSong ? sql`and q.song_id is not distinct from p.song_id` : sql``} and q.id < p.id)`;
-  await tx.execute(sql`
-    insert into posting_summaries (account_id, source, import_id, month, store, territory, song_id, release_id, release_title, track_title, amount_micros, postings, lines, track_lines)
-    select p.account_id, coalesce(p.source, '') as source, coalesce(sl.import_id, 0) as import_id,
-      coalesce(date_trunc('month', sl.sale_period_start)::date, date_trunc('month', je.created_at at time zone 'UTC')::date) as month,
-      coalesce(sl.source, '') as store, coalesce(sl.territory, '') as territory, coalesce(p.song_id, 0) as song_id,
-      coalesce(sl.release_id, 0) as release_id,
-      case when sl.release_id is null then coalesce(sl.release_title, '') else '' end as release_title,
-      case when p.song_id is null then coalesce(sl.track_title, '') else '' end as track_title,
-      sum(p.amount_micros), count(*)::int,
-      (count(*) filter (where p.statement_line_id is not null and not ${earlier(false)}))::int,
-      (count(*) filter (where p.statement_line_id is not null and not ${earlier(true)}))::int
-    from postings p
-    join journal_entries je on je.id = p.entry_id
-    left join statement_lines sl on sl.id = p.statement_line_id
-    where p.entry_id = ${entryId}
-    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-    on conflict on constraint posting_summaries_pk do update set
-      amount_micros = posting_summaries.amount_micros + excluded.amount_micros,
-      postings = posting_summaries.postings + excluded.postings,
-      lines = posting_summaries.lines + excluded.lines,
-      track_lines = posting_summaries.track_lines + excluded.track_lines`);
-}

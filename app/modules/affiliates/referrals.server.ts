@@ -5,7 +5,7 @@ import { affiliateClicks, affiliateReferrals, affiliates } from "~/db/schema";
 import { env } from "~/env.server";
 
 /**
- * Referral tracking (issue 13, decision 025). A link with `?ref=CODE` (on /register or any public page)
+ * Referral tracking (decision 025). A link with `?ref=CODE` (on /register or any public page)
  * records the first touch in a first-party cookie for 60 days; the click is counted per affiliate, day and
  * landing path (nothing else about the visitor is kept). The referral is bound when the visitor registers,
  * in the transaction that creates their account, and never afterwards nor to the affiliate's own owner.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailField, nameField, newPasswordField } from "~/modules/accounts/schemas";
 
-/** The affiliate forms (issue 13): messages are shown beside their fields. */
+/** The affiliate forms: messages are shown beside their fields. */
 
 export const PAYOUT_METHOD_OPTIONS = [
   { value: "manual", label: "Bank transfer (paid by hand)" },

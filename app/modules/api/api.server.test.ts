@@ -52,7 +52,7 @@ async function publishNewVersion(slug: string) {
   return updated!;
 }
 
-describe("the API's legal-agreement gate (spec section 5, rule 2)", () => {
+describe("the API's legal-agreement gate", () => {
   let member: Awaited<ReturnType<typeof createSignedMember>>;
   let cookie: string;
 

@@ -21,7 +21,7 @@ export const UNAUTHENTICATED = "Unauthenticated.";
 type Context = Readonly<RouterContextProvider>;
 
 /**
- * The API's guard (spec section 5 in the same order as the pages' requireAgreedUser): no signed-in user
+ * The API's guard (in the same order as the pages' requireAgreedUser): no signed-in user
  * answers 401 JSON (rule 5), a user who has not agreed to every required legal document 403 JSON (rule 2).
  * Both come from the request's session lookup (root middleware): no statement of its own.
  */

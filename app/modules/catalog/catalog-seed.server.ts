@@ -16,7 +16,7 @@ import {
 import { writerSharesProblem } from "./catalog.server";
 
 /**
- * The demo catalogue of ../shared/DEMO.md ("Catalogue"), exactly as written there, on the artist page
+ * The demo catalogue of docs/demo-data.md ("Catalogue"), exactly as written there, on the artist page
  * `midnight-owls` (seeded by the profile seed): Late Trains (EP) and Northbound (Single) in distribution,
  * and the Winter Platforms album, a draft of 7 tracks of which two have no audio yet.
  *

@@ -9,7 +9,7 @@ const configCache = processCache(async () => {
 });
 
 /**
- * The product's key-value settings (spec section 7, GET config), as one object. Read on every area
+ * The product's key-value settings, as one object. Read on every area
  * page, changed by hand: cached in memory, invalidated by setConfigValue. Callers must not mutate it.
  */
 export function readConfig(): Promise<Readonly<Record<string, unknown>>> {

@@ -67,7 +67,7 @@ export async function systemProfilesSummary(now = new Date()): Promise<SystemPro
 
 /**
  * GET /api/admin/dashboard/system-financial-summary: the platform's money, derived from the ledger's postings
- * (one statement). Amounts are six-decimal strings (MONEY.md) with their whole cents (rounded down) beside
+ * (one statement). Amounts are six-decimal strings (docs/money.md) with their whole cents (rounded down) beside
  * them for the page:
  * - imported: every statement's money (the statement receipts accounts' balance, negated: the sum of the lines
  *   posted); clients' marketplace payments come in through their own receipts account and are not counted here;
@@ -107,7 +107,7 @@ export interface SystemFinancialSummary {
 export async function systemFinancialSummary(): Promise<SystemFinancialSummary> {
   const result = await db().execute(sql`
     with bal as (
-      -- posting_rollups: the postings' totals, written with them (schema.ts, app/modules/ledger/summaries.server.ts).
+      -- posting_rollups: the postings' totals, written with them (app/db/schema/core.ts, app/modules/ledger/summaries.server.ts).
       select a.kind, a.sub_kind, a.user_id, sum(ps.amount_micros) as amount
       from posting_rollups ps join ledger_accounts a on a.id = ps.account_id
       where a.currency = 'USD' and ps.dim = ''

@@ -6,7 +6,7 @@ import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import { createProviderProfile, openProject, requestInput } from "../../../tests/helpers/marketplace";
+import { openProject, requestInput } from "../../../tests/helpers/marketplace";
 import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { memberDashboardProjects, memberDashboardStats, memberDashboardWorkRequests } from "./member-dashboard.server";
 import { systemFinancialSummary, systemProfilesSummary } from "./admin-dashboard.server";

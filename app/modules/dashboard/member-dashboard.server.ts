@@ -5,7 +5,7 @@ import { microsToCentsFloor } from "~/modules/ledger/money";
 import { loadDashboardProfiles, type DashboardProfiles } from "~/modules/members/member-area.server";
 
 /** What counts as open on the dashboard: projects and requests still waiting on someone. */
-const OPEN_PROJECT = ["in_progress", "awaiting_approval", "revision_requested"];
+const OPEN_PROJECT = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested"];
 const OPEN_WORK_REQUEST = ["pending", "awaiting_approval", "revision_requested"];
 /** How many recent projects and work requests the dashboard lists. */
 const RECENT = 5;
@@ -30,7 +30,7 @@ export interface MemberDashboardStats {
   work_requests_open: number;
   /** Releases of the member's artist pages that went to review or further (not a draft, not rejected). */
   releases_submitted: number;
-  /** The available balance (MONEY.md: earnings less reserved, rounded down to whole cents), as the income report's. */
+  /** The available balance (docs/money.md: earnings less reserved, rounded down to whole cents), as the income report's. */
   balance_cents: number;
   currency: "USD";
   /** Income per month (statement lines' sale period; the entry's month otherwise), the latest 12 months with income, in cents rounded down. */

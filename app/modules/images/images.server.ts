@@ -33,7 +33,7 @@ export const IMAGE_KINDS = {
     "256x256": { width: 256, height: 256, fit: "cover" },
     "64x64": { width: 64, height: 64, fit: "cover" },
   },
-  // A profile's header (spec section 2: the page uses the 728x410 variant); 2x for dense screens, a third for cards.
+  // A profile's header (the product specification: the page uses the 728x410 variant); 2x for dense screens, a third for cards.
   hero: {
     "1456x820": { width: 1456, height: 820, fit: "cover" },
     "728x410": { width: 728, height: 410, fit: "cover" },
@@ -234,7 +234,7 @@ export async function deleteImage(value: string | null | undefined): Promise<boo
   return true;
 }
 
-/** A profile's hero image path (spec section 2): built from the profile id and its hero image. */
+/** A profile's hero image path: built from the profile id and its hero image. */
 export function heroImagePath(
   profileId: number,
   heroImg: string | null | undefined,

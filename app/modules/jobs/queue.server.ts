@@ -2,7 +2,8 @@
  * Durable background jobs (decision 016): a thin layer over pg-boss, which keeps its queue in our own
  * database (schema `pgboss`), through a small pool of its own.
  *
- * - Features register a handler per job name when their module loads: `registerJobHandler(name, fn)`.
+ * - Features define their jobs (`defineJob(name, handler, options)`, no side effect); the job registry
+ *   (./registry.server.ts) lists every one, and the server registers them all at boot, so any node runs any job.
  * - Anyone enqueues: `enqueueJob(name, data, { singletonKey })` records the job (returns its id).
  * - The server runs the workers: `startJobWorkers()` at boot, `stopJobWorkers()` on shutdown.
  * - Tests drain the queue in-process: `await runQueuedJobsNow()`.
@@ -13,7 +14,7 @@
  * done (or finish what the first one started).
  */
 import crypto from "node:crypto";
-import type PgBoss from "pg-boss";
+import type { Clock, DrizzleTransactionLike, PgBoss, SendOptions } from "pg-boss";
 import { currentDatabase, type Database, type Db } from "~/db/client.server";
 
 /** Connections of pg-boss's own pool (workers poll one at a time; enqueueing inside a transaction uses the transaction's). */
@@ -130,12 +131,30 @@ interface Queue {
 let queue: Queue | undefined;
 let opening: Promise<Queue> | undefined;
 
+/** A job a feature defines: its name, what runs it, and its retry policy. Registered by the job registry. */
+export interface JobDefinition<T = any> {
+  name: string;
+  handler: JobHandler<T>;
+  options: JobHandlerOptions;
+}
+
+/** Defines a job (nothing is registered: the job registry, ./registry.server.ts, lists and registers it). */
+export function defineJob<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): JobDefinition<T> {
+  assertJobName(name);
+  return { name, handler, options };
+}
+
+/** The job names this process has a handler for. */
+export function registeredJobNames(): string[] {
+  return [...handlers.keys()];
+}
+
 /**
- * Registers what runs the jobs named `name` (call it when the feature's module loads). Registering the
- * name again replaces the handler (module reloads in development).
+ * Registers what runs the jobs named `name`: the job registry does, at boot, for every feature's jobs (and tests
+ * for jobs of their own). Registering the name again replaces the handler.
  */
 export function registerJobHandler<T>(name: string, handler: JobHandler<T>, options: JobHandlerOptions = {}): void {
-  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
+  assertJobName(name);
   const registration: Registration = { handler, options: { ...pick(DEFAULTS), ...definedOnly(options) } };
   const previous = handlers.get(name);
   handlers.set(name, registration);
@@ -156,14 +175,14 @@ export function registerJobHandler<T>(name: string, handler: JobHandler<T>, opti
 
 /** Records a job; returns its id, or null when `singletonKey` matched a job already waiting. */
 export async function enqueueJob<T>(name: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
-  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}".`);
+  if (!handlers.has(name)) throw new Error(`No handler is registered for the job "${name}" (every job is listed in app/modules/jobs/registry.server.ts).`);
   const q = await openQueue();
   await ensureQueue(q, name);
   const id = crypto.randomUUID();
   // The queue is "stately" (one waiting job per key); a job without a key gets a key of its own.
-  const sendOptions: PgBoss.SendOptions = { id, singletonKey: options.singletonKey ?? `job:${id}` };
+  const sendOptions: SendOptions = { id, singletonKey: options.singletonKey ?? `job:${id}` };
   if (options.startAfterSeconds) sendOptions.startAfter = Math.ceil(options.startAfterSeconds);
-  if (options.tx) sendOptions.db = drizzleExecutor(options.tx);
+  if (options.tx) sendOptions.db = await drizzleExecutor(options.tx);
   const sent = await q.boss.send(name, (data ?? null) as object, sendOptions);
   if (sent && q.workers) {
     // Wake this process's idle worker instead of waiting for its next poll.
@@ -187,7 +206,8 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
   if (retryInterruptedRuns) await failInterruptedRuns(q);
   const maintain = () => {
     if (queue !== q || !q.workers) return;
-    track(q, q.boss.maintain()).catch((error) => console.error("[jobs] maintenance failed:", error));
+    // One pass: fails (to retry) runs past their expiry, deletes jobs past their retention.
+    track(q, q.boss.supervise()).catch((error) => console.error("[jobs] maintenance failed:", error));
   };
   const maintenance = setInterval(maintain, workerOptions.maintenanceIntervalSeconds * 1000);
   maintenance.unref();
@@ -209,8 +229,9 @@ export async function stopJobWorkers(options: StopJobWorkersOptions = {}): Promi
   opening = undefined;
   workerIds.clear();
   if (q.workers) clearInterval(q.workers.maintenance);
-  // pg-boss completes runs without awaiting: let those statements land, then close its pool.
-  await q.boss.stop({ graceful: true, wait: true, close: false, timeout: options.timeoutMs ?? 10_000 });
+  // Runs still going after the timeout are failed (so retried); their handlers are given up on, and a late end
+  // of theirs may still reach the database: let every statement land, then close the pool.
+  await q.boss.stop({ graceful: true, close: false, timeout: options.timeoutMs ?? 10_000 });
   while (q.inFlight.size) await Promise.allSettled([...q.inFlight]);
   await q.pool.end();
 }
@@ -235,12 +256,14 @@ export async function runQueuedJobsNow(name?: string, options: { maxRuns?: numbe
         ranAny = true;
         result.runs += 1;
         const registration = handlers.get(jobName)!;
+        // Settled for the attempt fetched (its id and retry count), as pg-boss's own workers do.
+        const attempt = { id: job.id, retryCount: job.retryCount };
         try {
           await registration.handler(job.data, { id: job.id, name: jobName, retryCount: job.retryCount });
-          await q.boss.complete(jobName, job.id);
+          await q.boss.complete(jobName, attempt);
           result.completed += 1;
         } catch (error) {
-          await q.boss.fail(jobName, job.id, errorOutput(error));
+          await q.boss.fail(jobName, attempt, errorOutput(error));
           result.failed += 1;
         }
       }
@@ -249,11 +272,11 @@ export async function runQueuedJobsNow(name?: string, options: { maxRuns?: numbe
   }
 }
 
-/** A job's state, or null when there is no such job (archived jobs included). */
+/** A job's state, or null when there is no such job (or no longer: see the retention in decision 016). */
 export async function getJobStatus(name: string, id: string): Promise<JobStatus | null> {
   const q = await openQueue();
   await ensureQueue(q, name);
-  const job = await q.boss.getJobById(name, id, { includeArchive: true });
+  const [job] = await q.boss.findJobs<unknown>(name, { id });
   if (!job) return null;
   return {
     id: job.id,
@@ -288,7 +311,7 @@ async function openQueue(): Promise<Queue> {
 }
 
 async function createQueue(database: Database): Promise<Queue> {
-  const { default: PgBossClass } = await import("pg-boss");
+  const { PgBoss: PgBossClass } = await import("pg-boss");
   const { default: pg } = await import("pg");
   // pg-boss's own pool (its statements never wait behind the app's), given to it as its `db` so that this
   // module knows which statements are in flight when it stops.
@@ -297,16 +320,13 @@ async function createQueue(database: Database): Promise<Queue> {
   const inFlight = new Set<Promise<unknown>>();
   const boss = new PgBossClass({
     db: {
-      executeSql: (text: string, values: unknown[]) => {
-        // A run given up on at stop (timeoutMs) that ends later still reports its end (pg-boss's complete or
-        // fail, which read an affected count): its job was failed already and pg-boss touches only active
-        // jobs, so nothing is left to record.
+      executeSql: (text: string, values?: unknown[]) => {
+        // A run given up on at stop (timeoutMs) that ends later still reports its end (pg-boss's complete, which
+        // reads an affected count): its job was failed already, and the settle is fenced to the attempt it
+        // fetched, so nothing is left to record.
         if (pool.ending) return Promise.resolve({ rows: [{ count: 0 }], rowCount: 0 });
-        const promise = pool.query(text, values && values.length ? values : undefined).then((result) => {
-          // Several statements give several results; pg-boss reads rows only from single statements.
-          const last = Array.isArray(result) ? result[result.length - 1] : result;
-          return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
-        });
+        // As pg-boss's own pool answers (several statements give several results, which pg-boss unwraps).
+        const promise: Promise<{ rows: any[] }> = pool.query(text, values && values.length ? values : undefined);
         inFlight.add(promise);
         promise.then(
           () => inFlight.delete(promise),
@@ -315,12 +335,21 @@ async function createQueue(database: Database): Promise<Queue> {
         return promise;
       },
     },
-    // Our own timers run maintenance (startJobWorkers); cron schedules are not used.
+    // Our own timer runs maintenance (startJobWorkers), and only in a process with workers; cron schedules are not
+    // used. A maintenance pass checks expiry whenever it runs (pg-boss's per-queue claim lasts a second, so
+    // several nodes do not repeat one another's pass within it).
     supervise: false,
     schedule: false,
     migrate: true,
+    monitorIntervalSeconds: 1,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+    // pg-boss keeps timers of its own while open (a queue cache, worker polls): unref'd, so that a process that
+    // only enqueues (a script, a test) is not kept alive by them.
+    clock: UNREF_CLOCK,
   });
-  // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here.
+  // Without a listener an 'error' event would throw; pg-boss reports worker and maintenance errors here, among
+  // them a run whose end could not be recorded (it stays active, and expiry retries it).
   boss.on("error", (error) => console.error("[jobs]", error));
   try {
     await boss.start();
@@ -332,6 +361,14 @@ async function createQueue(database: Database): Promise<Queue> {
   for (const name of handlers.keys()) await ensureQueue(q, name);
   return q;
 }
+
+const UNREF_CLOCK: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
 
 function track<T>(q: Queue, promise: Promise<T>): Promise<T> {
   q.inFlight.add(promise);
@@ -351,9 +388,9 @@ function ensureQueue(q: Queue, name: string): Promise<void> {
     const { retryLimit, retryDelaySeconds, retryBackoff, expireInSeconds } = registration.options;
     const settings = { retryLimit, retryDelay: retryDelaySeconds, retryBackoff, expireInSeconds };
     done = (async () => {
-      await q.boss.createQueue(name, { name, policy: "stately", ...settings });
-      // createQueue leaves an existing queue as it was: apply today's settings.
-      await q.boss.updateQueue(name, { name, policy: "stately", ...settings } as PgBoss.Queue);
+      await q.boss.createQueue(name, { policy: "stately", ...settings });
+      // createQueue leaves an existing queue as it was: apply today's settings (a policy is fixed at creation).
+      await q.boss.updateQueue(name, settings);
       q.ready.add(name);
     })();
     q.ensured.set(name, done);
@@ -375,7 +412,12 @@ async function startWorker(q: Queue, name: string): Promise<void> {
       async ([job]) => {
         // Looked up per run: a handler registered again (development reloads) takes over.
         const current = handlers.get(name)!;
-        await current.handler(job!.data, { id: job!.id, name, retryCount: job!.retryCount });
+        try {
+          await current.handler(job!.data, { id: job!.id, name, retryCount: job!.retryCount });
+        } catch (error) {
+          // Whatever was thrown (a NUL in a message, a circular object, null) becomes an Error pg-boss can store.
+          throw storableError(error);
+        }
       },
     );
     ids.push(id);
@@ -394,23 +436,57 @@ async function failInterruptedRuns(q: Queue): Promise<void> {
   }
 }
 
-/** pg-boss's `db` option for one call, running inside a drizzle transaction. */
-function drizzleExecutor(tx: Db): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const { sql } = await import("drizzle-orm");
-      // Rewrite $1…$n as drizzle parameters (a parameter used twice is sent twice).
-      const parts = text.split(/\$(\d+)/);
-      const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1])));
-      const result = (await tx.execute(sql.join(chunks, sql.raw("")))) as unknown as { rows: any[] };
-      return { rows: result.rows };
-    },
-  };
+/** pg-boss's `db` option for one call, running inside a drizzle transaction (pg-boss's own adapter). */
+async function drizzleExecutor(tx: Db) {
+  const [{ fromDrizzle }, { sql }] = await Promise.all([import("pg-boss"), import("drizzle-orm")]);
+  // drizzle's node-postgres transaction answers execute() with pg's result ({ rows }), as the adapter expects.
+  return fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
 }
 
 function errorOutput(error: unknown): object {
-  if (error instanceof Error) return { message: error.message, stack: error.stack, name: error.name };
-  return { message: String(error) };
+  const storable = storableError(error);
+  return { message: storable.message, stack: storable.stack, name: storable.name };
+}
+
+const MAX_ERROR_TEXT = 2000;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL stores in text and jsonb columns: NUL (refused by both) is written as \0, a lone surrogate
+ * (refused by jsonb) becomes U+FFFD, and it is at most 2,000 characters (and an ellipsis).
+ */
+export function storableText(text: string): string {
+  // Cut first: a cut through a surrogate pair leaves a lone half, replaced below.
+  const cut = text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
+  return cut.replace(/\u0000/g, "\\0").replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** What a job threw as a plain Error with storable text, whatever it was. */
+export function storableError(error: unknown): Error {
+  let name = "Error";
+  let message: string;
+  let stack: string | undefined;
+  try {
+    if (error instanceof Error) {
+      name = String(error.name);
+      message = String(error.message);
+      stack = typeof error.stack === "string" ? error.stack : undefined;
+    } else if (typeof error === "string") {
+      message = error;
+    } else {
+      message = `A job threw ${error === null ? "null" : typeof error === "object" ? "a non-Error object" : String(error)}.`;
+    }
+  } catch {
+    message = "A job threw a value that could not be read.";
+  }
+  const storable = new Error(storableText(message));
+  storable.name = storableText(name).slice(0, 100);
+  if (stack) storable.stack = storableText(stack);
+  return storable;
+}
+
+function assertJobName(name: string) {
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`Invalid job name "${name}": letters, digits, _ . - only.`);
 }
 
 function pick(defaults: typeof DEFAULTS): Required<JobHandlerOptions> {

@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { ledgerAccounts, type LedgerAccountKind } from "~/db/schema";
 
 /**
- * Ledger accounts by key (MONEY.md "Accounts"). A key names an account without its id: the importer and
+ * Ledger accounts by key (docs/money.md "Accounts"). A key names an account without its id: the importer and
  * the other posting code build keys, and `resolveAccounts` turns them into ids, creating the missing
  * accounts in one statement (the unique key makes that safe under concurrency).
  *

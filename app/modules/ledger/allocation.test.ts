@@ -1,45 +1,24 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allocateToSplit, commissionSplit, largestRemainder, type SplitParty } from "./allocation";
 
-/** mulberry32: a tiny seeded PRNG so the property tests are reproducible without a dependency. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * Property tests run on fast-check: random cases, and when one fails, the smallest failing case it can
+ * shrink to (amounts and share lists), printed with the seed that reproduces it.
+ */
 
-function randomInt(random: () => number, maxExclusive: number): number {
-  return Math.floor(random() * maxExclusive);
-}
-
-/** A bigint in [0, 10^digits) built digit by digit, so large values are not limited by float precision. */
-function randomBigint(random: () => number, digits: number): bigint {
-  let value = 0n;
-  for (let i = 0; i < digits; i++) value = value * 10n + BigInt(randomInt(random, 10));
-  return value;
-}
-
-function randomAmount(random: () => number): bigint {
-  const pick = randomInt(random, 6);
-  const magnitude =
-    pick === 0 ? BigInt(randomInt(random, 3)) // 0, 1, 2
-    : pick === 1 ? 10n ** 15n // exactly 10^15
-    : randomBigint(random, 1 + randomInt(random, 16)); // up to 10^16 - 1
-  return random() < 0.5 ? -magnitude : magnitude;
-}
+/** Amounts in micro-units: small ones, exactly 10^15, and anything up to 10^16 - 1, either sign. */
+const amountArb = fc
+  .oneof(fc.bigInt({ min: 0n, max: 2n }), fc.constant(10n ** 15n), fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }))
+  .chain((magnitude) => fc.constantFrom(magnitude, -magnitude));
 
 /** 1..8 parties with whole-bps shares summing to 10,000 (some may be 0). */
-function randomShares(random: () => number): SplitParty[] {
-  const count = 1 + randomInt(random, 8);
-  const cuts = Array.from({ length: count - 1 }, () => randomInt(random, 10_001)).sort((a, b) => a - b);
-  const bounds = [0, ...cuts, 10_000];
-  return Array.from({ length: count }, (_, i) => ({ key: `p${i}`, shareBps: bounds[i + 1] - bounds[i] }));
-}
+const sharesArb: fc.Arbitrary<SplitParty[]> = fc.array(fc.integer({ min: 0, max: 10_000 }), { maxLength: 7 }).map((cuts) => {
+  const bounds = [0, ...[...cuts].sort((a, b) => a - b), 10_000];
+  return bounds.slice(1).map((bound, i) => ({ key: `p${i}`, shareBps: bound - bounds[i]! }));
+});
+
+const RUNS = { numRuns: 2000 };
 
 const sum = (values: readonly bigint[]) => values.reduce((total, value) => total + value, 0n);
 const abs = (value: bigint) => (value < 0n ? -value : value);
@@ -68,19 +47,20 @@ describe("largestRemainder", () => {
   });
 
   it("sums exactly and stays within one unit of the exact share, for many random cases", () => {
-    const random = prng(20_260_301);
-    for (let run = 0; run < 3000; run++) {
-      const amount = randomAmount(random);
-      const weights = randomShares(random).map((party) => BigInt(party.shareBps));
-      const parts = largestRemainder(amount, weights);
-      expect(sum(parts)).toBe(amount);
-      parts.forEach((part, i) => {
-        // |part - amount * w / 10000| < 1  <=>  |part * 10000 - amount * w| < 10000
-        expect(abs(part * 10_000n - amount * weights[i]) < 10_000n).toBe(true);
-        if (weights[i] === 0n) expect(part).toBe(0n);
-      });
-      expect(largestRemainder(-amount, weights)).toEqual(parts.map((part) => -part));
-    }
+    fc.assert(
+      fc.property(amountArb, sharesArb, (amount, shares) => {
+        const weights = shares.map((party) => BigInt(party.shareBps));
+        const parts = largestRemainder(amount, weights);
+        expect(sum(parts)).toBe(amount);
+        parts.forEach((part, i) => {
+          // |part - amount * w / 10000| < 1  <=>  |part * 10000 - amount * w| < 10000
+          expect(abs(part * 10_000n - amount * weights[i]!) < 10_000n).toBe(true);
+          if (weights[i] === 0n) expect(part).toBe(0n);
+        });
+        expect(largestRemainder(-amount, weights)).toEqual(parts.map((part) => -part));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
@@ -103,15 +83,15 @@ describe("commissionSplit", () => {
   });
 
   it("always sums to the line and mirrors refunds", () => {
-    const random = prng(7);
-    for (let run = 0; run < 2000; run++) {
-      const amount = randomAmount(random);
-      const bps = randomInt(random, 10_001);
-      const { commission, net } = commissionSplit(amount, bps);
-      expect(commission + net).toBe(amount);
-      expect(abs(commission * 10_000n - amount * BigInt(bps)) <= 5_000n).toBe(true);
-      expect(commissionSplit(-amount, bps)).toEqual({ commission: -commission, net: -net });
-    }
+    fc.assert(
+      fc.property(amountArb, fc.integer({ min: 0, max: 10_000 }), (amount, bps) => {
+        const { commission, net } = commissionSplit(amount, bps);
+        expect(commission + net).toBe(amount);
+        expect(abs(commission * 10_000n - amount * BigInt(bps)) <= 5_000n).toBe(true);
+        expect(commissionSplit(-amount, bps)).toEqual({ commission: -commission, net: -net });
+      }),
+      RUNS,
+    );
   });
 });
 
@@ -214,17 +194,20 @@ describe("allocateToSplit", () => {
   });
 
   it("property: parts sum exactly, percentage parts stay within one micro of the exact share", () => {
-    const random = prng(42);
-    for (let run = 0; run < 2000; run++) {
-      const parties = randomShares(random);
-      const amount = randomAmount(random);
-      const withRecoup = random() < 0.6;
-      const recoupParty = parties[randomInt(random, parties.length)].key;
-      const recoupAmount = randomBigint(random, 1 + randomInt(random, 16));
-      const recoup = withRecoup
-        ? { partyKey: recoupParty, amountMicros: recoupAmount, recoupedSoFarMicros: randomBigint(random, 16) % (recoupAmount + 1n) }
-        : null;
-
+    const recoupArb = (parties: SplitParty[]) =>
+      fc.option(
+        fc
+          .record({
+            party: fc.constantFrom(...parties.map((party) => party.key)),
+            amountMicros: fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }),
+            soFar: fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }),
+          })
+          .map(({ party, amountMicros, soFar }) => ({ partyKey: party, amountMicros, recoupedSoFarMicros: soFar % (amountMicros + 1n) })),
+        { freq: 2 },
+      );
+    const caseArb = sharesArb.chain((parties) => fc.tuple(fc.constant(parties), amountArb, recoupArb(parties)));
+    fc.assert(
+      fc.property(caseArb, ([parties, amount, recoup]) => {
       const result = allocateToSplit(amount, parties, recoup);
       expect(sum(result.parts.map((p) => p.amountMicros))).toBe(amount);
       expect(sum(result.parts.map((p) => p.recoupMicros))).toBe(result.recoupedMicros);
@@ -241,19 +224,27 @@ describe("allocateToSplit", () => {
         // A line never moves recoup against its own sign.
         expect(result.recoupedMicros === 0n || result.recoupedMicros > 0n === amount > 0n).toBe(true);
       }
-    }
+      }),
+      RUNS,
+    );
   });
 
   it("property: a sale and its full refund net every party to zero and restore the recouped total", () => {
-    const random = prng(1234);
-    for (let run = 0; run < 2000; run++) {
-      const parties = randomShares(random);
-      const sale = abs(randomAmount(random));
-      const recoupAmount = randomBigint(random, 1 + randomInt(random, 16));
+    const caseArb = sharesArb.chain((parties) =>
+      fc.record({
+        parties: fc.constant(parties),
+        sale: amountArb.map(abs),
+        partyKey: fc.constantFrom(...parties.map((party) => party.key)),
+        recoupAmount: fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }),
+        soFarSeed: fc.option(fc.bigInt({ min: 0n, max: 10n ** 16n - 1n })),
+      }),
+    );
+    fc.assert(
+      fc.property(caseArb, ({ parties, sale, partyKey, recoupAmount, soFarSeed }) => {
       // The states where the rule promises an exact mirror: nothing recouped yet, or a sale that the
       // open recoup absorbs whole.
-      const soFar = run % 2 === 0 ? 0n : recoupAmount > sale ? randomBigint(random, 16) % (recoupAmount - sale + 1n) : 0n;
-      const recoup = { partyKey: parties[randomInt(random, parties.length)].key, amountMicros: recoupAmount, recoupedSoFarMicros: soFar };
+      const soFar = soFarSeed === null ? 0n : recoupAmount > sale ? soFarSeed % (recoupAmount - sale + 1n) : 0n;
+      const recoup = { partyKey, amountMicros: recoupAmount, recoupedSoFarMicros: soFar };
 
       const forward = allocateToSplit(sale, parties, recoup);
       const back = allocateToSplit(-sale, parties, { ...recoup, recoupedSoFarMicros: soFar + forward.recoupedMicros });
@@ -262,17 +253,19 @@ describe("allocateToSplit", () => {
         expect(part.recoupMicros + back.parts[i].recoupMicros).toBe(0n);
       });
       expect(soFar + forward.recoupedMicros + back.recoupedMicros).toBe(soFar);
-    }
+      }),
+      RUNS,
+    );
   });
 
   it("property: without a recoup, a refund mirrors its sale from any state", () => {
-    const random = prng(99);
-    for (let run = 0; run < 1000; run++) {
-      const parties = randomShares(random);
-      const amount = randomAmount(random);
-      const forward = allocateToSplit(amount, parties, null);
-      const back = allocateToSplit(-amount, parties, null);
-      forward.parts.forEach((part, i) => expect(part.amountMicros + back.parts[i].amountMicros).toBe(0n));
-    }
+    fc.assert(
+      fc.property(sharesArb, amountArb, (parties, amount) => {
+        const forward = allocateToSplit(amount, parties, null);
+        const back = allocateToSplit(-amount, parties, null);
+        forward.parts.forEach((part, i) => expect(part.amountMicros + back.parts[i]!.amountMicros).toBe(0n));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

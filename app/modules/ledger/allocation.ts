@@ -1,6 +1,6 @@
 /**
  * Exact division of a statement line's money (micro-units, bigint). Nothing here rounds money away:
- * every function returns parts that sum exactly to what came in (MONEY.md "Allocation").
+ * every function returns parts that sum exactly to what came in (docs/money.md "Allocation").
  *
  * Rules (for the decision record):
  *

@@ -12,7 +12,7 @@ export async function lockLedgerImports(tx: Db): Promise<void> {
 }
 
 /**
- * A pending split party answered (MONEY.md "Allocation"): the money held for them moves to their earnings
+ * A pending split party answered (docs/money.md "Allocation"): the money held for them moves to their earnings
  * when they accept, or to the artist page's owner when they decline, in one entry that keeps each
  * posting's source, split version and song so every figure still traces to its statement lines.
  * Runs inside the answer's transaction, after the import lock, so no import posts to the held account

@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { memberProIdentities, users } from "~/db/schema";
 
 /**
- * The demo members' performing-rights identities (../shared/DEMO.md "People"): PRO statements match Mia
+ * The demo members' performing-rights identities (docs/demo-data.md "People"): PRO statements match Mia
  * and Paul by these IPI/CAE numbers. The ledger itself starts empty (DEMO.md "Money").
  */
 const DEMO_PRO_IDENTITIES = [

@@ -1,4 +1,5 @@
 import BigJs from "big.js";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   MICROS_PER_UNIT,
@@ -10,6 +11,8 @@ import {
   microsToCentsFloor,
   parseDecimalToMicros,
   parseDollarsToCents,
+  DECIMAL_COMMA_MESSAGE,
+  dollarsField,
   parseExchangeRate,
 } from "./money";
 
@@ -68,31 +71,40 @@ describe("the exact parser against big.js", () => {
   const reference = (text: string) => BigInt(new Reference(text.replace(/^\+/, "")).round(6, 2).times("1000000").toFixed(0));
   const referenceConvert = (micros: bigint, rate: string) => BigInt(new Reference(micros.toString()).times(rate).round(0, 2).toFixed(0));
 
-  it("agrees on 5,000 random decimals (up to 12 decimals, ties included)", () => {
-    let seed = 12345;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-    for (let i = 0; i < 5_000; i++) {
-      const whole = random(4) === 0 ? "" : String(random(10 ** random(10)));
-      const digits = random(13);
-      let fraction = "";
-      for (let d = 0; d < digits; d++) fraction += String(random(10));
-      if (digits > 6 && random(3) === 0) fraction = fraction.slice(0, 6) + "5" + "0".repeat(random(4)); // a tie
-      const sign = ["", "-", "+"][random(3)]!;
-      const text = whole === "" && fraction === "" ? "0" : `${sign}${whole}${fraction || random(2) ? "." : ""}${fraction}`;
-      if (text.endsWith(".") && whole === "") continue;
-      expect(parseDecimalToMicros(text), text).toBe(reference(text));
-    }
+  /** Decimal texts: an optional sign, whole digits (or none), up to 12 decimals, with half-way ties made often. */
+  const decimalArb = fc
+    .record({
+      sign: fc.constantFrom("", "-", "+"),
+      whole: fc.option(fc.bigInt({ min: 0n, max: 10n ** 10n }).map(String), { freq: 4 }),
+      fraction: fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 12 }),
+      tie: fc.option(fc.nat(3)),
+    })
+    .map(({ sign, whole, fraction, tie }) => {
+      const digits = tie !== null && fraction.length > 6 ? fraction.slice(0, 6) + "5" + "0".repeat(tie) : fraction;
+      if (whole === null && digits === "") return "0";
+      return whole === null ? `${sign}.${digits || "0"}` : `${sign}${whole}${digits ? `.${digits}` : ""}`;
+    });
+
+  it("agrees with big.js on random decimals (up to 12 decimals, ties included)", () => {
+    fc.assert(
+      fc.property(decimalArb, (text) => {
+        expect(parseDecimalToMicros(text), text).toBe(reference(text));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it("converts like big.js on random amounts and rates", () => {
-    let seed = 777;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-    for (let i = 0; i < 2_000; i++) {
-      const micros = BigInt(random(2_000_000_000)) - 1_000_000_000n;
-      const rate = `${random(3)}.${String(random(100_000_000)).padStart(random(9) + 1, "0")}`;
-      if (Number(rate) === 0) continue;
-      expect(convertToHomeMicros(micros, rate), `${micros} x ${rate}`).toBe(referenceConvert(micros, rate));
-    }
+    const rateArb = fc
+      .tuple(fc.nat(2), fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 9 }))
+      .map(([whole, fraction]) => `${whole}.${fraction}`)
+      .filter((rate) => Number(rate) !== 0);
+    fc.assert(
+      fc.property(fc.bigInt({ min: -1_000_000_000n, max: 1_000_000_000n }), rateArb, (micros, rate) => {
+        expect(convertToHomeMicros(micros, rate), `${micros} x ${rate}`).toBe(referenceConvert(micros, rate));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 
@@ -149,20 +161,38 @@ describe("cents", () => {
     expect(centsToMicros(-1n)).toBe(-10_000n);
   });
 
-  it("parses a payout form field", () => {
+  it("parses a money form field: dollars and cents, a dollar sign, thousands separators", () => {
     expect(parseDollarsToCents("12.34")).toBe(1234n);
     expect(parseDollarsToCents("12")).toBe(1200n);
     expect(parseDollarsToCents("12.3")).toBe(1230n);
     expect(parseDollarsToCents(" 0.05 ")).toBe(5n);
     expect(parseDollarsToCents("0")).toBe(0n);
+    expect(parseDollarsToCents("$12")).toBe(1200n);
+    expect(parseDollarsToCents("1,000")).toBe(100_000n);
+    expect(parseDollarsToCents("$1,234,567.89")).toBe(123_456_789n);
   });
 
-  it.each(["", " ", "-1", "+1", "1,000", "12.345", ".5", "12.", "1e2", "$12", "12 USD", "abc"])(
-    "refuses the payout amount %j with a user-facing message",
+  it.each(["", " ", "-1", "+1", "12.345", ".5", "12.", "1e2", "12 USD", "abc", "$", "$$1"])(
+    "refuses the amount %j with a user-facing message",
     (input) => {
       expect(() => parseDollarsToCents(input)).toThrow(new MoneyParseError("Enter an amount such as 12.34.", input));
     },
   );
+
+  it.each(["10,00", "12,34", "1,00,000", "1,0000", ",100", "100,", "1,000,00", "1.000,00", "1,000.5,0"])(
+    "refuses %j: a comma that is not a thousands separator is never read as a point or dropped",
+    (input) => {
+      expect(() => parseDollarsToCents(input)).toThrow(new MoneyParseError(DECIMAL_COMMA_MESSAGE, input));
+    },
+  );
+
+  it("gives a schema a field's cents or its message", () => {
+    expect(dollarsField("1,500.50", "Enter a budget.")).toEqual({ cents: 150_050n });
+    expect(dollarsField("10,00", "Enter a budget.")).toEqual({ error: DECIMAL_COMMA_MESSAGE });
+    expect(dollarsField("ten", "Enter a budget.")).toEqual({ error: "Enter a budget." });
+    expect(dollarsField("", "Enter a budget.")).toEqual({ error: "Enter a budget." });
+    expect(dollarsField("0", "Enter a budget.", { min: 1n })).toEqual({ error: "Enter a budget." });
+  });
 
   it("formats cents with integer arithmetic", () => {
     expect(formatCents(123_456n)).toBe("$1,234.56");

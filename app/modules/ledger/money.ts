@@ -1,5 +1,5 @@
 /**
- * Money primitives for the royalty ledger (see /work/shared/MONEY.md).
+ * Money primitives for the royalty ledger (see docs/money.md).
  *
  * The ledger counts micro-units (1/1,000,000 of a currency unit) in bigint. Decimal text is turned into
  * micro-units by exact string-to-integer parsing (the digits go straight into a BigInt, never through a
@@ -14,6 +14,8 @@ const Decimal = BigJs();
 Decimal.strict = true;
 
 export const MICROS_PER_UNIT = 1_000_000n;
+/** The largest amount a bigint column holds (2^63 - 1 micro-units, about 9.2 trillion units). */
+export const MAX_LEDGER_MICROS = 2n ** 63n - 1n;
 const MICROS_PER_CENT = 10_000n;
 
 /** A value that is not an amount we accept. The message names the value, for the user or the import log. */
@@ -151,7 +153,7 @@ export function formatMicros(micros: bigint): string {
 }
 
 /**
- * Whole cents, rounded toward negative infinity. MONEY.md: the available balance is "rounded down to whole
+ * Whole cents, rounded toward negative infinity. docs/money.md: the available balance is "rounded down to whole
  * cents" so that a payout can never exceed what is there; for a negative balance rounding down also moves
  * away from zero (-0.000001 -> -1 cent), which keeps "available" on the safe side in both directions.
  */
@@ -164,15 +166,42 @@ export function centsToMicros(cents: bigint): bigint {
   return cents * MICROS_PER_CENT;
 }
 
-const DOLLARS_AND_CENTS = /^\d+(?:\.\d{1,2})?$/;
+// "12", "12.3", "12.34", "$1,234.56": a leading dollar sign, and commas only between groups of three digits.
+const DOLLARS_AND_CENTS = /^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 const DOLLARS_MESSAGE = "Enter an amount such as 12.34.";
+/** A comma that is not a thousands separator ("10,00"): refused, never read as a decimal point or dropped. */
+export const DECIMAL_COMMA_MESSAGE = "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00.";
 
-/** A payout form field ("12.34", "12", "12.3") to cents. No sign, no separators, at most two decimals. */
-export function parseDollarsToCents(input: string): bigint {
+/**
+ * Every money field of every form (payouts, escrow, budgets, estimates, profile rates) goes through this one
+ * parser: "12.34", "12", "12.3", "$1,234.56" to cents, as a BigInt from the digits (no float). No sign, at most
+ * two decimals, and a comma only as a thousands separator: "10,00" used to become $1,000.00 where commas were
+ * dropped, so a comma anywhere else is refused with DECIMAL_COMMA_MESSAGE; anything else with `message` (the
+ * field's own wording; default "Enter an amount such as 12.34.").
+ */
+export function parseDollarsToCents(input: string, options: { message?: string } = {}): bigint {
   const text = input.trim();
-  if (!DOLLARS_AND_CENTS.test(text)) throw new MoneyParseError(DOLLARS_MESSAGE, input);
-  const [whole, fraction = ""] = text.split(".");
-  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0"));
+  const match = DOLLARS_AND_CENTS.exec(text);
+  if (!match) throw new MoneyParseError(text.includes(",") ? DECIMAL_COMMA_MESSAGE : (options.message ?? DOLLARS_MESSAGE), input);
+  const [, whole, fraction = ""] = match;
+  return BigInt(whole!.replaceAll(",", "")) * 100n + BigInt(fraction.padEnd(2, "0"));
+}
+
+/**
+ * A money field for a form schema: the cents, or the message to show beside the field (the comma rule's, or
+ * `message` for anything else, including an amount outside [min, max] cents).
+ */
+export function dollarsField(input: string | undefined, message: string, range: { min?: bigint; max?: bigint } = {}): { cents: bigint } | { error: string } {
+  if (!input || input.trim() === "") return { error: message };
+  let cents: bigint;
+  try {
+    cents = parseDollarsToCents(input, { message });
+  } catch (error) {
+    if (error instanceof MoneyParseError) return { error: error.message };
+    throw error;
+  }
+  if ((range.min !== undefined && cents < range.min) || (range.max !== undefined && cents > range.max)) return { error: message };
+  return { cents };
 }
 
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: "$", EUR: "€", GBP: "£" };

@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { BulkWriter } from "~/db/bulk-transaction.server";
+import { pgArrayLiteral, type BulkWriter } from "~/db/bulk-transaction.server";
 import type { Db } from "~/db/client.server";
 
 /**
- * posting_summaries (schema.ts), the pages' cached totals of the postings: written in the same transaction as
+ * posting_summaries (app/db/schema/core.ts), the pages' cached totals of the postings: written in the same transaction as
  * the postings they sum. The import aggregates in memory and copies its rows in once at its end (its keys are
  * all new: they carry its id); postEntry and rekeyLine add from the postings in SQL, where every write adds:
  * `on conflict do update set amount = amount + excluded.amount`.
@@ -168,19 +168,112 @@ export function summaryRowsOf(where: SQL, sign: 1 | -1 = 1, linesAreNew = false)
     group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`;
 }
 
+/** One posting of an entry, as postEntry writes it (its account resolved). */
+export interface EntryPosting {
+  accountId: number;
+  source: string | null;
+  songId: number | null;
+  statementLineId: number | null;
+  amountMicros: bigint;
+}
+
+interface LineKeyPart {
+  importId: number;
+  month: string;
+  store: string;
+  territory: string;
+  releaseId: number;
+  releaseTitle: string;
+  trackTitle: string;
+}
+
+/**
+ * Adds one entry's postings to posting_summaries: the rows `summaryRowsOf` would compute, worked out here from
+ * what the caller holds, so no statement joins the postings to the lines. Called by postEntry before it writes
+ * the postings. The lines named (a match out of suspense, a held share's move) are read by their ids, and
+ * whether an account has a posting on them already (which decides whether this one counts the line) by the
+ * postings' line index: at most three statements, each planned on a primary key or an index whatever the size
+ * of the ledger (docs/money.md "Cost does not grow with history"; decision 028). `writtenAsEntry`: the postings
+ * are written already, as this entry (set-based writers), so its own postings are not "earlier".
+ */
+export async function addEntryToSummaries(tx: Db, createdAt: Date | string, entryPostings: readonly EntryPosting[], writtenAsEntry?: number): Promise<void> {
+  const lineIds = [...new Set(entryPostings.flatMap((p) => (p.statementLineId === null ? [] : [p.statementLineId])))];
+  const lines = new Map<number, LineKeyPart>();
+  /** "account|line" and "account|line|song" that an earlier posting counted already. */
+  const counted = new Set<string>();
+  if (lineIds.length > 0) {
+    const ids = pgArrayLiteral(lineIds);
+    const found = (await tx.execute(sql`
+      select id, import_id, sale_period_start::text as start, source, territory, release_id, release_title, track_title
+      from statement_lines where id = any(${ids}::bigint[])`)) as unknown as {
+      rows: Array<{ id: string | number; import_id: number; start: string; source: string; territory: string | null; release_id: number | null; release_title: string | null; track_title: string | null }>;
+    };
+    for (const l of found.rows) {
+      lines.set(Number(l.id), {
+        importId: l.import_id, month: monthOf(l.start), store: l.source ?? "", territory: l.territory ?? "", releaseId: l.release_id ?? 0,
+        releaseTitle: l.release_id === null ? (l.release_title ?? "") : "", trackTitle: l.track_title ?? "",
+      });
+    }
+    const accounts = pgArrayLiteral([...new Set(entryPostings.map((p) => p.accountId))]);
+    const earlier = (await tx.execute(sql`
+      select account_id, statement_line_id, song_id from postings
+      where statement_line_id = any(${ids}::bigint[]) and account_id = any(${accounts}::int[]) ${writtenAsEntry === undefined ? sql`` : sql`and entry_id <> ${writtenAsEntry}`}
+      group by account_id, statement_line_id, song_id`)) as unknown as { rows: Array<{ account_id: number; statement_line_id: string | number; song_id: number | null }> };
+    for (const e of earlier.rows) {
+      counted.add(`${e.account_id}|${e.statement_line_id}`);
+      counted.add(`${e.account_id}|${e.statement_line_id}|${e.song_id ?? ""}`);
+    }
+  }
+  // The entry's month in UTC (a Date, or the "YYYY-MM-01" the database worked out).
+  const entryMonth = typeof createdAt === "string" ? createdAt : `${createdAt.toISOString().slice(0, 7)}-01`;
+  const rows = new Map<string, { key: unknown[]; amount: bigint; postings: number; lines: number; trackLines: number }>();
+  for (const p of entryPostings) {
+    const line = p.statementLineId === null ? undefined : lines.get(p.statementLineId);
+    if (p.statementLineId !== null && !line) throw new Error(`Statement line ${p.statementLineId} does not exist.`);
+    const key = [
+      p.accountId, p.source ?? "", line?.importId ?? 0, line?.month ?? entryMonth, line?.store ?? "", line?.territory ?? "", p.songId ?? 0,
+      line?.releaseId ?? 0, line?.releaseTitle ?? "", p.songId === null ? (line?.trackTitle ?? "") : "",
+    ];
+    const id = JSON.stringify(key);
+    let row = rows.get(id);
+    if (!row) rows.set(id, (row = { key, amount: 0n, postings: 0, lines: 0, trackLines: 0 }));
+    row.amount += p.amountMicros;
+    row.postings += 1;
+    if (p.statementLineId !== null) {
+      const onLine = `${p.accountId}|${p.statementLineId}`;
+      const onSong = `${onLine}|${p.songId ?? ""}`;
+      if (!counted.has(onLine)) row.lines += 1;
+      if (!counted.has(onSong)) row.trackLines += 1;
+      counted.add(onLine);
+      counted.add(onSong);
+    }
+  }
+  if (rows.size === 0) return;
+  const all = [...rows.values()];
+  const column = (i: number) => pgArrayLiteral(all.map((r) => r.key[i] as string | number));
+  await tx.execute(sql`
+    insert into posting_summaries (${COLUMNS})
+    select * from unnest(${column(0)}::int[], ${column(1)}::text[], ${column(2)}::int[], ${column(3)}::date[], ${column(4)}::text[], ${column(5)}::text[],
+      ${column(6)}::int[], ${column(7)}::int[], ${column(8)}::text[], ${column(9)}::text[], ${pgArrayLiteral(all.map((r) => r.amount))}::bigint[],
+      ${pgArrayLiteral(all.map((r) => r.postings))}::int[], ${pgArrayLiteral(all.map((r) => r.lines))}::int[], ${pgArrayLiteral(all.map((r) => r.trackLines))}::int[])
+    ${ON_CONFLICT}`);
+}
+
 /** Adds the postings `where` selects (alias p) to posting_summaries (or, sign -1, takes them out), in one statement. */
 export async function addToSummaries(tx: Db, where: SQL, sign: 1 | -1 = 1, linesAreNew = false): Promise<void> {
   await tx.execute(sql`insert into posting_summaries (${COLUMNS}) ${summaryRowsOf(where, sign, linesAreNew)} ${ON_CONFLICT}`);
 }
 
 /**
- * Changes a statement line's match (song, release) while keeping the summaries equal to the postings: the
- * line's postings are taken out of them, the line is updated, and they are added back under its new keys.
+ * Changes statement lines' match (song, release) while keeping the summaries equal to the postings: the lines'
+ * postings are taken out of them, the lines are updated, and they are added back under their new keys. Three
+ * statements whatever the number of lines (`lineIds`: an array literal of their ids), each reading the postings
+ * by their line index.
  */
-export async function rekeyLine(tx: Db, lineId: number, update: () => Promise<unknown>): Promise<void> {
-  const onLine = sql`p.statement_line_id = ${lineId}`;
-  await addToSummaries(tx, onLine, -1);
+export async function rekeyLines(tx: Db, lineIds: string, update: () => Promise<unknown>): Promise<void> {
+  const onLines = sql`p.statement_line_id = any(${lineIds}::bigint[])`;
+  await addToSummaries(tx, onLines, -1);
   await update();
-  await addToSummaries(tx, onLine, 1);
-  await tx.execute(sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = ${lineId})`);
+  await addToSummaries(tx, onLines, 1);
+  await tx.execute(sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = any(${lineIds}::bigint[]))`);
 }

@@ -9,7 +9,7 @@ import { ESTIMATE_ROUTE, notifyParties, PROJECT_ROUTE } from "./notify.server";
 import { cleanText, explainWorkRequest } from "./work-requests.server";
 
 /**
- * Estimates (issue 12, decision 021). The provider's owner sends an estimate for a pending request, and may
+ * Estimates (decision 021). The provider's owner sends an estimate for a pending request, and may
  * revise it while it waits or after the client asked for a revision: a revision is a new version, the earlier
  * ones keep their answers (the history). The client accepts (which opens the project in the same
  * transaction), declines, or asks for a revision. Every change is one conditional UPDATE per row.
@@ -150,7 +150,7 @@ export async function marketplaceFeeBps(executor: Db = db()): Promise<number> {
 
 /**
  * The client accepts a waiting, unexpired estimate: the estimate and its request become accepted and the
- * project opens (first stage of its service, unfunded, the fee in force now), all in one transaction.
+ * project opens (awaiting funding, at the first stage of its service, the fee in force now), all in one transaction.
  */
 export async function acceptEstimate(actor: MarketplaceActor, estimateId: number, now = new Date()): Promise<{ estimate: Estimate; project: Project }> {
   const { estimate, request, project } = await db().transaction(async (tx) => {
@@ -173,6 +173,7 @@ export async function acceptEstimate(actor: MarketplaceActor, estimateId: number
         revisionsIncluded: estimate.revisionsIncluded,
         dueAt: new Date(now.getTime() + estimate.deliveryDays * 86_400_000),
         stage: firstStage(request.service),
+        status: "awaiting_funding",
         createdAt: now,
         updatedAt: now,
       })

@@ -10,7 +10,7 @@ import { cleanText } from "./work-requests.server";
 import { THREAD_EVENT, threadChannel, type ThreadMessage } from "./messages/message-thread";
 
 /**
- * The message thread of a work request, continued by its project (issue 12). Text and links, stored as plain
+ * The message thread of a work request, continued by its project. Text and links, stored as plain
  * text exactly as written (control characters dropped, length-limited); pages render it escaped (React text),
  * never as HTML. The client, the provider's owner and administrators may read and write; others get 404.
  */

@@ -5,7 +5,7 @@ import { profiles, projects, releases, releaseTracks, songs, type MarketplaceSer
 import { SERVICE_LABELS } from "./marketplace-rules";
 
 /**
- * Verified credits from the marketplace (issue 12): a provider hired for a song, whose project completed and was
+ * Verified credits from the marketplace: a provider hired for a song, whose project completed and was
  * paid (released or split), is credited on that song and on their provider profile. Derived from the projects
  * themselves, so a credit exists exactly while the paid project behind it does; nothing to keep in step.
  */

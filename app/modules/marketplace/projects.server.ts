@@ -19,9 +19,10 @@ import {
   type ProjectStage,
   type ProjectStatus,
 } from "~/db/schema";
+import type { EscrowFundingMethod } from "~/db/schema";
 import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { isAdmin, mayDecideMoney, participantOrAdmin, validId, type MarketplaceActor } from "./access.server";
-import { postFunding, postSettlement } from "./escrow.server";
+import { lockBalanceFor, postFunding, postSettlement, projectEscrow } from "./escrow.server";
 import { MarketplaceError, NO_PROJECT } from "./marketplace-errors";
 import { DELIVERABLE_MIME_TYPES, LIMITS, nextStage } from "./marketplace-rules";
 import { notifyParties, PROJECT_ROUTE } from "./notify.server";
@@ -29,8 +30,8 @@ import { proposePointsSplit, type SplitMeta } from "./points.server";
 import { cleanText, MARKETPLACE_PAGE_SIZE, type AdminListQuery, type ListPage } from "./work-requests.server";
 
 /**
- * Projects (issue 12, decision 021): opened by an accepted estimate; funded when an administrator confirms
- * the client's money arrived (escrow); the provider advances its stages and delivers; the client approves
+ * Projects (decision 021): opened by an accepted estimate, awaiting funding; funded (escrow) when the
+ * client pays from their Backline balance or by card, or an administrator confirms a bank transfer; the provider advances its stages and delivers; the client approves
  * (the escrow is released: earnings less the platform fee) or asks for a revision within the number
  * included. Before the first delivery either side may cancel (the escrow is refunded); after it only an
  * administrator, who may also resolve a dispute by refund, release or split, with a reason.
@@ -39,7 +40,10 @@ import { cleanText, MARKETPLACE_PAGE_SIZE, type AdminListQuery, type ListPage } 
  * no row, the error says why: 404 for a project the actor may not act on (as for a missing id), else 409.
  */
 
+/** Funded and under way. */
 const ACTIVE: ProjectStatus[] = ["in_progress", "awaiting_approval", "revision_requested"];
+/** Not closed: may still be canceled. */
+const OPEN: ProjectStatus[] = ["awaiting_funding", ...ACTIVE];
 
 /** The project, when the actor may see it (client, provider's owner, administrator); 404 otherwise. */
 async function visibleProject(executor: Db, actor: MarketplaceActor, id: number): Promise<Project> {
@@ -51,7 +55,7 @@ async function visibleProject(executor: Db, actor: MarketplaceActor, id: number)
 async function explainProject(executor: Db, id: number, mayAct: (p: Project) => boolean, doing: string): Promise<MarketplaceError> {
   const [row] = validId(id) ? await executor.select().from(projects).where(eq(projects.id, id)) : [];
   if (!row || !mayAct(row)) return new MarketplaceError(404, NO_PROJECT);
-  if (row.fundingStatus === "unfunded" && row.status === "in_progress") return new MarketplaceError(409, `This project is not funded yet: it cannot be ${doing}.`);
+  if (row.status === "awaiting_funding") return new MarketplaceError(409, `This project is not funded yet: it cannot be ${doing}.`);
   return new MarketplaceError(409, `This project is ${row.status.replace(/_/g, " ")} (${row.fundingStatus}): it cannot be ${doing}.`);
 }
 
@@ -73,22 +77,45 @@ export async function fundProject(actor: MarketplaceActor, id: number, reference
   if (!mayDecideMoney(actor)) throw new MarketplaceError(404, NO_PROJECT);
   const ref = cleanText(reference);
   if (ref.length < 3 || ref.length > 120) throw new MarketplaceError(400, "Enter the payment's reference (3 to 120 characters).", "reference");
-  const project = await db().transaction(async (tx) => recordFunding(tx, await visibleProject(tx, actor, id), actor.id, ref, now));
+  const project = await db().transaction(async (tx) => recordFunding(tx, await visibleProject(tx, actor, id), actor.id, ref, "manual", now));
+  await notifyFunded(project, actor.id);
+  return project;
+}
+
+/** The reference a project funded from the client's balance records. */
+export const BALANCE_REFERENCE = "Backline balance";
+
+/**
+ * The client pays the project from their Backline balance (their earnings): under the member's payout lock, the
+ * available balance is checked and the amount moves from their earnings into the project's escrow, in one
+ * transaction, so neither a payout request nor another payment running at the same time can overdraw it
+ * (decision 022). Only the client (404 for anyone else); 409 when the project is not awaiting funding; 400
+ * when the available balance is short. The route asks for a fresh confirmation first.
+ */
+export async function payProjectFromBalance(actor: MarketplaceActor, id: number, now = new Date()): Promise<Project> {
+  const project = await db().transaction(async (tx) => {
+    const current = await visibleProject(tx, actor, id);
+    if (current.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
+    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded") throw new MarketplaceError(409, "This project is not waiting for payment.");
+    await lockBalanceFor(tx, actor.id, current.amountCents);
+    return recordFunding(tx, current, actor.id, BALANCE_REFERENCE, "balance", now);
+  });
   await notifyFunded(project, actor.id);
   return project;
 }
 
 /**
- * Posts the funding entry (receipts → escrow) and claims the project's change to funded in `tx`; a project no
- * longer unfunded and in progress throws 409, which rolls the entry back with the caller's transaction. The one
- * way a project is funded: by an administrator's confirmation (manual) or a paid Stripe Checkout Session.
+ * Posts the funding entry (receipts or the client's earnings → escrow) and claims the project's change from
+ * awaiting funding to in progress in `tx`; a project no longer awaiting funding throws 409, which rolls the entry
+ * back with the caller's transaction. The one way a project is funded: an administrator's confirmation (manual),
+ * a paid Stripe Checkout Session, or the client's balance.
  */
-export async function recordFunding(tx: Db, current: Project, actorId: number, reference: string, now = new Date()): Promise<Project> {
-  const { entryId, fundedMicros } = await postFunding(tx, current, actorId, reference);
+export async function recordFunding(tx: Db, current: Project, actorId: number, reference: string, method: EscrowFundingMethod, now = new Date()): Promise<Project> {
+  const { entryId, fundedMicros } = await postFunding(tx, projectEscrow(current), method, actorId, reference);
   const [row] = await tx
     .update(projects)
-    .set({ fundingStatus: "funded", fundedMicros, fundEntryId: entryId, fundingReference: reference, fundedAt: now, updatedAt: now })
-    .where(and(eq(projects.id, current.id), eq(projects.fundingStatus, "unfunded"), eq(projects.status, "in_progress")))
+    .set({ status: "in_progress", fundingStatus: "funded", fundingMethod: method, fundedMicros, fundEntryId: entryId, fundingReference: reference, fundedAt: now, updatedAt: now })
+    .where(and(eq(projects.id, current.id), eq(projects.fundingStatus, "unfunded"), eq(projects.status, "awaiting_funding")))
     .returning();
   if (!row) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} and ${current.fundingStatus}: it cannot be funded.`);
   return row;
@@ -197,7 +224,7 @@ export async function approveDelivery(actor: MarketplaceActor, id: number, meta:
     const current = await visibleProject(tx, actor, id);
     if (!mayAct(current)) throw new MarketplaceError(404, NO_PROJECT);
     if (current.status !== "awaiting_approval" || current.fundingStatus !== "funded") throw await explainProject(tx, id, mayAct, "approved");
-    const settled = await postSettlement(tx, current, current.amountCents, actor.id, `Project #${current.id} approved: escrow released`);
+    const settled = await postSettlement(tx, projectEscrow(current), current.amountCents, actor.id, `Project #${current.id} approved: escrow released`);
     const [row] = await tx
       .update(projects)
       .set({
@@ -284,9 +311,9 @@ export async function cancelProject(actor: MarketplaceActor, id: number, reason:
   const admin = mayDecideMoney(actor);
   const project = await db().transaction(async (tx) => {
     const current = await visibleProject(tx, actor, id);
-    if (!ACTIVE.includes(current.status)) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} already.`);
+    if (!OPEN.includes(current.status)) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} already.`);
     if (current.firstDeliveredAt && !admin) throw new MarketplaceError(409, "Work was delivered already: only an administrator can cancel this project now.");
-    const settled = current.fundingStatus === "funded" ? await postSettlement(tx, current, 0, actor.id, `Project #${current.id} canceled: escrow refunded`) : null;
+    const settled = current.fundingStatus === "funded" ? await postSettlement(tx, projectEscrow(current), 0, actor.id, `Project #${current.id} canceled: escrow refunded`) : null;
     const [row] = await tx
       .update(projects)
       .set({
@@ -302,7 +329,7 @@ export async function cancelProject(actor: MarketplaceActor, id: number, reason:
       .where(
         and(
           eq(projects.id, current.id),
-          inArray(projects.status, ACTIVE),
+          inArray(projects.status, OPEN),
           eq(projects.fundingStatus, current.fundingStatus),
           admin ? undefined : isNull(projects.firstDeliveredAt),
         ),
@@ -344,7 +371,7 @@ export async function adminResolve(actor: MarketplaceActor, id: number, resoluti
         throw new MarketplaceError(400, `A split releases more than $0.00 and less than ${money(current.amountCents)} to the provider.`, "releaseAmount");
       }
     } else releaseCents = resolution.outcome === "release" ? current.amountCents : 0;
-    const settled = await postSettlement(tx, current, releaseCents, actor.id, `Project #${current.id} resolved by an administrator (${resolution.outcome}): ${text}`);
+    const settled = await postSettlement(tx, projectEscrow(current), releaseCents, actor.id, `Project #${current.id} resolved by an administrator (${resolution.outcome}): ${text}`);
     const refund = resolution.outcome === "refund";
     const fundingStatus: ProjectFundingStatus = refund ? "refunded" : resolution.outcome === "release" ? "released" : "split";
     const [row] = await tx

@@ -9,7 +9,7 @@ import { notifyParties, PROJECT_ROUTE } from "./notify.server";
 import { cleanText } from "./work-requests.server";
 
 /**
- * Reviews (issue 12): after a completed, paid project (its escrow released to the provider, in full or in an
+ * Reviews: after a completed, paid project (its escrow released to the provider, in full or in an
  * administrator's split) its client leaves one rating (1 to 5) and a text, shown on the provider's profile as
  * verified. A second review is refused by the unique project index.
  */

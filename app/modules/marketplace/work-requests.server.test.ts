@@ -161,7 +161,7 @@ describe("estimates", () => {
       amountCents: 50_001,
       feeBps: 1000,
       stage: "in_mixing_and_mastering",
-      status: "in_progress",
+      status: "awaiting_funding",
       fundingStatus: "unfunded",
       revisionsIncluded: 2,
       revisionsUsed: 0,

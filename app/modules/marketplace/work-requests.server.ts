@@ -24,7 +24,7 @@ import { LIMITS, SERVICE_LABELS } from "./marketplace-rules";
 import { notifyParties, WORK_REQUEST_ROUTE } from "./notify.server";
 
 /**
- * Work requests (issue 12, decision 021): a member (the client) asks a published provider profile for a
+ * Work requests (decision 021): a member (the client) asks a published provider profile for a
  * service. Every status change is one conditional UPDATE; a request its actor may not see is a 404.
  */
 
@@ -149,6 +149,8 @@ export interface WorkRequestDetail {
   request: WorkRequest;
   provider: { id: number; name: string; type: string; username: string };
   client: { id: number; name: string };
+  /** The client's song the work is for, named by its title (read in the request's statement). */
+  song: { id: number; title: string; version: string } | null;
   /** Every estimate version, newest first (the history). */
   estimates: Estimate[];
   project: Project | null;
@@ -164,10 +166,12 @@ export async function getWorkRequest(actor: MarketplaceActor, id: number): Promi
       request: workRequests,
       provider: { id: profiles.id, name: profiles.name, type: profiles.type, username: profiles.username },
       clientName: sql<string>`${users.name} || ' ' || ${users.lastName}`,
+      song: { title: songs.title, version: songs.version },
     })
     .from(workRequests)
     .innerJoin(profiles, eq(profiles.id, workRequests.providerProfileId))
     .innerJoin(users, eq(users.id, workRequests.clientId))
+    .leftJoin(songs, eq(songs.id, workRequests.songId))
     .where(and(eq(workRequests.id, id), participantOrAdmin(workRequests, actor)));
   if (!row) throw new MarketplaceError(404, NO_WORK_REQUEST);
   const [history, [project]] = await Promise.all([
@@ -175,7 +179,8 @@ export async function getWorkRequest(actor: MarketplaceActor, id: number): Promi
     db().select().from(projects).where(eq(projects.workRequestId, id)),
   ]);
   const role = row.request.clientId === actor.id ? "client" : row.request.providerOwnerId === actor.id ? "provider" : "admin";
-  return { request: row.request, provider: row.provider, client: { id: row.request.clientId, name: row.clientName }, estimates: history, project: project ?? null, role };
+  const song = row.request.songId && row.song?.title ? { id: row.request.songId, title: row.song.title, version: row.song.version } : null;
+  return { request: row.request, provider: row.provider, client: { id: row.request.clientId, name: row.clientName }, song, estimates: history, project: project ?? null, role };
 }
 
 export interface WorkRequestListRow {
@@ -269,6 +274,19 @@ export async function listMemberWorkRequests(actor: MarketplaceActor, as: "clien
     status && (workRequestStatuses as readonly string[]).includes(status) ? eq(workRequests.status, status as WorkRequestStatus) : undefined,
   );
   return workRequestPage(where, pageOf(page), false);
+}
+
+/** Received requests that wait for the provider's answer (an estimate, or a revised one). */
+export const WAITING_ON_PROVIDER: WorkRequestStatus[] = ["pending", "revision_requested"];
+
+/** Whether a request received by the member waits for their answer: the list opens on Received then. One statement. */
+export async function hasReceivedWaiting(memberId: number): Promise<boolean> {
+  const [row] = await db()
+    .select({ one: sql<number>`1` })
+    .from(workRequests)
+    .where(and(eq(workRequests.providerOwnerId, memberId), inArray(workRequests.status, WAITING_ON_PROVIDER)))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Every work request, for administrators: by status and service, searched by client, provider or description. Two statements. */

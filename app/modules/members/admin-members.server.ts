@@ -17,7 +17,7 @@ import {
 } from "./admin-members";
 
 /**
- * Admin member management (issue 3): the member list, one member's details, and what an
+ * Admin member management: the member list, one member's details, and what an
  * administrator may do to an account. Every rule is checked here, whatever the caller shows.
  */
 

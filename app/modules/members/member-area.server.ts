@@ -8,8 +8,8 @@ import { sessionUserOf } from "~/modules/accounts/session-user.server";
 import { oncePerRequest } from "~/request-context";
 
 /**
- * The member's profiles shown in menus and on the dashboard (spec section 3): the artist pages they own
- * or play in, their provider profiles, and the affiliate they own (issue 13: any status, so the menu leads
+ * The member's profiles shown in menus and on the dashboard: the artist pages they own
+ * or play in, their provider profiles, and the affiliate they own (any status, so the menu leads
  * an applicant to their application's state).
  */
 export interface DashboardProfiles {

@@ -1,3 +1,3 @@
-/** Notification colours (spec section 4). Shared by the schema, forms and the bell. */
+/** Notification colours. Shared by the schema, forms and the bell. */
 export const notificationColors = ["green", "purple", "orange", "blue", "red", "yellow", "gray"] as const;
 export type NotificationColor = (typeof notificationColors)[number];

@@ -3,7 +3,7 @@ import { db } from "~/db/client.server";
 import { notifications, users, type NotificationColor, type NotificationData } from "~/db/schema";
 import { ADMIN_CHANNEL, ADMIN_EVENT, MEMBER_EVENT, memberChannel, publish } from "./broadcaster.server";
 
-/** How a notification looks to clients (spec section 3): id, type.name, data.*. */
+/** How a notification looks to clients: id, type.name, data.*. */
 export interface NotificationView {
   id: string;
   type: { name: string };

@@ -1,7 +1,7 @@
 import { seal, unseal } from "~/modules/security/sealed.server";
 
 /**
- * Bank details at rest (issue 11, decision 018): sealed with AES-256-GCM by the shared helper
+ * Bank details at rest (decision 018): sealed with AES-256-GCM by the shared helper
  * (app/modules/security/sealed.server.ts, which also seals TOTP secrets). The member's id is the additional
  * authenticated data, so a ciphertext copied onto another member's row does not decrypt.
  */

@@ -6,7 +6,7 @@ import type { TaxStatus } from "./payout-math";
 import { PayoutError } from "./payout-errors";
 
 /**
- * How a member is paid and their tax status (issue 11). Only the member changes their own; everyone else is
+ * How a member is paid and their tax status. Only the member changes their own; everyone else is
  * refused as if the member did not exist (404). The pages (payouts-provider) and the step-up confirmation come
  * later; these services are what they call.
  */

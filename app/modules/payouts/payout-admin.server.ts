@@ -8,7 +8,7 @@ import { withholdingBps } from "./payout-math";
 import { payManualPayoutRequest, rejectPayoutRequest, type PayoutRequestView } from "./payouts.server";
 
 /**
- * The administrators' side of payouts (issue 11, decision 018): the request queue and the payout accounts
+ * The administrators' side of payouts (decision 018): the request queue and the payout accounts
  * list (one statement each for the rows, one for the total), and the decisions, which tell the member live
  * (a notification row and a realtime publish, as every other feature does) once the money has moved.
  */

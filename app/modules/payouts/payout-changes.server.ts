@@ -9,7 +9,7 @@ import { hasValidSignature, signedUrl } from "~/modules/security/signed-url.serv
 
 /**
  * Every change of a member's payout details (method, bank details, tax status) is recorded and emailed to
- * them with a signed link to report it (issue 11, decision 019). A report marks the change, signs every
+ * them with a signed link to report it (decision 019). A report marks the change, signs every
  * session of the account out and tells the administrators, who hold the member's payouts while they look.
  */
 

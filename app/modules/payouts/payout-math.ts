@@ -1,6 +1,6 @@
 /**
  * Payout arithmetic, pure (decision 018): the method fee, the tax withholding, the net and the next pay date,
- * in whole cents (bigint). Payouts move whole cents (MONEY.md), so every part is rounded to a cent once, here,
+ * in whole cents (bigint). Payouts move whole cents (docs/money.md), so every part is rounded to a cent once, here,
  * half-to-even like the rest of the ledger, and net = amount - fee - withholding exactly.
  */
 import type { PayoutMethod, TaxForm } from "~/db/schema";

@@ -12,7 +12,7 @@ import { parseMethodFees, parseMinPayoutCents, parsePaySchedule, simulatePayout,
 export { PayoutError };
 
 /**
- * Payout requests (MONEY.md "Money out", issue 11, decision 018). Every step is a ledger entry:
+ * Payout requests (docs/money.md "Money out", decision 018). Every step is a ledger entry:
  *
  * - request: `payout_reserve` moves the amount from the member's earnings to their payouts_reserved account,
  *   in the transaction that checks the balance, under a per-member advisory lock: concurrent requests are
@@ -425,7 +425,7 @@ export async function findPayoutRequest(actor: Pick<User, "id" | "acctType">, re
   return row ? view(row) : null;
 }
 
-/** One request as GET /api/members/{id}/royalties-report/payments answers it (MONEY.md amounts: six-decimal strings). */
+/** One request as GET /api/members/{id}/royalties-report/payments answers it (docs/money.md amounts: six-decimal strings). */
 export interface PaymentRequestJson {
   id: number;
   memberId: number;

@@ -54,8 +54,8 @@ const CHAIN: Record<FontWeight, FontFace[]> = {
 };
 
 /** Sets the document's font to the base font of a weight (Helvetica), for labels and Latin text. */
-export function useBaseFont(doc: PDFKit.PDFDocument, weight: FontWeight): PDFKit.PDFDocument {
-  return useFont(doc, CHAIN[weight][0].name);
+export function selectBaseFont(doc: PDFKit.PDFDocument, weight: FontWeight): PDFKit.PDFDocument {
+  return selectFont(doc, CHAIN[weight][0].name);
 }
 
 /** Font files read once per process: a document would read its fonts again otherwise (the CJK ones are 6-10 MB). */
@@ -73,7 +73,7 @@ const FACES = new Map([...CHAIN.regular, ...CHAIN.bold].map((face) => [face.name
 const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
 
 /** Sets the document's font, registering an embedded one with pdfkit the first time the document uses it. */
-function useFont(doc: PDFKit.PDFDocument, name: string): PDFKit.PDFDocument {
+function selectFont(doc: PDFKit.PDFDocument, name: string): PDFKit.PDFDocument {
   const file = FACES.get(name)?.file;
   if (file) {
     let names = registered.get(doc);
@@ -169,7 +169,7 @@ export function textRuns(value: string, weight: FontWeight): TextRun[] {
     let previous = chars[chars.length - 1]?.font ?? 0;
     for (const ch of word) {
       const codePoint = ch.codePointAt(0)!;
-      let font = wordFont >= 0 ? wordFont : covers(previous, codePoint) ? previous : fontIndexFor(codePoint);
+      const font = wordFont >= 0 ? wordFont : covers(previous, codePoint) ? previous : fontIndexFor(codePoint);
       chars.push({ text: font < 0 ? "?" : ch, font: font < 0 ? previous : font, level: levels[index] });
       previous = chars[chars.length - 1].font;
       index += ch.length;
@@ -215,13 +215,13 @@ export function drawText(doc: PDFKit.PDFDocument, value: string, x: number, y: n
   const baseline = -(HELVETICA_ASCENDER / 1000) * fontSize;
   const runs = textRuns(value, weight);
   runs.forEach((run, i) => {
-    useFont(doc, run.font);
+    selectFont(doc, run.font);
     const runOptions: TextOptions = { baseline, continued: i < runs.length - 1, ...(run.rightToLeft ? { features: WHOLE_RUN } : {}) };
     if (i === 0) doc.text(run.text, x, y, { ...textOptions, ...runOptions });
     else doc.text(run.text, runOptions);
   });
   // Later text is set in the base font unless its caller says otherwise.
-  useBaseFont(doc, weight);
+  selectBaseFont(doc, weight);
 }
 
 /**
@@ -235,9 +235,9 @@ export function heightOfText(doc: PDFKit.PDFDocument, value: string, options: Te
   const visual = runs.map((run) => run.text).join("");
   let height = 0;
   for (const font of new Set(runs.map((run) => run.font))) {
-    useFont(doc, font);
+    selectFont(doc, font);
     height = Math.max(height, doc.heightOfString(visual || " ", textOptions));
   }
-  useBaseFont(doc, weight);
+  selectBaseFont(doc, weight);
   return height;
 }

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { AudioPlayer } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
@@ -8,12 +9,13 @@ import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButto
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
+import { TwoFactorRequired } from "~/components/two-factor-required";
 import type { PostProductionService } from "~/db/schema";
 import type { JobActionData, JobForm, JobRowView, JobView } from "./job-routes.server";
 import { PP_SERVICE_LABELS, PP_SERVICE_STAGES, PP_STATUS_LABELS, PP_STATUS_TAG, ppStageLabel } from "./post-production-rules";
 
 /**
- * The post-production pages' UI (issue 12, decision 023): the lists (member, with the form that starts a job,
+ * The post-production pages' UI (decision 023): the lists (member, with the form that starts a job,
  * and admin) and the job page, whose forms depend on who looks (owner, engineer, administrator). Every form
  * is a plain <Form method="post"> (Conform), working without JavaScript; errors show beside their fields and
  * the values are kept.
@@ -114,7 +116,7 @@ export function MemberJobsPage({ loaderData, actionData }: { loaderData: MemberL
 }
 
 function CreateJob({ songs, preselected, lastResult }: { songs: Array<{ id: number; label: string }>; preselected: number | null; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<{ songId: string; service: string; engineerEmail: string; notes: string }>({ id: "create-job", lastResult, shouldValidate: "onSubmit", defaultValue: { songId: preselected ? String(preselected) : "", service: "mixing_and_mastering" } });
+  const [form, fields] = useForm<{ songId: string; service: string; engineerEmail: string; amount: string; notes: string }>({ id: "create-job", lastResult, shouldValidate: "onSubmit", defaultValue: { songId: preselected ? String(preselected) : "", service: "mixing_and_mastering" } });
   return (
     <section aria-labelledby="create-job-heading" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
       <h2 id="create-job-heading" className="text-lg font-semibold">
@@ -141,15 +143,20 @@ function CreateJob({ songs, preselected, lastResult }: { songs: Array<{ id: numb
             errors={fields.service.errors}
             errorId={fields.service.errorId}
           />
-          <div className="sm:col-span-2">
-            <Field
-              label="Engineer's email"
-              inputProps={{ ...getInputProps(fields.engineerEmail, { type: "email" }), autoComplete: "off", maxLength: 254 }}
-              errors={fields.engineerEmail.errors}
-              errorId={fields.engineerEmail.errorId}
-              help="A member is asked in the app; any other address gets an email invitation to create an account."
-            />
-          </div>
+          <Field
+            label="Engineer's email"
+            inputProps={{ ...getInputProps(fields.engineerEmail, { type: "email" }), autoComplete: "off", maxLength: 254 }}
+            errors={fields.engineerEmail.errors}
+            errorId={fields.engineerEmail.errorId}
+            help="A member is asked in the app; any other address gets an email invitation to create an account."
+          />
+          <Field
+            label="Price (USD)"
+            inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", placeholder: "150.00", autoComplete: "off", maxLength: 20 }}
+            errors={fields.amount.errors}
+            errorId={fields.amount.errorId}
+            help="What you pay the engineer, held in escrow once they accept and released when you accept their file. The platform fee comes out of it."
+          />
           <div className="sm:col-span-2">
             <TextareaField label="Notes for the engineer" textareaProps={{ ...getTextareaProps(fields.notes), rows: 3, maxLength: 2000 }} errors={fields.notes.errors} errorId={fields.notes.errorId} help="References, loudness target, stems: optional." />
           </div>
@@ -314,12 +321,13 @@ function Stages({ view }: { view: JobView }) {
 
 function shownForms(view: JobView): Record<JobForm, boolean> {
   const can = view.can;
-  return { create: false, accept: can.accept, decline: can.decline, advance: can.advance, upload: can.upload, "accept-audio": can.acceptAudio, revision: can.revise, cancel: can.cancel || can.adminCancel };
+  return { create: false, balance: can.payFromBalance, fund: can.fund, accept: can.accept, decline: can.decline, advance: can.advance, upload: can.upload, "accept-audio": can.acceptAudio, revision: can.revise, cancel: can.cancel || can.adminCancel };
 }
 
-export function JobPage({ loaderData: view, actionData }: { loaderData: JobView; actionData?: JobActionData }) {
+export function JobPage({ loaderData: view, actionData }: { loaderData: JobView & { twoFactorOn?: boolean; accountPath?: string }; actionData?: JobActionData }) {
   const j = view.job;
   const can = view.can;
+  const m = view.money;
   const rows: Array<[string, ReactNode]> = [
     ["Song", view.song.href ? <Link key="song" to={view.song.href} className="text-brand-800 underline">{view.song.title}</Link> : view.song.title],
     ["Artist", view.song.artistName],
@@ -330,6 +338,11 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
     ["Stage", j.stageLabel],
     ["Revisions requested", String(j.revisions)],
   ];
+  if (m) {
+    rows.push(["Price", m.amount], [`Platform fee (${m.feePercent}%)`, m.fee], ["The engineer receives", m.engineerReceives], ["Funding", m.fundingLabel]);
+    if (m.paidBy) rows.push(["Paid by", m.paidBy]);
+    if (m.settlement) rows.push(["Settled", `${m.settlement.released} released, ${m.settlement.fee} fee, ${m.settlement.refunded} refunded`]);
+  }
   if (j.cancelReason) rows.push([j.status === "declined" ? "Declined because" : "Canceled because", j.cancelReason]);
   if (j.previousAudio) rows.push(["Previous audio", j.previousAudio.had ? `${(j.previousAudio.format ?? "").toUpperCase()}, kept on this job's record` : "The song had no audio before"]);
   return (
@@ -351,6 +364,10 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
 
       {/* A form sent from a page that is out of date (the job moved on): its answer shows here. */}
       {actionData && !shownForms(view)[actionData.form] ? <FormAlert errors={actionData.result.error?.[""]} /> : null}
+
+      {view.area === "admin" && view.twoFactorOn === false && (can.fund || m?.fundingStatus === "funded") ? (
+        <TwoFactorRequired message="Moving escrow needs two-factor authentication on your account." accountPath={view.accountPath ?? "/"} />
+      ) : null}
 
       {view.area === "member" && view.role === "admin" ? (
         <p className="text-sm text-stone-700">
@@ -378,12 +395,18 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
             <p className="text-sm whitespace-pre-wrap text-stone-900">{j.notes}</p>
           </div>
         ) : null}
-        {view.song.sourceHref && view.role !== "owner" ? (
-          <p className="text-sm">
-            <a href={view.song.sourceHref} className="font-medium text-brand-800 underline">
-              Download the song's current audio
-            </a>
-          </p>
+        {view.song.sourceHref ? (
+          <div className="space-y-1 text-sm">
+            <h3 className="font-medium text-stone-600">The song&rsquo;s current audio</h3>
+            <AudioPlayer src={view.song.sourceHref} label={`Listen to the current audio of ${view.song.title}`} />
+            {view.role !== "owner" ? (
+              <p>
+                <a href={view.song.sourceHref} className="font-medium text-brand-800 underline">
+                  Download the song's current audio
+                </a>
+              </p>
+            ) : null}
+          </div>
         ) : null}
       </Card>
 
@@ -413,6 +436,21 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
           ) : null}
           {can.upload ? <UploadForm lastResult={lastResultFor(actionData, "upload")} /> : null}
         </Card>
+      ) : null}
+
+      {view.role === "owner" && m && j.status === "awaiting_funding" ? <JobFunding view={view} actionData={actionData} /> : null}
+
+      {can.fund && m ? (
+        <Card title="Confirm funding" id="confirm-funding">
+          <p className="text-sm text-stone-700">
+            Confirm only once {m.amount} from the owner has arrived (reference {m.transferReference}). It is then held in escrow.
+          </p>
+          <FundForm lastResult={lastResultFor(actionData, "fund")} />
+        </Card>
+      ) : null}
+
+      {view.role === "engineer" && j.status === "awaiting_funding" ? (
+        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The owner has not funded this job yet: start the work once it is funded (you are notified).</p>
       ) : null}
 
       {view.role === "owner" && j.status === "pending" ? (
@@ -445,6 +483,8 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
                 <p className="text-stone-600">
                   {d.audio} · {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · <DateTime iso={d.createdAt} withTime />
                 </p>
+                {/* Deliveries are WAV or FLAC, checked at upload: every one plays. */}
+                <AudioPlayer src={d.href} label={`Listen to ${d.fileName}`} />
               </li>
             ))}
           </ul>
@@ -458,5 +498,68 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView;
         </Card>
       ) : null}
     </div>
+  );
+}
+
+function JobFunding({ view, actionData }: { view: JobView; actionData?: JobActionData }) {
+  const m = view.money!;
+  const balance = view.balance;
+  return (
+    <Card title="Fund the job" id="fund">
+      <p className="text-sm text-stone-700">
+        {view.engineer.name ?? "The engineer"} accepted the job. The work starts once <strong>{m.amount}</strong> is held in escrow; it is released to them only when you accept a
+        delivery as the song&rsquo;s audio, and comes back to you if the job is canceled before that.
+      </p>
+      {balance ? (
+        <div className="space-y-2 rounded-lg border border-stone-200 p-4">
+          <h3 className="text-sm font-semibold text-stone-900">From your Backline balance</h3>
+          <p className="text-sm text-stone-700">
+            Available: <strong className="tabular-nums">{balance.available}</strong>.{" "}
+            {balance.covers ? "You will be asked for your password if you have not confirmed it in the last 10 minutes." : `Not enough to pay ${m.amount}: pay another way, or when more income arrives.`}
+          </p>
+          <BalanceForm label={`Pay ${m.amount} from my balance`} lastResult={lastResultFor(actionData, "balance")} noButton={!view.can.payFromBalance} />
+        </div>
+      ) : null}
+      <div className="space-y-1 rounded-lg border border-stone-200 p-4">
+        <h3 className="text-sm font-semibold text-stone-900">By bank transfer</h3>
+        <p className="text-sm text-stone-700">
+          Send <strong>{m.amount}</strong> with the reference <strong className="font-mono">{m.transferReference}</strong>. The platform confirms your payment when it arrives
+          (usually within a few working days).
+        </p>
+      </div>
+    </Card>
+  );
+}
+
+/** The pay-from-balance button; without it (the balance is short) the form stays only to show a refusal. */
+function BalanceForm({ label, lastResult, noButton }: { label: string; lastResult?: SubmissionResult<string[]>; noButton: boolean }) {
+  const [form] = useForm({ id: "job-balance", lastResult });
+  if (noButton && !form.errors?.length) return null;
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-2">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      {noButton ? null : (
+        <div className="sm:[&>*]:w-auto">
+          <SubmitButton name="intent" value="balance" pendingLabel="Paying…">
+            {label}
+          </SubmitButton>
+        </div>
+      )}
+    </Form>
+  );
+}
+
+function FundForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({ id: "job-fund", lastResult, shouldValidate: "onSubmit" });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-3">
+      <FormAlert id={form.errorId} errors={form.errors} />
+      <Field label="Payment reference" inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }} errors={fields.reference.errors} errorId={fields.reference.errorId} help="What the bank statement shows for the owner's payment." />
+      <div className="flex justify-end sm:[&>*]:w-auto">
+        <SubmitButton name="intent" value="fund" pendingLabel="Confirming…">
+          Confirm funding
+        </SubmitButton>
+      </div>
+    </Form>
   );
 }

@@ -5,6 +5,13 @@ import { pageParam } from "~/components/pagination";
 import { postProductionServices, postProductionStatuses, type PostProductionStatus, type User } from "~/db/schema";
 import { idOr404, parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { isAdminAccount } from "~/modules/accounts/roles";
+import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
+import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
+import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
+import { feeCents } from "~/modules/marketplace/marketplace-rules";
+import { availableCents } from "~/modules/payouts/payouts.server";
+import { requestInfoContext } from "~/request-context";
 import { redirectAfterSuccess } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
@@ -18,9 +25,12 @@ import {
   cancelJob,
   createJob,
   declineJob,
+  fundJob,
   getJob,
+  jobTransferReference,
   listMemberJobs,
   ownerSongOptions,
+  payJobFromBalance,
   receiveDelivery,
   requestJobRevision,
   type JobListRow,
@@ -28,7 +38,7 @@ import {
 import { PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, PP_STATUS_LABELS, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**
- * The post-production pages (issue 12, decision 023): the member's list (with the form that starts a job) and
+ * The post-production pages (decision 023): the member's list (with the form that starts a job) and
  * job page, the admin list and read-only job page (an administrator may cancel, with a reason). Loader = guard
  * → service → view data; action = guard → parse (zod, Conform) → service → redirect with a flash, or the
  * form's reply beside its fields (400); a job the viewer may not see is the area's 404, as a missing id.
@@ -41,7 +51,7 @@ interface Args {
   context: Context;
 }
 
-export type JobForm = "create" | "accept" | "decline" | "advance" | "upload" | "accept-audio" | "revision" | "cancel";
+export type JobForm = "create" | "balance" | "fund" | "accept" | "decline" | "advance" | "upload" | "accept-audio" | "revision" | "cancel";
 export interface JobActionData {
   form: JobForm;
   result: SubmissionResult<string[]>;
@@ -86,6 +96,8 @@ export const CreateJobSchema = z.object({
   songId: z.string({ error: "Choose one of your songs." }).regex(/^[1-9][0-9]{0,9}$/, "Choose one of your songs."),
   service: z.enum(postProductionServices, { error: "Choose mixing, mastering, or mixing and mastering." }),
   engineerEmail: z.string({ error: "Enter the engineer's email address." }).trim().max(PP_LIMITS.emailMax, "Enter the engineer's email address.").email("Enter the engineer's email address."),
+  // Checked in full by the service (parseJobAmount), whose message is the same.
+  amount: z.string({ error: "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)." }).max(20, "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)."),
   notes: z.string().max(PP_LIMITS.notesMax, `Notes are at most ${PP_LIMITS.notesMax} characters.`).optional(),
 });
 
@@ -119,7 +131,7 @@ export async function memberJobsAction({ request, params, context }: Args) {
   if (submission.status !== "success") return reply("create", submission.reply());
   const v = submission.value;
   try {
-    const { job, inviteUrl } = await createJob(user, { songId: Number(v.songId), service: v.service, engineerEmail: v.engineerEmail, notes: v.notes ?? "" });
+    const { job, inviteUrl } = await createJob(user, { songId: Number(v.songId), service: v.service, amount: v.amount, engineerEmail: v.engineerEmail, notes: v.notes ?? "" });
     return redirectAfterSuccess(
       `/member/${memberId}/post-production-job/${job.id}`,
       doneId("create"),
@@ -145,9 +157,17 @@ export async function adminJobsLoader({ request, context }: Args) {
 
 /* ------------------------------------------------------------------ the job page */
 
+const FUNDING_LABELS: Record<string, string> = { unfunded: "Not funded", funded: "Funded (in escrow)", released: "Released to the engineer", refunded: "Refunded", split: "Split" };
+const FUNDING_METHOD_LABELS: Record<string, string> = { manual: "Bank transfer", stripe: "Card", balance: "The owner's Backline balance" };
+const money = (cents: number | bigint) => formatCents(BigInt(cents));
+
 async function jobView(user: User, id: number, area: "member" | "admin", memberId: number | null) {
   const detail = await getJob(user, id);
   const { job: j, role } = detail;
+  const awaitingFunding = j.status === "awaiting_funding" && j.fundingStatus === "unfunded";
+  // The owner's balance, read only when they can pay this job from it (one statement, on that page alone).
+  const balanceCents = role === "owner" && area === "member" && awaitingFunding && j.amountCents !== null ? await availableCents(user.id) : null;
+  const fee = j.amountCents !== null && j.feeBps !== null ? Number(feeCents(BigInt(j.amountCents), j.feeBps)) : null;
   const base = area === "admin" ? "/admin" : `/member/${memberId}`;
   const open = (PP_OPEN_STATUSES as readonly string[]).includes(j.status);
   const next = j.status === "in_progress" || j.status === "revision_requested" ? ppNextStage(j.service, j.stage) : null;
@@ -179,6 +199,25 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
       previousAudio: j.previousAudio ? { format: j.previousAudio.format, durationSeconds: j.previousAudio.durationSeconds, had: Boolean(j.previousAudio.path) } : null,
       acceptedDeliveryId: j.acceptedDeliveryId,
     },
+    /** The job's price and escrow (decision 023); null for a job made before jobs had a price. */
+    money:
+      j.amountCents !== null && fee !== null
+        ? {
+            amount: money(j.amountCents),
+            feePercent: ((j.feeBps ?? 0) / 100).toLocaleString("en-US", { maximumFractionDigits: 2 }),
+            fee: money(fee),
+            engineerReceives: money(j.amountCents - fee),
+            fundingStatus: j.fundingStatus,
+            fundingLabel: FUNDING_LABELS[j.fundingStatus] ?? j.fundingStatus,
+            paidBy: j.fundingMethod ? FUNDING_METHOD_LABELS[j.fundingMethod] : null,
+            transferReference: jobTransferReference(j.id),
+            settlement: ["released", "refunded", "split"].includes(j.fundingStatus)
+              ? { released: money(microsToCentsFloor(j.releasedMicros)), fee: money(microsToCentsFloor(j.feeMicros)), refunded: money(microsToCentsFloor(j.refundedMicros)) }
+              : null,
+          }
+        : null,
+    /** The owner's available balance, when the job awaits their payment. */
+    balance: balanceCents === null ? null : { available: money(balanceCents), covers: balanceCents >= BigInt(j.amountCents!) },
     song: {
       ...detail.song,
       href: area === "admin" ? `/admin/song-profile/${detail.song.id}` : role === "owner" ? `/member/${memberId}/song-profile/${detail.song.id}` : null,
@@ -203,7 +242,9 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
       upload: role === "engineer" && ["in_progress", "revision_requested", "delivered"].includes(j.status),
       acceptAudio: role === "owner" && j.status === "delivered",
       revise: role === "owner" && j.status === "delivered",
-      cancel: (role === "owner" || role === "engineer") && ["pending", "in_progress"].includes(j.status) && !j.firstDeliveredAt,
+      cancel: (role === "owner" || role === "engineer") && ["pending", "awaiting_funding", "in_progress"].includes(j.status) && !j.firstDeliveredAt,
+      payFromBalance: role === "owner" && area === "member" && awaitingFunding && balanceCents !== null && balanceCents >= BigInt(j.amountCents!),
+      fund: area === "admin" && awaitingFunding,
       adminCancel: area === "admin" && open,
     },
   };
@@ -227,7 +268,8 @@ export async function memberJobLoader({ request, params, context }: Args) {
 
 export async function adminJobLoader({ request, params, context }: Args) {
   const { user } = requireAdminUser(request, context);
-  return viewOr404(user, idOr404(params.id), "admin", null);
+  const [view, twoFactorOn] = await Promise.all([viewOr404(user, idOr404(params.id), "admin", null), hasTwoFactor(user.id)]);
+  return { ...view, twoFactorOn, accountPath: twoFactorSetupPath(user.id) };
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -237,6 +279,7 @@ const NOTE = `Say what should change (${PP_LIMITS.noteMin} to ${PP_LIMITS.noteMa
 const text = (message: string, min: number, max: number) => z.string({ error: message }).trim().min(min, message).max(max, message);
 
 export const MemberJobActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("balance") }),
   z.object({ intent: z.literal("accept") }),
   z.object({ intent: z.literal("decline"), reason: z.string().max(PP_LIMITS.reasonMax, `A reason is at most ${PP_LIMITS.reasonMax} characters.`).optional() }),
   z.object({ intent: z.literal("advance") }),
@@ -245,9 +288,12 @@ export const MemberJobActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("cancel"), reason: text(REASON, PP_LIMITS.reasonMin, PP_LIMITS.reasonMax) }),
 ]);
 
-export const AdminJobActionSchema = z.object({ intent: z.literal("cancel"), reason: text(REASON, PP_LIMITS.reasonMin, PP_LIMITS.reasonMax) });
+export const AdminJobActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("cancel"), reason: text(REASON, PP_LIMITS.reasonMin, PP_LIMITS.reasonMax) }),
+  z.object({ intent: z.literal("fund"), reference: text("Enter the payment's reference (3 to 120 characters).", 3, 120) }),
+]);
 
-const MEMBER_FORMS: JobForm[] = ["accept", "decline", "advance", "accept-audio", "revision", "cancel"];
+const MEMBER_FORMS: JobForm[] = ["balance", "accept", "decline", "advance", "accept-audio", "revision", "cancel"];
 
 export async function memberJobAction({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
@@ -275,11 +321,23 @@ export async function memberJobAction({ request, params, context }: Args) {
   const submission = parseForm(formData, { schema: MemberJobActionSchema });
   if (submission.status !== "success") return reply(form, submission.reply());
   const value = submission.value;
+  // Paying from one's balance moves earnings like a payout request: the same fresh confirmation (decision 022).
+  if (value.intent === "balance") await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
   try {
     switch (value.intent) {
+      case "balance": {
+        const j = await payJobFromBalance(user, id);
+        return redirectAfterSuccess(path, doneId("balance"), `${money(j.amountCents!)} from your Backline balance is held in escrow: the engineer can start. It is released when you accept a delivery.`);
+      }
       case "accept": {
         const j = await acceptJob(user, id);
-        return redirectAfterSuccess(path, doneId("accept"), `You accepted the job: it is now ${ppStageLabel(j.stage).toLowerCase()}.`);
+        return redirectAfterSuccess(
+          path,
+          doneId("accept"),
+          j.status === "awaiting_funding"
+            ? `You accepted the job: the owner was asked to pay ${money(j.amountCents!)} into escrow. Start once it is funded (you are notified).`
+            : `You accepted the job: it is now ${ppStageLabel(j.stage).toLowerCase()}.`,
+        );
       }
       case "decline": {
         await declineJob(user, id, value.reason ?? "");
@@ -290,16 +348,17 @@ export async function memberJobAction({ request, params, context }: Args) {
         return redirectAfterSuccess(path, doneId("advance"), `The job is now ${ppStageLabel(j.stage).toLowerCase()}. The song's owner was told.`);
       }
       case "accept-audio": {
-        const { delivery } = await acceptDeliveryAsAudio(user, id);
-        return redirectAfterSuccess(path, doneId("accept-audio"), `${delivery.fileName} is now the song's audio. The job is completed.`);
+        const { job, delivery } = await acceptDeliveryAsAudio(user, id);
+        const paid = job.fundingStatus === "released" ? ` ${money(microsToCentsFloor(job.releasedMicros))} is released to the engineer.` : "";
+        return redirectAfterSuccess(path, doneId("accept-audio"), `${delivery.fileName} is now the song's audio. The job is completed.${paid}`);
       }
       case "revision": {
         await requestJobRevision(user, id, value.note);
         return redirectAfterSuccess(path, doneId("revision"), "A revision is requested. The engineer was told.");
       }
       case "cancel": {
-        await cancelJob(user, id, value.reason);
-        return redirectAfterSuccess(path, doneId("cancel"), "The job is canceled.");
+        const j = await cancelJob(user, id, value.reason);
+        return redirectAfterSuccess(path, doneId("cancel"), j.fundingStatus === "refunded" ? `The job is canceled; ${money(microsToCentsFloor(j.refundedMicros))} is refunded to the owner.` : "The job is canceled.");
       }
     }
   } catch (error) {
@@ -312,12 +371,22 @@ export async function adminJobAction({ request, params, context }: Args) {
   const id = idOr404(params.id);
   const path = new URL(request.url).pathname;
   const formData = await readForm(request);
+  const form: JobForm = formData.get("intent") === "fund" ? "fund" : "cancel";
   const submission = parseForm(formData, { schema: AdminJobActionSchema });
-  if (submission.status !== "success") return reply("cancel", submission.reply());
+  if (submission.status !== "success") return reply(form, submission.reply());
+  const value = submission.value;
   try {
-    const j = await cancelJob(user, id, submission.value.reason);
-    return redirectAfterSuccess(path, doneId("cancel"), `Post-production job #${j.id} is canceled. Both parties were told.`);
+    // Moving escrow (in, or back to the owner) needs two-factor on, as on projects (decision 022).
+    const movesMoney = value.intent === "fund" || (await getJob(user, id)).job.fundingStatus === "funded";
+    if (movesMoney && !(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+    if (value.intent === "fund") {
+      const j = await fundJob(user, id, value.reference);
+      return redirectAfterSuccess(path, doneId("fund"), `Post-production job #${j.id} is funded: ${money(j.amountCents!)} is held in escrow. Both parties were told.`);
+    }
+    const j = await cancelJob(user, id, value.reason);
+    const refund = j.fundingStatus === "refunded" ? `; ${money(microsToCentsFloor(j.refundedMicros))} is refunded to the owner` : "";
+    return redirectAfterSuccess(path, doneId("cancel"), `Post-production job #${j.id} is canceled${refund}. Both parties were told.`);
   } catch (error) {
-    return refused("cancel", submission, error);
+    return refused(form, submission, error);
   }
 }

@@ -10,6 +10,7 @@ export const PP_SERVICE_LABELS: Record<PostProductionService, string> = {
 
 export const PP_STATUS_LABELS: Record<PostProductionStatus, string> = {
   pending: "Waiting for the engineer",
+  awaiting_funding: "Awaiting funding",
   in_progress: "In progress",
   delivered: "Delivered",
   revision_requested: "Revision requested",
@@ -21,6 +22,7 @@ export const PP_STATUS_LABELS: Record<PostProductionStatus, string> = {
 /** The StatusTag look of each status. */
 export const PP_STATUS_TAG: Record<PostProductionStatus, string> = {
   pending: "pending",
+  awaiting_funding: "pending",
   in_progress: "pending",
   delivered: "pending",
   revision_requested: "pending",
@@ -55,7 +57,7 @@ export function ppStageLabel(stage: string | null): string {
 }
 
 /** Statuses in which the job is still open (not completed, canceled or declined). */
-export const PP_OPEN_STATUSES: readonly PostProductionStatus[] = ["pending", "in_progress", "delivered", "revision_requested"];
+export const PP_OPEN_STATUSES: readonly PostProductionStatus[] = ["pending", "awaiting_funding", "in_progress", "delivered", "revision_requested"];
 
 export const PP_LIMITS = {
   notesMax: 2000,

@@ -18,6 +18,7 @@ import {
   type PostProductionDelivery,
   type PostProductionJob,
   type PostProductionService,
+  type EscrowFundingMethod,
   type PostProductionStatus,
   type User,
 } from "~/db/schema";
@@ -29,7 +30,11 @@ import { editableArtistCondition } from "~/modules/catalog/releases/release-acce
 import { LOCKED_RELEASE_STATUSES } from "~/modules/catalog/songs/song-access.server";
 import { env } from "~/env.server";
 import { actionMail, sendMail } from "~/modules/mail/mailer.server";
-import { validId } from "~/modules/marketplace/access.server";
+import { mayDecideMoney, validId } from "~/modules/marketplace/access.server";
+import { jobEscrowAccount, lockBalanceFor, postFunding, postSettlement, type EscrowHolder } from "~/modules/marketplace/escrow.server";
+import { marketplaceFeeBps } from "~/modules/marketplace/estimates.server";
+import { LIMITS } from "~/modules/marketplace/marketplace-rules";
+import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { notifyParties } from "~/modules/marketplace/notify.server";
 import { DELIVERABLE_FIELD, receiveCheckedFile, storeCheckedFile, storedUploadPath, type CheckedFile } from "~/modules/marketplace/projects/deliverable-files.server";
@@ -38,13 +43,18 @@ import { signedUrl } from "~/modules/security/signed-url.server";
 import { PP_INVITE_PATH, PP_INVITE_TTL_SECONDS, PP_JOB_ROUTE, PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, ppFirstStage, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**
- * Post-production jobs (issue 12, decision 023): a member's mixing and mastering pipeline for a song of theirs.
+ * Post-production jobs (decision 023): a member's mixing and mastering pipeline for a song of theirs.
  * The owner names an engineer by email: a member becomes the engineer at once (notified in the app); any
  * other address gets a signed link to `/post-production-jobs/create-account`, and the account that opens it
  * (created there, or logged in with that address) becomes the engineer. The engineer accepts or declines,
  * moves the stages, delivers lossless audio; the owner accepts a delivery as the song's new audio (the song's
  * previous audio stays recorded on the job) or sends it back with a note. Before the first delivery either
  * party may cancel; an administrator may cancel any open job, with a reason.
+ *
+ * Money (decision 023): the owner offers a price with the job. Once the engineer accepts, the job awaits funding:
+ * the owner pays from their Backline balance, or by bank transfer that an administrator confirms; the money is held
+ * in the job's escrow (the marketplace's escrow code, escrow.server.ts) and the work starts. Accepting a delivery as
+ * the song's audio releases it to the engineer, less the platform fee; a cancellation refunds it.
  *
  * Every status change is one conditional UPDATE (`... where id = ? and <actor> and status in (...) returning`);
  * when it finds no row, the error says why: 404 for a job the actor may not act on (as for a missing id),
@@ -95,7 +105,39 @@ export interface JobInput {
   songId: number;
   service: string;
   engineerEmail: string;
+  /** The price offered, in dollars and cents ("150.00"). */
+  amount: string;
   notes?: string;
+}
+
+/** The job's price from the form's dollars and cents, in whole cents; 400 beside `amount` when it is not one. */
+export function parseJobAmount(input: unknown): number {
+  const message = `Enter the price in dollars and cents, such as 150.00 (at most ${formatCents(BigInt(LIMITS.estimateMaxCents))}).`;
+  if (typeof input !== "string" || !input.trim()) throw new MarketplaceError(400, message, "amount");
+  let cents: bigint;
+  try {
+    cents = parseDollarsToCents(input.trim());
+  } catch (error) {
+    if (error instanceof MoneyParseError) throw new MarketplaceError(400, message, "amount");
+    throw error;
+  }
+  if (cents <= 0n || cents > BigInt(LIMITS.estimateMaxCents)) throw new MarketplaceError(400, message, "amount");
+  return Number(cents);
+}
+
+/** A priced job's escrow, for the marketplace's escrow code: the owner pays, the engineer is paid. */
+function jobEscrow(job: PostProductionJob): EscrowHolder {
+  if (job.amountCents === null || job.feeBps === null || job.engineerId === null) throw new Error(`Post-production job #${job.id} has no price or engineer: it holds no escrow.`);
+  return {
+    account: jobEscrowAccount(job.id),
+    label: `Post-production job #${job.id}`,
+    amountCents: job.amountCents,
+    feeBps: job.feeBps,
+    fundedMicros: job.fundedMicros,
+    fundingMethod: job.fundingMethod,
+    clientId: job.ownerId,
+    payeeId: job.engineerId,
+  };
 }
 
 export interface SongOption {
@@ -128,6 +170,7 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
   if (!service) throw new MarketplaceError(400, "Choose mixing, mastering, or mixing and mastering.", "service");
   const email = normalizeEmail(cleanText(input.engineerEmail));
   if (!EMAIL.test(email) || email.length > PP_LIMITS.emailMax) throw new MarketplaceError(400, "Enter the engineer's email address.", "engineerEmail");
+  const amountCents = parseJobAmount(input.amount);
   const notes = cleanText(input.notes ?? "");
   if (notes.length > PP_LIMITS.notesMax) throw new MarketplaceError(400, `Notes are at most ${PP_LIMITS.notesMax} characters.`, "notes");
   if (!validId(input.songId)) throw new MarketplaceError(400, "Choose one of your songs.", "songId");
@@ -146,6 +189,8 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
   if (engineer && (isAdminAccount(engineer) || engineer.suspendedAt)) throw new MarketplaceError(400, "This address cannot take jobs: name another engineer.", "engineerEmail");
+  // The fee in force now is kept on the job: the engineer accepts the price knowing what they receive.
+  const feeBps = await marketplaceFeeBps();
   const [job] = await db()
     .insert(postProductionJobs)
     .values({
@@ -155,6 +200,8 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
       engineerId: engineer?.id ?? null,
       invitedEmail: engineer ? null : email,
       invitedAt: engineer ? null : now,
+      amountCents,
+      feeBps,
       notes,
       createdAt: now,
       updatedAt: now,
@@ -164,7 +211,7 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
   if (engineer) {
     await notifyParties([engineer.id], actor.id, {
       type: "PostProductionJobOffered",
-      message: `${owner} asks you for ${PP_SERVICE_LABELS[service].toLowerCase()} of “${song.title}”. Accept or decline the job.`,
+      message: `${owner} asks you for ${PP_SERVICE_LABELS[service].toLowerCase()} of “${song.title}” for ${formatCents(BigInt(amountCents))}. Accept or decline the job.`,
       color: "purple",
       routeName: PP_JOB_ROUTE,
       resourceId: job!.id,
@@ -172,7 +219,7 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
     return { job: job!, inviteUrl: null };
   }
   const url = inviteUrl(job!.id);
-  await sendInviteMail(owner, song.title, service, email, url);
+  await sendInviteMail(owner, song.title, service, amountCents, email, url);
   return { job: job!, inviteUrl: url };
 }
 
@@ -181,14 +228,14 @@ export function inviteUrl(jobId: number, ttlSeconds = PP_INVITE_TTL_SECONDS): st
   return signedUrl(PP_INVITE_PATH, ttlSeconds, { job: String(jobId) });
 }
 
-async function sendInviteMail(owner: string, songTitle: string, service: PostProductionService, email: string, url: string) {
+async function sendInviteMail(owner: string, songTitle: string, service: PostProductionService, amountCents: number, email: string, url: string) {
   const app = env().APP_NAME;
   await sendMail(
     actionMail({
       to: email,
       subject: `${owner} asks you for ${PP_SERVICE_LABELS[service].toLowerCase()} of “${songTitle}” on ${app}`,
       greetingName: "there",
-      intro: `${owner} would like you to do the ${PP_SERVICE_LABELS[service].toLowerCase()} of “${songTitle}”. Create your free account (or log in with this address) to see the job, accept it and deliver your file.`,
+      intro: `${owner} would like you to do the ${PP_SERVICE_LABELS[service].toLowerCase()} of “${songTitle}” for ${formatCents(BigInt(amountCents))}, paid through ${app}. Create your free account (or log in with this address) to see the job, accept it and deliver your file.`,
       actionLabel: "See the post-production job",
       actionUrl: url,
       outro: `The link works for 30 days. If you do not know ${owner}, you can ignore this message.`,
@@ -218,20 +265,27 @@ export async function bindInvitedJobs(executor: Db, user: Pick<User, "id" | "ema
 
 /* ------------------------------------------------------------------ the engineer's answer and stages */
 
-/** The engineer accepts a pending job: its first stage starts. */
+/**
+ * The engineer accepts a pending job at its price: it then awaits the owner's funding (the work starts when the
+ * money is in escrow). A job made before jobs had a price starts its first stage at once.
+ */
 export async function acceptJob(actor: PpActor, id: number, now = new Date()): Promise<PostProductionJob> {
   const current = await visibleJob(db(), actor, id);
   const mayAct = (j: PostProductionJob) => j.engineerId === actor.id;
   if (!mayAct(current)) throw new MarketplaceError(404, NO_JOB);
+  const priced = current.amountCents !== null;
   const [row] = await db()
     .update(postProductionJobs)
-    .set({ status: "in_progress", stage: ppFirstStage(current.service), acceptedAt: now, updatedAt: now })
+    .set(priced ? { status: "awaiting_funding", acceptedAt: now, updatedAt: now } : { status: "in_progress", stage: ppFirstStage(current.service), acceptedAt: now, updatedAt: now })
     .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.engineerId, actor.id), eq(postProductionJobs.status, "pending")))
     .returning();
   if (!row) throw await explain(db(), id, mayAct, "accepted");
   await notifyParties([row.ownerId], actor.id, {
     type: "PostProductionJobAccepted",
-    message: `${fullName(actor)} accepted post-production job #${row.id}: it is now ${ppStageLabel(row.stage).toLowerCase()}.`,
+    message:
+      row.status === "awaiting_funding"
+        ? `${fullName(actor)} accepted post-production job #${row.id}: pay ${formatCents(BigInt(row.amountCents!))} into escrow for the work to start.`
+        : `${fullName(actor)} accepted post-production job #${row.id}: it is now ${ppStageLabel(row.stage).toLowerCase()}.`,
     color: "green",
     routeName: PP_JOB_ROUTE,
     resourceId: row.id,
@@ -259,6 +313,79 @@ export async function declineJob(actor: PpActor, id: number, reason: unknown = "
     resourceId: row.id,
   });
   return row;
+}
+
+/* ------------------------------------------------------------------ funding (decision 023) */
+
+/** The reference of a job funded from the owner's balance, and the bank transfer reference the owner is given. */
+export const JOB_BALANCE_REFERENCE = "Backline balance";
+export const jobTransferReference = (id: number) => `BACKLINE-JOB-${id}`;
+
+/**
+ * Posts the funding entry (the escrow code's: receipts or the owner's earnings → the job's escrow) and claims the
+ * job's change from awaiting funding to its first stage, in `tx`; 409 (rolling the entry back) when it moved on.
+ */
+async function recordJobFunding(tx: Db, current: PostProductionJob, actorId: number, reference: string, method: EscrowFundingMethod, now: Date): Promise<PostProductionJob> {
+  const { entryId, fundedMicros } = await postFunding(tx, jobEscrow(current), method, actorId, reference);
+  const [row] = await tx
+    .update(postProductionJobs)
+    .set({
+      status: "in_progress",
+      stage: ppFirstStage(current.service),
+      fundingStatus: "funded",
+      fundingMethod: method,
+      fundingReference: reference,
+      fundedMicros,
+      fundEntryId: entryId,
+      fundedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(postProductionJobs.id, current.id), eq(postProductionJobs.status, "awaiting_funding"), eq(postProductionJobs.fundingStatus, "unfunded")))
+    .returning();
+  if (!row) throw new MarketplaceError(409, `This job is ${statusText(current.status)}: it cannot be funded.`);
+  return row;
+}
+
+async function notifyJobFunded(job: PostProductionJob, actorId: number) {
+  await notifyParties([job.ownerId, job.engineerId], actorId, {
+    type: "PostProductionJobFunded",
+    message: `Post-production job #${job.id} is funded: ${formatCents(BigInt(job.amountCents!))} is held in escrow until the owner accepts a delivery. The work can start.`,
+    color: "green",
+    routeName: PP_JOB_ROUTE,
+    resourceId: job.id,
+  });
+}
+
+/**
+ * The owner pays the job from their Backline balance, as a project's client does (decision 022): under the member's
+ * payout lock the available balance is checked and the amount moves from their earnings into the job's escrow, in
+ * one transaction. Only the owner (404 otherwise); 409 unless the job awaits funding; 400 when the balance is short.
+ * The route asks for a fresh confirmation first.
+ */
+export async function payJobFromBalance(actor: PpActor, id: number, now = new Date()): Promise<PostProductionJob> {
+  const job = await db().transaction(async (tx) => {
+    const current = await visibleJob(tx, actor, id);
+    if (current.ownerId !== actor.id) throw new MarketplaceError(404, NO_JOB);
+    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded") throw new MarketplaceError(409, "This job is not waiting for payment.");
+    await lockBalanceFor(tx, actor.id, current.amountCents!);
+    return recordJobFunding(tx, current, actor.id, JOB_BALANCE_REFERENCE, "balance", now);
+  });
+  await notifyJobFunded(job, actor.id);
+  return job;
+}
+
+/** An administrator with admin access confirms the owner's bank transfer arrived (manual), with its reference. */
+export async function fundJob(actor: PpActor, id: number, reference: unknown, now = new Date()): Promise<PostProductionJob> {
+  if (!mayDecideMoney(actor)) throw new MarketplaceError(404, NO_JOB);
+  const ref = cleanText(reference);
+  if (ref.length < 3 || ref.length > 120) throw new MarketplaceError(400, "Enter the payment's reference (3 to 120 characters).", "reference");
+  const job = await db().transaction(async (tx) => {
+    const current = await visibleJob(tx, actor, id);
+    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded") throw new MarketplaceError(409, `This job is ${statusText(current.status)}: it cannot be funded.`);
+    return recordJobFunding(tx, current, actor.id, ref, "manual", now);
+  });
+  await notifyJobFunded(job, actor.id);
+  return job;
 }
 
 /** The engineer moves the job to its service's next stage. */
@@ -413,11 +540,16 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
       if (!song) throw new MarketplaceError(409, "You no longer edit this song's artist page: its audio cannot be replaced from here.");
       if (song.locked) throw new MarketplaceError(409, "This song is on a release under review or in distribution: its audio can no longer be changed.");
       const s = song.song;
+      // A funded job's escrow is released to the engineer (less the fee) in the same transaction.
+      const settled = current.fundingStatus === "funded" ? await postSettlement(tx, jobEscrow(current), current.amountCents!, actor.id, `Post-production job #${current.id} accepted: escrow released`) : null;
       const [row] = await tx
         .update(postProductionJobs)
         .set({
           status: "completed",
           stage: "completed",
+          ...(settled
+            ? { fundingStatus: "released" as const, releasedMicros: settled.releasedMicros, feeMicros: settled.feeMicros, refundedMicros: settled.refundedMicros, settleEntryId: settled.entryId }
+            : {}),
           acceptedDeliveryId: delivery.id,
           previousAudio: {
             path: s.audioPath,
@@ -431,7 +563,7 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
           closedAt: now,
           updatedAt: now,
         })
-        .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.ownerId, actor.id), eq(postProductionJobs.status, "delivered")))
+        .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.ownerId, actor.id), eq(postProductionJobs.status, "delivered"), eq(postProductionJobs.fundingStatus, current.fundingStatus)))
         .returning();
       if (!row) throw await explain(tx, id, mayAct, "accepted as the song's audio");
       await tx
@@ -450,7 +582,9 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
     });
     await notifyParties([job.engineerId], actor.id, {
       type: "PostProductionCompleted",
-      message: `Post-production job #${job.id} is completed: ${delivery.fileName} is now the song's audio.`,
+      message: `Post-production job #${job.id} is completed: ${delivery.fileName} is now the song's audio.${
+        job.fundingStatus === "released" ? ` ${formatCents(microsToCentsFloor(job.releasedMicros))} is in your earnings.` : ""
+      }`,
       color: "green",
       routeName: PP_JOB_ROUTE,
       resourceId: job.id,
@@ -485,42 +619,49 @@ export async function requestJobRevision(actor: PpActor, id: number, note: unkno
 }
 
 /**
- * Cancels a job, with a reason. The owner or the engineer: before the first delivery (pending or in
- * progress). An administrator: any open job.
+ * Cancels a job, with a reason. The owner or the engineer: before the first delivery (pending, awaiting funding or
+ * in progress). An administrator: any open job. A funded job's escrow is refunded to the owner in full, in the same
+ * transaction (back to their balance when they paid from it).
  */
 export async function cancelJob(actor: PpActor, id: number, reason: unknown, now = new Date()): Promise<PostProductionJob> {
   const text = reasonOf(reason);
   const admin = isAdmin(actor);
-  const mayAct = (j: PostProductionJob) => admin || j.ownerId === actor.id || j.engineerId === actor.id;
-  const [row] = validId(id)
-    ? await db()
-        .update(postProductionJobs)
-        .set({ status: "canceled", cancelReason: text, canceledBy: actor.id, closedAt: now, updatedAt: now })
-        .where(
-          and(
-            eq(postProductionJobs.id, id),
-            admin
-              ? inArray(postProductionJobs.status, [...PP_OPEN_STATUSES])
-              : and(
-                  or(eq(postProductionJobs.ownerId, actor.id), eq(postProductionJobs.engineerId, actor.id)),
-                  inArray(postProductionJobs.status, ["pending", "in_progress"]),
-                  isNull(postProductionJobs.firstDeliveredAt),
-                ),
-          ),
-        )
-        .returning()
-    : [];
-  if (!row) {
-    const error = await explain(db(), id, mayAct, "canceled");
-    if (error.status === 409 && !admin) {
-      const [job] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, id));
-      if (job && PP_OPEN_STATUSES.includes(job.status)) throw new MarketplaceError(409, "A file was delivered already: only an administrator can cancel this job now.");
+  const row = await db().transaction(async (tx) => {
+    const current = await visibleJob(tx, actor, id);
+    if (!admin && current.ownerId !== actor.id && current.engineerId !== actor.id) throw new MarketplaceError(404, NO_JOB);
+    if (!PP_OPEN_STATUSES.includes(current.status)) throw new MarketplaceError(409, `This job is ${statusText(current.status)}: it cannot be canceled.`);
+    if (!admin && (current.firstDeliveredAt || !["pending", "awaiting_funding", "in_progress"].includes(current.status))) {
+      throw new MarketplaceError(409, "A file was delivered already: only an administrator can cancel this job now.");
     }
-    throw error;
-  }
+    const settled = current.fundingStatus === "funded" ? await postSettlement(tx, jobEscrow(current), 0, actor.id, `Post-production job #${current.id} canceled: escrow refunded`) : null;
+    const [updated] = await tx
+      .update(postProductionJobs)
+      .set({
+        status: "canceled",
+        cancelReason: text,
+        canceledBy: actor.id,
+        closedAt: now,
+        updatedAt: now,
+        ...(settled
+          ? { fundingStatus: "refunded" as const, releasedMicros: settled.releasedMicros, feeMicros: settled.feeMicros, refundedMicros: settled.refundedMicros, settleEntryId: settled.entryId }
+          : {}),
+      })
+      .where(
+        and(
+          eq(postProductionJobs.id, id),
+          eq(postProductionJobs.status, current.status),
+          eq(postProductionJobs.fundingStatus, current.fundingStatus),
+          admin ? undefined : isNull(postProductionJobs.firstDeliveredAt),
+        ),
+      )
+      .returning();
+    if (!updated) throw new MarketplaceError(409, "This job changed meanwhile. Reload the page.");
+    return updated;
+  });
+  const refund = row.fundingStatus === "refunded" ? `; ${formatCents(microsToCentsFloor(row.refundedMicros))} is refunded to the owner` : "";
   await notifyParties([row.ownerId, row.engineerId], actor.id, {
     type: "PostProductionCanceled",
-    message: `Post-production job #${row.id} was canceled${admin ? " by an administrator" : ""}: ${text}`,
+    message: `Post-production job #${row.id} was canceled${admin ? " by an administrator" : ""}${refund}: ${text}`,
     color: "red",
     routeName: PP_JOB_ROUTE,
     resourceId: row.id,

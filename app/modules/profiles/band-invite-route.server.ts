@@ -8,7 +8,7 @@ import { flashHeader, redirectWithFlash } from "~/modules/flash/flash.server";
 import { listPublishedDocuments } from "~/modules/legal/legal.server";
 import { hasValidSignature, INVALID_SIGNATURE } from "~/modules/security/signed-url.server";
 import { createAccountFromInvite, loadInviteView } from "./band-invite.server";
-import { acceptInvite, BandError, INVITE_STATE_MESSAGES, MISSING_INVITE, mismatchMessage } from "./band.server";
+import { acceptInvite, BandError, INVITE_STATE_MESSAGES, MISSING_INVITE } from "./band.server";
 import { profilePaths } from "./profile-types";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";

@@ -12,7 +12,7 @@ import { profileRights } from "./profile-access.server";
 import { profileRouteNames } from "./profile-types";
 
 /**
- * Band members of artist pages (issue 5): the owner (and administrators, and members with editing rights)
+ * Band members of artist pages: the owner (and administrators, and members with editing rights)
  * invite people by email; the signed link /band-invite/{id} lets the invitee join. Every rule is checked
  * here, whatever the page shows; an id from the request that is not this artist's answers 404.
  */

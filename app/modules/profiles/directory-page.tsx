@@ -17,7 +17,7 @@ import { inputClass } from "~/components/forms";
  */
 
 
-/** The admin community lists (spec section 2): the five page lists, then DJs, Songwriters, Managers and Venues. */
+/** The admin community lists: the five page lists, then DJs, Songwriters, Managers and Venues. */
 const ADMIN_COMMUNITY_LINKS = [
   { label: "Artist Pages", to: "/admin/artists" },
   { label: "Musician Pages", to: "/admin/musicians" },

@@ -16,7 +16,7 @@ import { heroImage, loadProfileExtras } from "./profile-details.server";
 import { PROFILE_TYPE_INFO, PROVIDER_TYPES } from "./profile-types";
 
 /**
- * The community directories (issue 5): published profiles of one type, or for the admin `djs` and
+ * The community directories: published profiles of one type, or for the admin `djs` and
  * `songwriters` lists the published provider profiles of every type carrying one skill. Searching,
  * filtering and sorting are single indexed queries (trigram indexes for the texts, the value index of
  * profile_reference_values for the filters); a page costs four queries whatever its size.

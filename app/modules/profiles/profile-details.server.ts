@@ -28,7 +28,7 @@ export type HeroImage = { src: string; srcSet: string } | null;
 
 const emptyValues = (): Record<ReferenceKind, ProfileValue[]> => ({ genre: [], skill: [], instrument: [], language: [], pro: [] });
 
-/** The 728x410 header image (spec section 2) with its 2x and small variants for srcset. */
+/** The 728x410 header image with its 2x and small variants for srcset. */
 export function heroImage(profile: Pick<Profile, "id" | "heroImg">): HeroImage {
   const src = heroImagePath(profile.id, profile.heroImg, "728x410");
   if (!src) return null;

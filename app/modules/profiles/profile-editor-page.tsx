@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
 import { Form, Link, useActionData, useLoaderData } from "react-router";
-import { Avatar } from "~/components/avatar-menu";
+import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { StatusTag } from "~/components/status-tag";
 import { BandSection } from "./band-section";

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { centsToDollarsText, CreateProfileSchema, parseDollarsToCents, profileDetailsSchema, toDetailsInput } from "./profile-schemas";
+import { centsToDollarsText, CreateProfileSchema, profileDetailsSchema, toDetailsInput } from "./profile-schemas";
 
 /** The field errors of a submission (none when it succeeded). */
 const errorsOf = (submission: { status?: string; error?: Record<string, string[] | null> | null }) =>
@@ -12,26 +12,36 @@ function form(entries: Record<string, string | string[]>): FormData {
   return data;
 }
 
-describe("parseDollarsToCents", () => {
+describe("rate amounts (money.ts's one parser)", () => {
+  const rateOf = (amount: string) =>
+    parseWithZod(form({ intent: "details", name: "Mia", username: "mia", "rates[0].label": "Mixing", "rates[0].amount": amount, "rates[0].unit": "per_song" }), {
+      schema: profileDetailsSchema("musician"),
+    });
+  const centsOf = (amount: string) => {
+    const submission = rateOf(amount);
+    return submission.status === "success" ? toDetailsInput("musician", submission.value).rates?.[0]?.amount : errorsOf(submission)["rates[0].amount"];
+  };
+
   it.each([
     ["150", 15000],
     ["150.50", 15050],
     ["150.5", 15050],
     ["0.07", 7],
-    ["0", 0],
     ["$99.99", 9999],
     [" 12.30 ", 1230],
+    ["$1,500", 150000],
+    ["0.29", 29],
+    ["1.15", 115],
   ])("reads %j as %i cents", (input, cents) => {
-    expect(parseDollarsToCents(input)).toBe(cents);
+    expect(centsOf(input)).toBe(cents);
   });
 
-  it.each(["1e3", "-5", "12.345", "", "abc", "1.", ".5", "12,50", "+5", "Infinity", "0x10", "1234567890"])("refuses %j", (input) => {
-    expect(parseDollarsToCents(input)).toBeNull();
+  it.each(["1e3", "-5", "12.345", "abc", "1.", ".5", "+5", "Infinity", "0x10", "1234567890"])("refuses %j", (input) => {
+    expect(centsOf(input)).toEqual(["Enter an amount in dollars, like 150 or 150.50."]);
   });
 
-  it("is exact where floating point is not (0.29 * 100 = 28.999...)", () => {
-    expect(parseDollarsToCents("0.29")).toBe(29);
-    expect(parseDollarsToCents("1.15")).toBe(115);
+  it.each(["12,50", "10,00", "1,00,000"])("refuses %j with the comma's own message (never $1,250.00)", (input) => {
+    expect(centsOf(input)).toEqual(["Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00."]);
   });
 
   it("writes cents back as the amount field shows them", () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ProfileType, RateUnit, ReferenceKind } from "~/db/schema";
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES, isAcceptedImageType } from "~/modules/images/image-rules";
+import { dollarsField } from "~/modules/ledger/money";
 import { PROFILE_TYPE_INFO, RATE_UNIT_LABELS, RESERVED_USERNAMES } from "./profile-types";
 
 /**
@@ -92,17 +93,9 @@ export const linkRow = z.object({
   url: webUrlField,
 });
 
-/**
- * Dollars as typed ("150", "150.5", "150.50", "$150") to integer cents, without floating point:
- * the string is split at the point. Anything else (exponents, signs, three decimals) is refused with null.
- */
-export function parseDollarsToCents(input: string): number | null {
-  const text = input.trim().replace(/^\$/, "");
-  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match) return null;
-  const [, whole, fraction = ""] = match;
-  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
-}
+const RATE_AMOUNT_MESSAGE = "Enter an amount in dollars, like 150 or 150.50.";
+/** Rates up to $999,999,999.99 (the column and the page's formatting). */
+const RATE_MAX_CENTS = 99_999_999_999n;
 
 /** Cents back to the text the amount field shows ("150.50", "150"). */
 export function centsToDollarsText(cents: number): string {
@@ -122,12 +115,13 @@ export const rateRow = z.object({
     .trim()
     .min(1, "Enter an amount in dollars.")
     .transform((value, ctx) => {
-      const cents = parseDollarsToCents(value);
-      if (cents === null) {
-        ctx.addIssue({ code: "custom", message: "Enter an amount in dollars, like 150 or 150.50." });
+      // money.ts's one parser: "$1,500" is $1,500.00, "10,00" is refused (not $1,000.00).
+      const field = dollarsField(value, RATE_AMOUNT_MESSAGE, { max: RATE_MAX_CENTS });
+      if ("error" in field) {
+        ctx.addIssue({ code: "custom", message: field.error });
         return z.NEVER;
       }
-      return cents;
+      return Number(field.cents);
     }),
   unit: z.enum(rateUnitValues, { error: "Choose what the rate is for." }),
 });

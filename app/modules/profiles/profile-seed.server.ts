@@ -1,9 +1,9 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, users, type ProfileType } from "~/db/schema";
 
 interface DemoProfile {
-  /** The demo member who owns the page (../shared/DEMO.md). */
+  /** The demo member who owns the page (docs/demo-data.md). */
   owner: string;
   type: ProfileType;
   name: string;

@@ -2,7 +2,7 @@ import type { ProfileStatus, ProfileType, RateUnit, ReferenceKind } from "~/db/s
 
 /**
  * Everything that differs between the five profile types (artist pages and the four provider profiles),
- * in one place: labels, the URL segments of spec section 2, route names and which fields apply.
+ * in one place: labels, the URL segments of the product specification, route names and which fields apply.
  * Pages, services and menus read this instead of switching on the type.
  */
 export interface ProfileTypeInfo {
@@ -13,7 +13,7 @@ export interface ProfileTypeInfo {
   directory: string;
   /** Owner's page in the member area: `/member/{m}/{memberPage}/{id}`. */
   memberPage: string;
-  /** Single profile page in the admin area: `/admin/{adminPage}/{id}` (spec section 2 spells these differently). */
+  /** Single profile page in the admin area: `/admin/{adminPage}/{id}` (the product specification spells these differently). */
   adminPage: string;
   /** The reference lists a profile of this type carries, in form order. */
   reference: readonly ReferenceKind[];

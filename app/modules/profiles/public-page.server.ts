@@ -60,7 +60,7 @@ export interface PublicPageData {
   canLeaveBand: boolean;
   /** Shown to those who may edit the profile. */
   editPath: string | null;
-  /** Providers: the page asking this profile for work (issue 12); null on the viewer's own or an unpublished profile. */
+  /** Providers: the page asking this profile for work; null on the viewer's own or an unpublished profile. */
   hirePath: string | null;
   /** Set when the profile is not published (only people with rights get this far). */
   notPublic: { status: ProfileStatus; label: string; rejectionReason: string | null } | null;
@@ -68,7 +68,7 @@ export interface PublicPageData {
   share: { url: string; title: string; description: string; hashtags: string[]; twitterUser?: string; media?: string };
   /** Providers: the owner's verified song credits on released music, each linking to its release page. */
   verifiedCredits: Array<{ role: string; songTitle: string; releaseTitle: string; artistName: string; href: string }>;
-  /** A provider's verified reviews (completed, paid projects; issue 12): the newest ten, the count and the average. */
+  /** A provider's verified reviews (completed, paid projects): the newest ten, the count and the average. */
   /** Songs this provider was hired for through Backline and paid (completed projects), on public releases. */
   projectCredits: Array<{ projectId: number; service: string; songTitle: string; artistName: string }>;
   reviews: { count: number; average: string | null; items: Array<{ id: number; rating: number; body: string; clientName: string; createdAt: string }> } | null;

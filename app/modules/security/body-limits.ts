@@ -25,6 +25,9 @@ export const AUDIO_PATHS: RegExp[] = [
   /^\/(?:member\/[^/]+|admin)\/song-profile\/[^/]+(?:\.data)?$/,
   // A post-production job's delivery: the song's next audio (app/modules/post-production: 250 MB).
   /^\/member\/[^/]+\/post-production-job\/[^/]+(?:\.data)?$/,
+  // The distribution flow's new track, with its audio (app/modules/catalog/releases/new-track.server.ts); its other
+  // forms (the cover art among them) keep their own limits (readReleaseForm).
+  /^\/member\/[^/]+\/digital-distribution\/(?:start|new-track)(?:\.data)?$/,
 ];
 
 /** Sales statements (app/modules/ledger/imports/sales-imports.server.ts: 512 MB). */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { env } from "~/env.server";
 
-/** The answer to any tampered or expired signed link (spec section 8). */
+/** The answer to any tampered or expired signed link. */
 export const INVALID_SIGNATURE = "Invalid signature.";
 
 function signingKey() {

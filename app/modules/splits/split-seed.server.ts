@@ -5,7 +5,7 @@ import { DEMO_ARTIST_USERNAME } from "~/modules/catalog/catalog-seed.server";
 import { formatBps, sharesTotalProblem } from "./split-rules";
 
 /**
- * The demo splits of ../shared/DEMO.md ("Splits"), exactly as written there:
+ * The demo splits of docs/demo-data.md ("Splits"), exactly as written there:
  * - Late Trains: one version from 2026-01-01, Mia 5,000 and Paul 3,000 (accepted), nina@example.com 2,000
  *   (invited, pending: her share is held);
  * - Northbound: version 1 from 2026-01-01, Mia 10,000; version 2 from 2026-07-01, Mia 7,000 and Paul 3,000

@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import { drawText, heightOfText, useBaseFont, type FontWeight } from "~/modules/pdf/unicode-text.server";
+import { drawText, heightOfText, selectBaseFont, type FontWeight } from "~/modules/pdf/unicode-text.server";
 import { slugFromTitle } from "~/modules/catalog/releases/release-options";
 import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { formatBps } from "./split-rules";
@@ -119,7 +119,7 @@ function ensureRoom(doc: Doc, height: number): boolean {
 function sectionHeading(doc: Doc, title: string) {
   ensureRoom(doc, 40);
   doc.moveDown(1.2);
-  useBaseFont(doc, "bold").fontSize(12).fillColor(INK);
+  selectBaseFont(doc, "bold").fontSize(12).fillColor(INK);
   doc.text(title, doc.page.margins.left, doc.y, { width: bodyWidth(doc) });
   const y = doc.y + 2;
   doc
@@ -138,11 +138,11 @@ function keyValueRows(doc: Doc, rows: Array<[string, string]>) {
   const valueWidth = bodyWidth(doc) - labelWidth;
   doc.fontSize(BODY_SIZE);
   for (const [label, value] of rows) {
-    useBaseFont(doc, "regular");
+    selectBaseFont(doc, "regular");
     const height = Math.max(heightOfText(doc, value, { width: valueWidth }), doc.currentLineHeight(true));
     ensureRoom(doc, height);
     const y = doc.y;
-    useBaseFont(doc, "bold").fillColor(MUTED).text(label, left, y, { width: labelWidth - 8 });
+    selectBaseFont(doc, "bold").fillColor(MUTED).text(label, left, y, { width: labelWidth - 8 });
     doc.fillColor(INK);
     drawText(doc, value, left + labelWidth, y, { width: valueWidth });
     doc.y = y + height + 3;
@@ -151,7 +151,7 @@ function keyValueRows(doc: Doc, rows: Array<[string, string]>) {
 
 /** Text cells' heights, capped at MAX_CELL_LINES lines. */
 function rowHeight(doc: Doc, cells: string[], widths: number[], weight: FontWeight): number {
-  useBaseFont(doc, weight).fontSize(BODY_SIZE);
+  selectBaseFont(doc, weight).fontSize(BODY_SIZE);
   const lineHeight = doc.currentLineHeight(true);
   const tallest = Math.max(...cells.map((cell, i) => heightOfText(doc, cell || " ", { width: widths[i] - 2 * CELL_PAD, weight })));
   return Math.min(Math.max(tallest, lineHeight), lineHeight * MAX_CELL_LINES) + 2 * CELL_PAD;
@@ -164,7 +164,7 @@ function drawRow(doc: Doc, cells: string[], widths: number[], options: { weight:
   const total = widths.reduce((a, b) => a + b, 0);
   if (options.shade) doc.rect(left, y, total, height).fillColor(SHADE).fill();
   if (options.ruleAbove) doc.moveTo(left, y).lineTo(left + total, y).lineWidth(0.8).strokeColor(INK).stroke();
-  useBaseFont(doc, options.weight).fontSize(BODY_SIZE).fillColor(INK);
+  selectBaseFont(doc, options.weight).fontSize(BODY_SIZE).fillColor(INK);
   const lineHeight = doc.currentLineHeight(true);
   let x = left;
   cells.forEach((cell, i) => {
@@ -202,7 +202,7 @@ function partiesTable(doc: Doc, parties: SplitSheetPdfParty[]) {
   drawRow(doc, totalCells, widths, { weight: "bold", ruleAbove: true });
   if (totalBps !== 10_000) {
     doc.moveDown(0.5);
-    useBaseFont(doc, "bold").fontSize(BODY_SIZE).fillColor("#b00020");
+    selectBaseFont(doc, "bold").fontSize(BODY_SIZE).fillColor("#b00020");
     doc.text(`The shares total ${formatBps(totalBps)}, not 100.00%.`, doc.page.margins.left, doc.y, { width: bodyWidth(doc) });
     doc.fillColor(INK);
   }
@@ -220,7 +220,7 @@ function footers(doc: Doc, input: SplitSheetPdfInput) {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.moveTo(left, y - 8).lineTo(left + width, y - 8).lineWidth(0.5).strokeColor(RULE).stroke();
-    useBaseFont(doc, "regular").fontSize(8).fillColor(MUTED);
+    selectBaseFont(doc, "regular").fontSize(8).fillColor(MUTED);
     const title = `Split sheet: ${input.song.title}, version ${input.version.number}`;
     drawText(doc, title, left, y, { width: width * 0.7, ellipsis: true, height: doc.currentLineHeight(true) + 0.5 });
     doc.text(`Page ${i - range.start + 1} of ${range.count}`, left, y, { width, align: "right" });
@@ -235,8 +235,8 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
   const left = doc.page.margins.left;
   const width = bodyWidth(doc);
 
-  useBaseFont(doc, "bold").fontSize(22).fillColor(INK).text("Split sheet", left, doc.page.margins.top, { width });
-  useBaseFont(doc, "regular").fontSize(10).fillColor(MUTED).text("Master royalty split", { width });
+  selectBaseFont(doc, "bold").fontSize(22).fillColor(INK).text("Split sheet", left, doc.page.margins.top, { width });
+  selectBaseFont(doc, "regular").fontSize(10).fillColor(MUTED).text("Master royalty split", { width });
   doc.moveDown(0.8);
 
   sectionHeading(doc, "Song");
@@ -262,13 +262,13 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
     const text =
       `Recoup: ${formatCents(microsToCentsFloor(version.recoup.amountMicros))} is paid to ${version.recoup.partyName} ` +
       "before the shares above apply.";
-    useBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
+    selectBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
     ensureRoom(doc, heightOfText(doc, text, { width }));
     drawText(doc, text, left, doc.y, { width });
   }
 
   sectionHeading(doc, "Acceptances");
-  useBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
+  selectBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
   for (const party of input.parties) {
     const text = answerLine(party);
     ensureRoom(doc, heightOfText(doc, text, { width }));
@@ -298,7 +298,7 @@ export function renderSplitSheetPdf(input: SplitSheetPdfInput, options?: { compr
           CreationDate: input.generatedAt,
         },
       });
-      useBaseFont(doc, "regular");
+      selectBaseFont(doc, "regular");
       const chunks: Buffer[] = [];
       doc.on("data", (chunk: Buffer) => chunks.push(chunk));
       doc.on("end", () => resolve(Buffer.concat(chunks)));

@@ -73,7 +73,7 @@ export async function loadSplitSheet(
   options: { today?: string; withEvidence?: boolean } = {},
 ): Promise<SplitSheetView> {
   const today = options.today ?? todayUtc();
-  const [versionRows, history, [song]] = await Promise.all([
+  const [versionRows, history] = await Promise.all([
     db()
       .select({
         version: splitVersions,
@@ -93,12 +93,16 @@ export async function loadSplitSheet(
       .where(eq(splitEvents.songId, songId))
       .orderBy(desc(splitEvents.createdAt), desc(splitEvents.id))
       .limit(200),
-    db().select({ ownerId: profiles.ownerId }).from(songs).innerJoin(profiles, eq(profiles.id, songs.artistId)).where(eq(songs.id, songId)),
   ]);
   const ids = versionRows.map((r) => r.version.id);
   const partyRows = ids.length
     ? await db()
-        .select({ party: splitParties, isViewer: sql<boolean>`${partyOfUser(viewer)}` })
+        .select({
+          party: splitParties,
+          isViewer: sql<boolean>`${partyOfUser(viewer)}`,
+          // The song's owner, in the same statement (the page has a statement budget).
+          isOwner: sql<boolean>`coalesce(${splitParties.userId} = (select p.owner_id from songs s join profiles p on p.id = s.artist_id where s.id = ${songId}), false)`,
+        })
         .from(splitParties)
         .where(inArray(splitParties.versionId, ids))
         .orderBy(asc(splitParties.versionId), asc(splitParties.position))
@@ -127,7 +131,7 @@ export async function loadSplitSheet(
       confirmedAt: version.confirmedAt?.toISOString() ?? null,
       parties: partyRows
         .filter((p) => p.party.versionId === version.id)
-        .map(({ party, isViewer }) => ({
+        .map(({ party, isViewer, isOwner }) => ({
           id: party.id,
           name: party.name,
           email: party.userId ? null : party.email,
@@ -136,7 +140,7 @@ export async function loadSplitSheet(
           answeredAt: party.answeredAt?.toISOString() ?? null,
           recoup: party.recoupMicros > 0n ? formatCents(microsToCentsFloor(party.recoupMicros)) : null,
           isViewer: Boolean(isViewer),
-          isOwner: party.userId !== null && party.userId === song?.ownerId,
+          isOwner: Boolean(isOwner),
           ...(options.withEvidence ? { evidence: { email: party.email, ip: party.answeredIp, recoupMicros: party.recoupMicros } } : {}),
         })),
     };

@@ -22,7 +22,7 @@ import { awaitingConfirmation, dayAfter, formatBps, MAX_SPLIT_PARTIES, sharesTot
  * - Each party accepts or declines. Members get a live notification and a dashboard task; an address
  *   without an account gets a signed link to `/share-split-proposals/create-account`.
  * - The owner (or an admin) confirms the version; from its effective date it is in force until the next
- *   confirmed version's date. Parties still pending then have their share held (MONEY.md) until they answer.
+ *   confirmed version's date. Parties still pending then have their share held (docs/money.md) until they answer.
  * - A version may not start on or before a sale period the ledger has already posted for the song.
  */
 

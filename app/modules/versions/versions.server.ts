@@ -8,7 +8,7 @@ import { PublishVersionSchema } from "./version-schema";
 import { VERSION_PUBLISHED_EVENT, VERSIONS_CHANNEL, type VersionContent, type WhatsNew } from "./versions";
 
 /**
- * App versions and their "What's new" notes (spec sections 3, 4, 8). Administrators publish a version
+ * App versions and their "What's new" notes. Administrators publish a version
  * (HTML, sanitised); every signed-in user sees the newest one once, in a modal, and the view is recorded.
  */
 

@@ -1,9 +1,10 @@
 import { generate } from "otplib";
 import { expect, test } from "../support/test";
-import { adminApi, createPayee, logInPayee, twoFactorAdmin } from "../payouts/helpers";
+import { waitForMail } from "../support/outbox";
+import { adminApi, confirmWithPassword, createPayee, logInPayee, twoFactorAdmin } from "../payouts/helpers";
 
 /**
- * Two-factor authentication (issue 11): set up on the Account page with the key shown, log out, log in with a
+ * Two-factor authentication (decision 020): set up on the Account page (after the password) with the key shown, log out, log in with a
  * code the test computes from that key, with a recovery code (once), and bad codes; the second step without
  * JavaScript, and no session before it.
  */
@@ -13,6 +14,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 test("a member turns two-factor on, then logs in with a code from the key shown and with a recovery code, once", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(400);
+  browserErrors.allowStatus(403); // the confirm form
   const admin = await adminApi();
   const member = await createPayee(admin, "tfa");
   await admin.dispose();
@@ -22,6 +24,12 @@ test("a member turns two-factor on, then logs in with a code from the key shown 
   const section = page.getByRole("region", { name: "Two-factor authentication" });
   await expect(section.getByTestId("two-factor-status")).toContainText("off");
   await section.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  // Turning it on is an account change like any other: the password first (decision 020), wrong then right.
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+  await expect(page.getByText("That password is not right.")).toBeVisible();
+  await confirmWithPassword(page, member.password);
   const secret = (await section.getByTestId("totp-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expect(section.getByTestId("totp-uri")).toHaveAttribute("href", new RegExp(`^otpauth://totp/.*secret=${secret}`));
@@ -37,6 +45,8 @@ test("a member turns two-factor on, then logs in with a code from the key shown 
   await expect(codes).toHaveCount(10);
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
   await expect(section.getByTestId("two-factor-status")).toContainText("on");
+  // The account is told, in case it was not its owner.
+  await waitForMail(member.email, { subject: /^Two-factor authentication is on for your Backline account$/ });
 
   // Log out; the password alone opens no session.
   await app.dropSession();

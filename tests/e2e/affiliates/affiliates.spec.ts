@@ -1,11 +1,11 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
-import { logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
+import { confirmWithCode, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { expect as baseExpect, newUserData, test, type FreshUser } from "../support/test";
 import { AFF, AFF_CODES, AFF_ISRC, AFF_PASSWORD, AFF_SONG } from "./affiliate-accounts";
 
 /**
- * Affiliates (issue 13): signing up (a new visitor, an existing member), an administrator's decisions,
+ * Affiliates: signing up (a new visitor, an existing member), an administrator's decisions,
  * a registration through referral links (the first touch wins), an import that earns the affiliate its
  * commission, the affiliate dashboard against the ledger, guards and bad input. Accounts: affiliate-accounts.ts.
  */
@@ -117,11 +117,13 @@ test("an administrator approves, sets the rate, suspends and rejects with a reas
 
   // An administrator with two-factor on approves.
   await app.dropSession();
-  await logInTwoFactorAdmin(page, await twoFactorAdmin());
+  const admin = await twoFactorAdmin();
+  await logInTwoFactorAdmin(page, admin);
   await app.goto(affiliatePath);
   await expect(page.getByTestId("two-factor-required")).toHaveCount(0);
   await app.hydrated();
   await page.getByRole("button", { name: "Approve" }).click();
+  await confirmWithCode(page, admin);
   await expect(flash(page)).toContainText("The affiliate is approved");
   await expect(page.getByLabel("Affiliate application", { exact: true })).toContainText(/Code\s*[A-Z2-9]{8}/);
   await expect(page.getByText(/\/register\?ref=[A-Z2-9]{8}/)).toBeVisible();

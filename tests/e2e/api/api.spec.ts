@@ -3,7 +3,7 @@ import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
 
 /**
- * The JSON API of spec section 7 (app/routes/api.*): session-cookie auth, `{ data }` on success and
+ * The JSON API of the product specification (app/routes/api.*): session-cookie auth, `{ data }` on success and
  * `{ message, errors }` with 401 (no session), 403 (not an admin) or 404 (someone else's member id).
  */
 

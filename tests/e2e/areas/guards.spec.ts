@@ -2,7 +2,7 @@ import { DEMO, DEMO_IDS, DEMO_NAMES, DEMO_PASSWORD, UNSIGNED, UNSIGNED_PASSWORD 
 import { expect, test, sendAppOrigin } from "../support/test";
 
 /**
- * The area guards of spec section 5 (app/modules/accounts/guards.server.ts), in a real browser.
+ * The area guards of the product specification (app/modules/accounts/guards.server.ts), in a real browser.
  * Rules: 5 no session -> /login?redirect=<path+query>; 2 documents not agreed -> /login listing them;
  * 3 admin routes need an admin; 4/1 a member id that is not yours -> the area's 404 (admins may open any).
  */

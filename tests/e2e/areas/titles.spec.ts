@@ -1,7 +1,7 @@
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
 
-/** Page titles (spec section 2): public `[page | ]route | Backline`, admin `… | Admin Area | Backline`, member `Full Name | … | Backline`. */
+/** Page titles: public `[page | ]route | Backline`, admin `… | Admin Area | Backline`, member `Full Name | … | Backline`. */
 
 test("public pages: Login and a legal document", async ({ page }) => {
   await page.goto("/login");

@@ -1,7 +1,7 @@
 import { DEMO, DEMO_PASSWORD, UNSIGNED, UNSIGNED_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
 
-/** A user who has not agreed to every required document is kept on /login until they do (spec section 5, rule 2). */
+/** A user who has not agreed to every required document is kept on /login until they do. */
 
 test("new@example.com agrees to the documents, continues to the redirect target and is not asked again", async ({
   page,

@@ -5,7 +5,7 @@ import { RELEASE_MEMBERS, RELEASE_PASSWORD } from "../support/release-accounts";
 import { expect, test, uniqueEmail } from "../support/test";
 
 /**
- * Song credits (issue 8): the song's editor invites a producer by email; the mailed, signed link lets a
+ * Song credits: the song's editor invites a producer by email; the mailed, signed link lets a
  * newcomer create the account and accept (the credit is then verified); a tampered link is refused; a
  * member's verified credits show on their provider profile, linking to the release page.
  */

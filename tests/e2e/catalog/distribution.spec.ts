@@ -5,7 +5,7 @@ import { RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD } from "../support/r
 import { expect, test } from "../support/test";
 
 /**
- * digital-distribution/start (issue 8): the guided flow over one draft, step by step (artist, details,
+ * digital-distribution/start: the guided flow over one draft, step by step (artist, details,
  * tracks and audio, cover, stores and territories, preflight, submit), with and without JavaScript.
  */
 test.describe.configure({ timeout: 90_000 });

@@ -4,7 +4,7 @@ import { RELEASE_MEMBERS, RELEASE_PASSWORD } from "../support/release-accounts";
 import { expect, test } from "../support/test";
 
 /**
- * The release page (issue 8), on the demo catalogue (DEMO.md): any member sees a release in distribution
+ * The release page, on the demo catalogue (DEMO.md): any member sees a release in distribution
  * with its tracklist, credits, tag and share links; a draft only its owner and administrators; others 404.
  */
 

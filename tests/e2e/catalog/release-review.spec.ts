@@ -6,7 +6,7 @@ import { REJECT_RELEASE, RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD, SUB
 import { expect, test } from "../support/test";
 
 /**
- * Review of a release (issue 8): the member submits, an administrator approves (the member's open page
+ * Review of a release: the member submits, an administrator approves (the member's open page
  * hears it live), starts distribution, or rejects with reasons per field that the owner then sees.
  */
 test.describe.configure({ timeout: 90_000 });

@@ -3,7 +3,7 @@ import { RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD, SUBMIT_RELEASE } fr
 import { expect, test } from "../support/test";
 
 /**
- * The member's release pages (issue 8): the list, the editor (details, tracks, cover art, stores and
+ * The member's release pages: the list, the editor (details, tracks, cover art, stores and
  * territories) and the status page. Each test owns its accounts (support/release-accounts.ts).
  */
 test.describe.configure({ timeout: 60_000 });

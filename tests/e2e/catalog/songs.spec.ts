@@ -6,7 +6,7 @@ import { expect, test } from "../support/test";
 import { wav } from "../../helpers/audio";
 
 /**
- * The song pages (issue 8): the list, the song profile (details, writers, audio), and the admin's view.
+ * The song pages: the list, the song profile (details, writers, audio), and the admin's view.
  */
 test.describe.configure({ timeout: 60_000 });
 

@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect } from "../support/test";
 
 /**
- * Helpers for the income specs (issue 10): a statement uploaded as the admin's multipart POST, amounts read
+ * Helpers for the income specs: a statement uploaded as the admin's multipart POST, amounts read
  * from the pages' data-micros attributes and compared with the income API exactly, in micro-units.
  *
  * The e2e database is shared by every spec, and other specs upload statements that pay Mia while these run.

@@ -21,7 +21,7 @@ import {
 } from "./helpers";
 
 /**
- * Income & Shares (issue 10): after an administrator uploads a statement that pays Mia (and Paul, and
+ * Income & Shares: after an administrator uploads a statement that pays Mia (and Paul, and
  * nina's held share), the member's page, the dashboard and the income API agree to the micro-unit; the
  * statements table leads to the lines behind the amount; nobody else reads the figures.
  * See helpers.ts for the statement and for how pages are compared with a ledger other specs also write to.

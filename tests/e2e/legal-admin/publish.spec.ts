@@ -6,7 +6,7 @@ import { GATE_DOCUMENT, LEGAL_ADMIN_PASSWORD, LEGAL_MEMBERS } from "./accounts";
 
 /**
  * Publishing a new version of a required document sends its earlier signers back through the agreement gate
- * on their next request (spec section 5, rule 2), showing what changed; the public page shows the published,
+ * on their next request, showing what changed; the public page shows the published,
  * sanitised text.
  *
  * The e2e database is shared with specs running in parallel, so the publication is of "E2E Gate Notice"

@@ -2,13 +2,13 @@ import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, PROJECT_POINTS_SONG, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
 import { expect, test, type App } from "../support/test";
-import { flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
+import { confirmWithCode, flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { tinyWav } from "../support/tiny-wav";
 import { otherBrowser } from "../support/account-admin-helpers";
 import { waitForSubscription } from "../support/realtime";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin's, and the deliverable
+ * The project pages: the member's list and project page, the admin's, and the deliverable
  * downloads. Each test owns a project prepared by tests/e2e/support/project-fixtures.ts ($200.00 of mixing,
  * one revision included, 10 % platform fee).
  */
@@ -43,8 +43,9 @@ async function as(app: App, key: ProjectScenario, role: "client" | "provider", p
   return id;
 }
 
-test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review on the profile", async ({ page, app }) => {
+test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review on the profile", async ({ page, app, browserErrors }) => {
   test.setTimeout(180_000);
+  browserErrors.allowStatus(403); // the authenticator code asked before funding
   const admin = await twoFactorAdmin();
 
   // The client sees the project, unfunded, and how to pay for it.
@@ -65,6 +66,7 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   await app.goto(`/admin/project/${projectId}`);
   await page.getByLabel("Payment reference").fill("BANK-E2E-FLOW");
   await page.getByRole("button", { name: "Confirm funding" }).click();
+  await confirmWithCode(page, admin);
   await expect(flash(page)).toContainText(`Project #${projectId} is funded: $200.00 is held in escrow.`);
   await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
 
@@ -78,6 +80,7 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
   await page.getByRole("button", { name: "Upload deliverable" }).click();
   await expect(flash(page)).toContainText("mix-v1.wav is delivered.");
   await expect(page.getByRole("list", { name: "Deliverables" }).getByRole("link", { name: "mix-v1.wav" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Deliverables" }).locator("audio[aria-label='Listen to mix-v1.wav']")).toHaveAttribute("controls", "");
 
   // The client asks for a revision (the one included).
   await as(app, "flow", "client", (id) => `/member/${id}/project/${projectId}`);
@@ -187,6 +190,7 @@ test("bad input shows beside the field: a rating out of range, an empty upload, 
 
 test("an administrator resolves a dispute with a split and a reason", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(400);
+  browserErrors.allowStatus(403); // the authenticator code asked before releasing escrow
   const clientId = await logInMember(app, projectClient("split"));
   const projectId = await openOnlyProject(app, page, clientId, "client");
 
@@ -208,6 +212,8 @@ test("an administrator resolves a dispute with a split and a reason", async ({ p
   await expect(page.getByLabel("Reason")).toHaveAccessibleDescription(/^Give a reason/);
   await page.getByLabel("Reason").fill("Half of the work was delivered.");
   await page.getByRole("button", { name: "Resolve" }).click();
+  // Releasing escrow needs a current authenticator code (decision 020); then the split is checked.
+  await confirmWithCode(page, admin);
   await expect(page.getByLabel("To the provider (USD, before the fee)")).toHaveAccessibleDescription(/less than \$200\.00/);
   await expect(page.getByLabel("Reason")).toHaveValue("Half of the work was delivered.");
   await page.getByLabel("To the provider (USD, before the fee)").fill("50.00");

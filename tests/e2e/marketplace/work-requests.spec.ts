@@ -11,7 +11,7 @@ import {
 import { expect, test, type App } from "../support/test";
 
 /**
- * The work request pages (issue 12): a client asks a provider profile for work, the provider estimates, the
+ * The work request pages: a client asks a provider profile for work, the provider estimates, the
  * client asks for a revision, the provider revises, the client accepts (the project opens). Bad input stays
  * beside its fields; strangers get 404; the admin list shows every request; and the same path works without
  * JavaScript. Accounts and profiles: tests/e2e/support/prepare-work-requests.ts.
@@ -128,9 +128,10 @@ test.describe("work requests", () => {
     ).toHaveAttribute("rel", "nofollow noopener noreferrer ugc");
     await expect(page.locator("main img[src='x']")).toHaveCount(0);
 
-    // The provider finds it under Received and sends an estimate with points on the song.
+    // The provider opens Work Requests: a request waits for them, so the list opens on Received.
     const providerId = await logIn(app, wrProvider("flow"));
-    await app.goto(`/member/${providerId}/work-requests?as=provider`);
+    await app.goto(`/member/${providerId}/work-requests`);
+    await expect(page.getByRole("link", { name: "Received" })).toHaveAttribute("aria-current", "page");
     await page
       .getByRole("table")
       .getByRole("link", { name: `#${requestId} Mixing` })
@@ -144,6 +145,9 @@ test.describe("work requests", () => {
     await expect(page.getByRole("list", { name: "Messages" })).toContainText(
       "stems here",
     );
+    // The song is named by its title, not its number.
+    await expect(page.getByRole("region", { name: "Request" })).toContainText(s.song);
+    await expect(page.getByRole("region", { name: "Request" })).not.toContainText(/Song #\d/);
     await page.getByRole("link", { name: "Send an estimate" }).click();
     await expect(page).toHaveURL(
       `/member/${providerId}/work-request/estimate/${requestId}`,
@@ -164,7 +168,7 @@ test.describe("work requests", () => {
       "Estimate version 1 ($450.50) was sent",
     );
     const v1 = page.getByRole("article", { name: "Estimate version 1" });
-    await expect(v1).toContainText("2.50% of the song's master royalties");
+    await expect(v1).toContainText(`2.50% of the master royalties of “${s.song}”`);
 
     // The client asks for a revision, saying why.
     await logIn(app, wrClient("flow"));

@@ -22,7 +22,7 @@ import {
 } from "./helpers";
 
 /**
- * Live notifications (issue 4): an announcement or a Contact Us message reaches the open pages of the
+ * Live notifications: an announcement or a Contact Us message reaches the open pages of the
  * people it is for over the realtime server, and the bell updates without a page load
  * (app/components/realtime/revalidate-on.tsx reloads the layout's data on the channel's event).
  */

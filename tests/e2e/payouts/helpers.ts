@@ -7,7 +7,7 @@ import { pathOf } from "../support/signed-links";
 import { expect, sendAppOrigin, uniqueEmail, type App } from "../support/test";
 
 /**
- * Helpers for the payouts specs (issue 11). The demo members' balances are shared by every spec (other specs
+ * Helpers for the payouts specs. The demo members' balances are shared by every spec (other specs
  * upload statements that pay Mia), so each payout test makes its own member and gives them a balance of its
  * own: an administrator creates the account (no registration limit), the member activates it through the
  * emailed link and agrees to the documents, and a PRO statement with an IPI no one else uses lands in
@@ -124,10 +124,33 @@ export const flash = (page: Page) => page.locator('[role="status"][aria-live="po
 
 export interface TwoFactorAdmin extends Payee {
   recovery: string[];
+  /** The authenticator key, for the codes money decisions need (decision 020). */
+  secret: string;
+  /** The last 30-second step whose code was used: a code is accepted once, so the next one is a later step. */
+  lastStep: number;
 }
 
 /**
- * A fresh administrator with two-factor on (paying and rejecting payouts need it, issue 11), set up through the
+ * A current authenticator code not used yet: the present step's, or, when that one was used, the next step's
+ * (accepted a step early), so no test waits for the clock.
+ */
+export async function nextCode(admin: TwoFactorAdmin): Promise<string> {
+  const step = Math.max(Math.floor(Date.now() / 1000 / 30), admin.lastStep + 1);
+  if (step > Math.floor(Date.now() / 1000 / 30) + 1) await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 100));
+  admin.lastStep = step;
+  return generate({ secret: admin.secret, epoch: step * 30 });
+}
+
+/** Answers the confirm form an administrator's money decision shows (a current code, decision 020). */
+export async function confirmWithCode(page: Page, admin: TwoFactorAdmin) {
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await expect(page.getByText("money decisions need a current code")).toBeVisible();
+  await page.getByLabel("Authentication code").fill(await nextCode(admin));
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+}
+
+/**
+ * A fresh administrator with two-factor on (paying and rejecting payouts need it), set up through the
  * Account page's forms; the demo administrator stays without it so other suites log in with a password alone.
  * Logs in with its recovery codes (each once), so no test waits for a new TOTP step.
  */
@@ -144,14 +167,17 @@ export async function twoFactorAdmin(): Promise<TwoFactorAdmin> {
     const agreed = await api.post("/login", { data: form.toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
     expect(agreed.status(), "agree").toBe(302);
     const profile = `/member/${admin.id}/profile`;
-    expect((await api.post(profile, { form: { intent: "tfa-start" }, maxRedirects: 0 })).status()).toBe(302);
+    // Turning two-factor on needs the fresh confirmation (decision 020): the password, posted with the form.
+    expect((await api.post(profile, { form: { intent: "tfa-start", confirmPassword: admin.password }, maxRedirects: 0 })).status()).toBe(302);
     const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(await (await api.get(profile)).text())?.[1];
     expect(secret, "the key shown on the Account page").toBeTruthy();
-    const confirmed = await api.post(profile, { form: { intent: "tfa-confirm", code: await generate({ secret: secret! }) }, maxRedirects: 0 });
+    // A code one step back, so the test's first money decision can use the current one.
+    const code = await generate({ secret: secret!, epoch: Math.floor(Date.now() / 1000) - 30 });
+    const confirmed = await api.post(profile, { form: { intent: "tfa-confirm", code }, maxRedirects: 0 });
     expect(confirmed.status()).toBe(200);
     const recovery = [...(await confirmed.text()).matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
     expect(recovery).toHaveLength(10);
-    return { ...admin, recovery };
+    return { ...admin, recovery, secret: secret!, lastStep: Math.floor(Date.now() / 1000 / 30) - 1 };
   } finally {
     await api.dispose();
   }

@@ -2,10 +2,10 @@ import type { Page } from "@playwright/test";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
 import { App, expect, sendAppOrigin, test } from "../support/test";
 import { bell, expectCount, gotoLive, memberChannel, openBell, item } from "../notifications/helpers";
-import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, setUpManualW9, twoFactorAdmin, unique } from "./helpers";
+import { confirmWithCode, confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, nextCode, requestPayoutNow, setUpManualW9, twoFactorAdmin, unique } from "./helpers";
 
 /**
- * Payouts (issue 11): a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
+ * Payouts: a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
  * administrator pays one request and rejects another, and the member's open page hears of it live; bad input
  * on every form; who may see what. Each test makes its own funded member (helpers.ts).
  */
@@ -34,7 +34,7 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
   await bank.getByLabel("Account holder").fill(payee.name);
   await bank.getByLabel("Account number or IBAN").fill("12");
   await bank.getByRole("button", { name: "Save bank details" }).click();
-  // The first change of the session asks for the password (issue 11), a wrong one first; then the form goes on
+  // The first change of the session asks for the password, a wrong one first; then the form goes on
   // with what was typed, and its errors show beside the fields.
   await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
   await expect(page.getByLabel("Password")).toBeFocused();
@@ -107,6 +107,7 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
 test("an administrator pays one request and rejects another; the member's open page is told live", async ({ page, app, browser, browserErrors }) => {
   // The member, with a bank account and a W-9, asks for two payouts and keeps their requests page open.
   browserErrors.allowStatus(400);
+  browserErrors.allowStatus(403); // the authenticator code asked before paying
   const member = await browser.newContext();
   sendAppOrigin(member.request);
   browserErrors.watch(member);
@@ -120,7 +121,8 @@ test("an administrator pays one request and rejects another; the member's open p
   await expectCount(memberPage, 0);
 
   // The administrator (paying needs two-factor authentication) finds them in the queue by email.
-  await logInTwoFactorAdmin(page, await twoFactorAdmin());
+  const admin = await twoFactorAdmin();
+  await logInTwoFactorAdmin(page, admin);
   await app.goto("/admin/royalty-payment-requests");
   await expect(page.getByRole("heading", { level: 1, name: "Royalty Payment Requests" })).toBeVisible();
   await page.getByLabel("Member name or email").fill(payee.email);
@@ -136,6 +138,8 @@ test("an administrator pays one request and rejects another; the member's open p
   const payForm = payCard.getByRole("form", { name: `Pay request #${toPay}` });
   await payForm.getByLabel("Transfer reference").fill("x");
   await payForm.getByRole("button", { name: "Approve and mark as paid" }).click();
+  // Paying needs a current authenticator code (decision 020): asked once, then good for 5 minutes.
+  await confirmWithCode(page, admin);
   await expect(payForm.getByText("Enter the transfer's reference (3 to 120 characters).")).toBeVisible();
   await expect(payForm.getByLabel("Transfer reference")).toHaveAttribute("aria-invalid", "true");
   const reference = `TRF-${unique()}`;
@@ -232,8 +236,9 @@ test("the guards: admin pages send members away, another member's pages and ids 
   await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
   await expect(page.getByRole("article", { name: `Request #${requestId}: $15.00 for ${payee.name}` })).toContainText("Pending");
   await app.dropSession();
-  await logInTwoFactorAdmin(page, await twoFactorAdmin());
-  const missing = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: "2147483000", reference: "TRF-NONE" }, maxRedirects: 0 });
+  const admin = await twoFactorAdmin();
+  await logInTwoFactorAdmin(page, admin);
+  const missing = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: "2147483000", reference: "TRF-NONE", confirmCode: await nextCode(admin) }, maxRedirects: 0 });
   expect(missing.status()).toBe(404);
 });
 
@@ -284,7 +289,8 @@ test.describe("without JavaScript", () => {
     const requestId = data[0]!.id;
 
     await app.dropSession();
-    await logInTwoFactorAdmin(page, await twoFactorAdmin());
+    const admin = await twoFactorAdmin();
+    await logInTwoFactorAdmin(page, admin);
     await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
     const payForm = page.getByRole("form", { name: `Pay request #${requestId}` });
     await payForm.getByRole("button", { name: "Approve and mark as paid" }).click();
@@ -292,6 +298,7 @@ test.describe("without JavaScript", () => {
     const reference = `NOJS-${unique()}`;
     await page.getByRole("form", { name: `Pay request #${requestId}` }).getByLabel("Transfer reference").fill(reference);
     await page.getByRole("form", { name: `Pay request #${requestId}` }).getByRole("button", { name: "Approve and mark as paid" }).click();
+    await confirmWithCode(page, admin);
     await expect(flash(page)).toHaveText(`Request #${requestId} is paid: $40.00 sent (reference ${reference}). The member was notified.`);
   });
 });

@@ -1,9 +1,9 @@
 import type { Page } from "@playwright/test";
 import { type App, type BrowserErrors, expect, test } from "../support/test";
-import { confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, twoFactorAdmin } from "./helpers";
+import { confirmWithCode, confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, requestPayoutNow, twoFactorAdmin } from "./helpers";
 
 /**
- * Stripe Connect Express (issue 11, decision 019) through the suite's Stripe stand-in (playwright.config.ts,
+ * Stripe Connect Express (decision 019) through the suite's Stripe stand-in (playwright.config.ts,
  * tests/helpers/stripe-stand-in.ts): a member sets Stripe up on Stripe's hosted onboarding, comes back to a
  * link that no longer works and is sent on with a fresh one, and an administrator pays by Stripe transfer.
  */
@@ -57,10 +57,12 @@ async function onboardAndPay(page: Page, app: App, browserErrors: BrowserErrors)
   // A request, paid through Stripe by an administrator with two-factor on.
   const requestId = await requestPayoutNow(page, payee, "25.00");
   await app.dropSession();
-  await logInTwoFactorAdmin(page, await twoFactorAdmin());
+  const admin = await twoFactorAdmin();
+  await logInTwoFactorAdmin(page, admin);
   await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
   const card = page.getByRole("article", { name: `Request #${requestId}: $25.00 for ${payee.name}` });
   await card.getByRole("button", { name: "Approve and pay through Stripe" }).click();
+  await confirmWithCode(page, admin);
   await expect(flash(page)).toContainText(`Request #${requestId} is paid:`);
   await expect(flash(page)).toContainText("sent through Stripe (transfer tr_");
   await page.getByLabel("Status").selectOption("all");

@@ -4,7 +4,7 @@
  */
 export const PP_PASSWORD = "post-prod-pass-123";
 
-/** Owns "Harbour Lights" (no audio yet): the member-engineer flow; and the form's bad input. */
+/** Owns "Harbour Lights" (no audio yet) and $200.00 of earnings: the member-engineer flow, paid from the balance; and the form's bad input. */
 export const PP_OWNER = "pp-owner@example.test";
 export const PP_OWNER_NAME = "Olive Owner";
 export const PP_SONG = "Harbour Lights";
@@ -17,3 +17,5 @@ export const PP_THIRD = "pp-third@example.test";
 export const PP_FRESH = "pp-fresh@example.test";
 export const PP_FRESH_NAME = "Fay Fresh";
 export const PP_FRESH_SONG = "Paper Boats";
+/** The owner's earnings (their Backline balance), in cents: enough for the first flow's $150.00 job. */
+export const PP_OWNER_EARNINGS_CENTS = 20_000;

@@ -6,8 +6,10 @@ import { expect as baseExpect, test, uniqueEmail, type App } from "../support/te
 import { PP_ENGINEER, PP_ENGINEER_NAME, PP_FRESH, PP_FRESH_NAME, PP_FRESH_SONG, PP_OWNER, PP_OWNER_NAME, PP_PASSWORD, PP_SONG, PP_THIRD } from "./accounts";
 
 /**
- * Post-production jobs (issue 12, decision 023): the owner sends a song to a member engineer, who accepts,
- * moves a stage and uploads the mix; the owner accepts it as the song's audio. An invited engineer receives
+ * Post-production jobs (decision 023): the owner sends a song to a member engineer at a price; the
+ * engineer accepts; the owner pays it into escrow from their Backline balance (a fresh password confirmation);
+ * the engineer moves a stage and uploads the mix; the owner listens and accepts it as the song's audio, which
+ * releases the escrow to the engineer less the fee. An invited engineer receives
  * the signed link over the suite's SMTP listener, creates an account there and sees the job. A third member
  * gets 404; bad input shows beside the fields; the menu entry appears once there is a job.
  */
@@ -66,6 +68,7 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   await expect(page.getByLabel("Song")).toHaveValue(/\d+/);
   await page.getByLabel("Service").selectOption({ label: "Mixing" });
   await page.getByLabel("Engineer's email").fill(PP_ENGINEER);
+  await page.getByLabel("Price (USD)").fill("150.00");
   await page.getByLabel("Notes for the engineer").fill("Vocals up front, warm low end.");
   await page.getByRole("button", { name: "Create job" }).click();
   await expect(flash(page)).toContainText("The job is created: the engineer was asked to accept it.");
@@ -75,6 +78,10 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   await expect(page).toHaveTitle(`${PP_OWNER_NAME} | Job #${jobId} | Post Production Job | Backline`);
   await expect(summaryValue(page, "Engineer")).toHaveText(PP_ENGINEER_NAME);
   await expect(summaryValue(page, "Status")).toHaveText("Waiting for the engineer");
+  await expect(summaryValue(page, "Price")).toHaveText("$150.00");
+  await expect(summaryValue(page, "Platform fee \\(10%\\)")).toHaveText("$15.00");
+  await expect(summaryValue(page, "The engineer receives")).toHaveText("$135.00");
+  await expect(summaryValue(page, "Funding")).toHaveText("Not funded");
 
   // A third member: 404 on the job's pages (under their id or the owner's) and on its actions and downloads.
   const third = await otherBrowser(browser, browserErrors);
@@ -100,7 +107,30 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   await expect(engineer.page.getByRole("heading", { level: 1, name: `Job #${jobId}` })).toBeVisible();
   await app.hydrated(engineer.page);
   await engineer.page.getByRole("button", { name: "Accept the job" }).click();
-  await expect(flash(engineer.page)).toContainText("You accepted the job: it is now in mixing.");
+  await expect(flash(engineer.page)).toContainText("You accepted the job: the owner was asked to pay $150.00 into escrow.");
+  await expect(engineer.page.getByText("The owner has not funded this job yet")).toBeVisible();
+  await expect(engineer.page.getByRole("button", { name: "Move to Mixed" })).toHaveCount(0);
+
+  // The owner pays it from their Backline balance, confirming their password first.
+  browserErrors.allowStatus(403); // the "Confirm it is you" form
+  await app.goto(`/member/${ownerId}/post-production-job/${jobId}`);
+  await expect(summaryValue(page, "Status")).toHaveText("Awaiting funding");
+  const funding = page.getByRole("region", { name: "Fund the job" });
+  await expect(funding).toContainText("Available: $200.00.");
+  await expect(funding).toContainText(`BACKLINE-JOB-${jobId}`);
+  await app.hydrated();
+  await funding.getByRole("button", { name: "Pay $150.00 from my balance" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm it is you" })).toBeVisible();
+  await page.getByLabel("Password").fill(PP_PASSWORD);
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
+  await expect(flash(page)).toContainText("$150.00 from your Backline balance is held in escrow: the engineer can start.");
+  await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
+  await expect(summaryValue(page, "Paid by")).toHaveText("The owner's Backline balance");
+  await expect(summaryValue(page, "Status")).toHaveText("In progress");
+
+  // The engineer works: a stage, then the file.
+  await app.goto(`/member/${engineerId}/post-production-job/${jobId}`, engineer.page);
+  await app.hydrated(engineer.page);
   await engineer.page.getByRole("button", { name: "Move to Mixed" }).click();
   await expect(flash(engineer.page)).toContainText("The job is now mixed.");
   // Not audio a song can take: refused beside the file field.
@@ -121,16 +151,36 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   expect(file.status()).toBe(200);
   expect((await file.body()).subarray(0, 4).toString()).toBe("RIFF");
   expect((await third.context.request.get(href, { maxRedirects: 0 })).status()).toBe(404);
+  // The page says "listen": each delivery has a player, whose address serves byte ranges for seeking.
+  const player = page.getByRole("list", { name: "Deliveries" }).locator("audio[aria-label='Listen to harbour-mix.wav']");
+  await expect(player).toHaveAttribute("src", href);
+  await expect(player).toHaveAttribute("controls", "");
+  const part = await page.context().request.get(href, { headers: { Range: "bytes=0-3" } });
+  expect(part.status()).toBe(206);
+  expect((await part.body()).toString()).toBe("RIFF");
+  expect(await player.evaluate(async (audio: HTMLAudioElement) => {
+    audio.preload = "auto";
+    audio.load();
+    await new Promise((resolve, reject) => {
+      audio.addEventListener("loadedmetadata", resolve, { once: true });
+      audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)), { once: true });
+    });
+    return Math.round(audio.duration);
+  })).toBe(1);
   await app.hydrated();
   await page.getByRole("button", { name: "Accept as the song's audio" }).click();
-  await expect(flash(page)).toContainText("harbour-mix.wav is now the song's audio. The job is completed.");
+  await expect(flash(page)).toContainText("harbour-mix.wav is now the song's audio. The job is completed. $135.00 is released to the engineer.");
   await expect(summaryValue(page, "Status")).toHaveText("Completed");
+  await expect(summaryValue(page, "Settled")).toHaveText("$135.00 released, $15.00 fee, $0.00 refunded");
   await expect(summaryValue(page, "Previous audio")).toHaveText("The song had no audio before");
 
   // The song shows its new audio.
   await page.getByRole("link", { name: PP_SONG }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: PP_SONG })).toBeVisible();
   await expect(page.getByRole("region", { name: "Audio" })).toContainText("WAV · 16-bit / 44.1 kHz · mono");
+  // The engineer's earnings: the price less the fee, ready for a payout.
+  await app.goto(`/member/${engineerId}/royalty-payment-requests`, engineer.page);
+  await expect(engineer.page.getByText("Available to request:")).toContainText("$135.00");
   await third.context.close();
   await engineer.context.close();
 });
@@ -150,6 +200,12 @@ test("bad input shows beside the fields, with the values kept", async ({ page, a
   // The server's own rules answer beside their field too, values kept.
   await page.getByLabel("Song").selectOption({ label: `${PP_SONG} — Harbour Band` });
   await page.getByLabel("Engineer's email").fill(PP_OWNER);
+  await page.getByLabel("Price (USD)").fill("12.345");
+  await page.getByRole("button", { name: "Create job" }).click();
+  await expect(page.getByLabel("Price (USD)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("form#create-job")).toContainText("Enter the price in dollars and cents, such as 150.00");
+  await expect(page.getByLabel("Price (USD)")).toHaveValue("12.345");
+  await page.getByLabel("Price (USD)").fill("80.00");
   await page.getByRole("button", { name: "Create job" }).click();
   await expect(page.locator("form#create-job")).toContainText("That is your own address: name the engineer who will do the work.");
   await expect(page.getByLabel("Engineer's email")).toHaveValue(PP_OWNER);
@@ -173,6 +229,7 @@ test("an invited engineer over SMTP: the signed link's page creates the account,
   await page.getByLabel("Song").selectOption({ label: `${PP_FRESH_SONG} — Paper Band` });
   await page.getByLabel("Service").selectOption({ label: "Mastering" });
   await page.getByLabel("Engineer's email").fill(invited);
+  await page.getByLabel("Price (USD)").fill("90.00");
   await page.getByRole("button", { name: "Create job" }).click();
   await expect(flash(page)).toContainText(`${invited} was invited by email`);
   const jobId = Number(/post-production-job\/(\d+)/.exec(page.url())![1]);

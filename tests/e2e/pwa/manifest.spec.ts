@@ -1,6 +1,6 @@
 import { expect, test } from "../support/test";
 
-/** The service worker script, the web app manifest and its icons (issue 4). */
+/** The service worker script, the web app manifest and its icons. */
 
 test("/sw.js is served from the app's host as JavaScript that is revalidated on every check", async ({ request }) => {
   const response = await request.get("/sw.js");

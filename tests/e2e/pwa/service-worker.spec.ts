@@ -2,7 +2,7 @@ import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
 import { cachedUrls, openControlled, waitForActiveWorker } from "./helpers";
 
-/** The offline worker (issue 4): registration, precache, offline fallback, private data, logout. */
+/** The offline worker: registration, precache, offline fallback, private data, logout. */
 
 test("the worker registers after hydration, precaches the build and controls the page after a reload", async ({ page, app }) => {
   await app.goto("/login");

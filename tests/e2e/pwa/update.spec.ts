@@ -3,7 +3,7 @@ import { expect, test } from "../support/test";
 import { waitForActiveWorker } from "./helpers";
 
 /**
- * A new deploy (spec sections 4 and 8). The browser first installs an "old build": the real /sw.js
+ * A new deploy. The browser first installs an "old build": the real /sw.js
  * with one more message handler, served by the test for the first registration only. Its next update
  * check (the browser's own, after the reload) fetches the real script, which differs: that is the new
  * version, installed and kept waiting until the user agrees.

@@ -3,7 +3,7 @@ import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect as baseExpect, test } from "../support/test";
 
 /**
- * Sales uploads (issue 10): an administrator uploads a statement, watches it post, reads the
+ * Sales uploads: an administrator uploads a statement, watches it post, reads the
  * reconciliation and matches what landed in suspense; bad files are refused beside the field with
  * nothing stored; everything also without JavaScript. Every file here is unique to its run (the
  * platform refuses a file or statement id it has seen), and lines match the demo catalogue.

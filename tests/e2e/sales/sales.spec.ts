@@ -3,8 +3,8 @@ import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { expect, test } from "../support/test";
 
 /**
- * The sales pages (issue 10). An administrator uploads a digital statement through `/admin/upload-sales`
- * (the multipart POST of MONEY.md, as a browser without JavaScript sends it) and waits for the import to
+ * The sales pages. An administrator uploads a digital statement through `/admin/upload-sales`
+ * (the multipart POST of docs/money.md, as a browser without JavaScript sends it) and waits for the import to
  * complete; the figures are then read on the member's and the admin's pages. Each run's statement uses a
  * store name of its own, and the pages are filtered by it, so other tests' statements never change the
  * figures here. Lines: Early Mornings (no split: Mia 100 %) 10.00 in the US and Platform Nine 2.50 in

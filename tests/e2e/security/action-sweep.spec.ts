@@ -4,7 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, request as requestFactory, test, type APIRequestContext } from "@playwright/test";
-import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
+import { DEMO, DEMO_PASSWORD } from "../support/accounts";
 import { PROFILE_TYPE_PATHS, type ProfileTypeKey } from "../support/profile-type-paths";
 import { createVerifiedUser, type FreshUser } from "../support/test";
 

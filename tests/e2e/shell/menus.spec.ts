@@ -3,7 +3,7 @@ import { expect, test } from "../support/test";
 import { AFF, AFF_PASSWORD } from "../affiliates/affiliate-accounts";
 
 /**
- * The area menus (spec section 2) as the sidebar renders them on a desktop viewport.
+ * The area menus as the sidebar renders them on a desktop viewport.
  * The demo member has an artist page and a musician profile (demo data), and no affiliate: the Affiliate
  * entry is checked with an affiliate's owner (tests/e2e/affiliates/affiliate-accounts.ts). Post-production
  * jobs do not exist in the app yet, so the variant that shows Post Production Jobs is unit-tested in

@@ -4,7 +4,7 @@ import { actionLink, waitForMail } from "../support/outbox";
 import { expect as baseExpect, type App } from "../support/test";
 
 /**
- * Helpers for the share-split specs (issue 9): the song profile's "Splits" section
+ * Helpers for the share-split specs: the song profile's "Splits" section
  * (app/modules/splits/split-section.tsx), its proposal form, and the invitation mail.
  */
 

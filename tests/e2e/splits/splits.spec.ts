@@ -24,7 +24,7 @@ import {
 } from "./helpers";
 
 /**
- * Share splits (issue 9), with JavaScript: the song's owner proposes a version to a member and to an
+ * Share splits, with JavaScript: the song's owner proposes a version to a member and to an
  * address without an account (the form totals the shares live); the member answers from the live
  * notification and the dashboard task; the invitee follows the mailed, signed link (over the suite's SMTP
  * listener), creates an account and accepts; the owner confirms. Every party sees the whole sheet and its

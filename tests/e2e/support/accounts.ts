@@ -28,7 +28,7 @@ export const UNSIGNED = {
   noJs: "unsigned-nojs@example.test",
   partial: "unsigned-partial@example.test",
   logout: "unsigned-logout@example.test",
-  /** tests/e2e/areas/guards.spec.ts: opens its member dashboard before agreeing (spec section 5, rule 2). */
+  /** tests/e2e/areas/guards.spec.ts: opens its member dashboard before agreeing. */
   guard: "unsigned-guard@example.test",
   /** tests/e2e/shell/progress-bar.spec.ts: one failed login with a wrong password (counts toward its lockout). */
   wrongPassword: "unsigned-wrong-password@example.test",

@@ -2,7 +2,7 @@
  * Accounts and profiles for tests/e2e/community/moderation.spec.ts, created before the server starts by
  * prepare-moderation.ts (called from prepare.ts). Each (case, type) member owns exactly one profile and
  * belongs to exactly one test, so a test can count its own bell and its profile's status.
- * No app imports here: spec files import this. The paths are spec section 2's.
+ * No app imports here: spec files import this. The paths are the product specification's.
  */
 import { PROFILE_TYPE_PATHS, type ProfileTypeKey } from "./profile-type-paths";
 

@@ -1,7 +1,9 @@
 /** E2E data for tests/e2e/post-production/, made before the server starts (prepare.ts). */
 import { profiles, songs } from "../../../app/db/schema";
 import { db } from "../../../app/db/client.server";
-import { PP_ENGINEER, PP_FRESH, PP_FRESH_SONG, PP_OWNER, PP_PASSWORD, PP_SONG, PP_THIRD } from "../post-production/accounts";
+import { Accounts } from "../../../app/modules/ledger/accounts.server";
+import { postEntry } from "../../../app/modules/ledger/journal.server";
+import { PP_ENGINEER, PP_FRESH, PP_FRESH_SONG, PP_OWNER, PP_OWNER_EARNINGS_CENTS, PP_PASSWORD, PP_SONG, PP_THIRD } from "../post-production/accounts";
 import { createReadyMembers } from "./community-members.server";
 
 export async function preparePostProductionData(): Promise<string> {
@@ -23,5 +25,17 @@ export async function preparePostProductionData(): Promise<string> {
     const [artist] = await db().insert(profiles).values({ type: "artist", ownerId, name, username, status: "published", publishedAt: now }).returning({ id: profiles.id });
     await db().insert(songs).values({ artistId: artist!.id, title, createdBy: ownerId });
   }
-  return "post-production: 4 members, 2 songs";
+  // The owner's income, as a digital statement posts it (receipts → earnings): the balance they pay the job from.
+  const micros = BigInt(PP_OWNER_EARNINGS_CENTS) * 10_000n;
+  await db().transaction((tx) =>
+    postEntry(tx, {
+      kind: "test_income",
+      memo: "e2e income for paying a post-production job",
+      postings: [
+        { account: Accounts.receipts("digital"), amountMicros: -micros, source: "digital" },
+        { account: Accounts.earnings(ids.get(PP_OWNER)!), amountMicros: micros, source: "digital" },
+      ],
+    }),
+  );
+  return "post-production: 4 members, 2 songs, the owner's earnings";
 }

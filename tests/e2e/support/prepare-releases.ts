@@ -8,7 +8,7 @@ import { setCoverArt } from "../../../app/modules/catalog/releases/cover-art.ser
 import { addTrack } from "../../../app/modules/catalog/releases/release-editor.server";
 import { findRelease } from "../../../app/modules/catalog/catalog.server";
 import { createReadyMembers } from "./community-members.server";
-import { RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD, REJECT_RELEASE, SUBMIT_RELEASE, type ReleaseMemberKey } from "./release-accounts";
+import { EXPLICIT_RELEASE, NEW_TRACKS_RELEASE, PLAIN_TRACKS_RELEASE, RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD, REJECT_RELEASE, SUBMIT_RELEASE, type ReleaseMemberKey } from "./release-accounts";
 
 function daysFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -41,15 +41,17 @@ export async function prepareReleasesData(): Promise<string> {
     for (const title of artist.songs) {
       const [song] = await db()
         .insert(songs)
-        .values({ artistId, title, durationSeconds: 201, audioFormat: "wav", audioBitDepth: 24, audioSampleRate: 48_000, audioChannels: 2, languageId: language?.id ?? null, createdBy: ownerId })
+        // The wizard artist's song is explicit, on a release that is not: the preflight's reason code.
+        .values({ artistId, title, explicit: key === "wizard", durationSeconds: 201, audioFormat: "wav", audioBitDepth: 24, audioSampleRate: 48_000, audioChannels: 2, languageId: language?.id ?? null, createdBy: ownerId })
         .returning({ id: songs.id });
       await replaceSongWriters(song!.id, [{ name: `Rae Release ${artist.owner}`, userId: ownerId, shareBps: 10_000 }]);
       songIds.push(song!.id);
     }
-    if (key !== "submit" && key !== "reject") continue;
+    if (key !== "submit" && key !== "reject" && key !== "wizard" && key !== "newtracks" && key !== "plaintracks") continue;
 
-    // A complete release: submittable as it is (submit), or already waiting for review (reject).
-    const meta = key === "submit" ? SUBMIT_RELEASE : REJECT_RELEASE;
+    // A complete release: submittable as it is (submit), or already waiting for review (reject); the wizard's
+    // lacks only its parental advisory; the new tracks' has no track yet.
+    const meta = { submit: SUBMIT_RELEASE, reject: REJECT_RELEASE, wizard: EXPLICIT_RELEASE, newtracks: NEW_TRACKS_RELEASE, plaintracks: PLAIN_TRACKS_RELEASE }[key];
     const [release] = await db()
       .insert(releases)
       .values({
@@ -69,7 +71,7 @@ export async function prepareReleasesData(): Promise<string> {
       })
       .returning();
     await db().insert(releaseStatusHistory).values({ releaseId: release!.id, fromStatus: null, toStatus: "draft", actorId: ownerId });
-    await addTrack((await findRelease(release!.id))!, songIds[0]!);
+    if (songIds[0]) await addTrack((await findRelease(release!.id))!, songIds[0]);
     await setCoverArt(release!, new File([new Uint8Array(cover)], "cover.jpg", { type: "image/jpeg" }));
     if (key === "reject") {
       await db().update(releases).set({ status: "pending_approval", submittedAt: now, upc: "196589999993" }).where(eq(releases.id, release!.id));

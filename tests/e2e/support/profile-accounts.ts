@@ -2,7 +2,7 @@
  * Accounts for tests/e2e/community/profile-editor.spec.ts, created before the server starts by
  * prepare-profiles.ts (called from prepare.ts). Every test logs in as accounts of its own and creates its
  * profile through the member directory page, so tests run in any order. No app imports here.
- * The paths are spec section 2's.
+ * The paths are the product specification's.
  */
 import { PROFILE_TYPE_PATHS, type ProfileTypeKey } from "./profile-type-paths";
 

@@ -1,5 +1,5 @@
 /**
- * The five profile types as spec section 2 names their pages, written out independently of the app's
+ * The five profile types as the product specification names their pages, written out independently of the app's
  * profile-types.ts so the e2e suites check the app against the spec. No app imports here.
  */
 export const PROFILE_TYPE_PATHS = {

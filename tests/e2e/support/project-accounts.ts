@@ -30,8 +30,15 @@ export const PROJECT_SCENARIOS = {
   refusal: "accepted",
   /** Delivered, for a song of the client's with 2.5 % points: approving proposes them as a split version. */
   points: "delivered",
+  /** Accepted; the client has $300.00 of earnings: they pay it from their Backline balance. */
+  balance: "accepted",
+  /** Accepted; the client has $50.00 of earnings: not enough to pay from the balance. */
+  short: "accepted",
 } as const;
 export type ProjectScenario = keyof typeof PROJECT_SCENARIOS;
+
+/** The clients' earnings (their Backline balance) in the pay-from-balance scenarios, in cents. */
+export const PROJECT_CLIENT_EARNINGS_CENTS: Partial<Record<ProjectScenario, number>> = { balance: 30_000, short: 5_000 };
 
 /** The points scenario's song and the points its estimate carries (2.5 %). */
 export const PROJECT_POINTS_SONG = "Points Song";

@@ -10,9 +10,12 @@ import { acceptEstimate, sendEstimate } from "../../../app/modules/marketplace/e
 import { approveDelivery, fundProject } from "../../../app/modules/marketplace/projects.server";
 import { storeDeliverable } from "../../../app/modules/marketplace/projects/deliverable-files.server";
 import { createWorkRequest } from "../../../app/modules/marketplace/work-requests.server";
+import { Accounts } from "../../../app/modules/ledger/accounts.server";
+import { postEntry } from "../../../app/modules/ledger/journal.server";
 import { createReadyMembers } from "./community-members.server";
 import {
   PROJECT_AMOUNT_CENTS,
+  PROJECT_CLIENT_EARNINGS_CENTS,
   PROJECT_FIXTURE_ADMIN,
   PROJECT_PASSWORD,
   PROJECT_POINTS_BPS,
@@ -25,6 +28,21 @@ import {
   type ProjectScenario,
 } from "./project-accounts";
 import { tinyWav } from "./tiny-wav";
+
+/** Income for the client, as a digital statement posts it (receipts → earnings), so they have a balance to pay from. */
+async function creditEarnings(userId: number, cents: number) {
+  const micros = BigInt(cents) * 10_000n;
+  await db().transaction((tx) =>
+    postEntry(tx, {
+      kind: "test_income",
+      memo: "e2e income for paying from the balance",
+      postings: [
+        { account: Accounts.receipts("digital"), amountMicros: -micros, source: "digital" },
+        { account: Accounts.earnings(userId), amountMicros: micros, source: "digital" },
+      ],
+    }),
+  );
+}
 
 async function deliver(provider: User, projectId: number, name: string) {
   const tmpPath = path.join(os.tmpdir(), `backline-e2e-deliverable-${randomBytes(8).toString("hex")}`);
@@ -85,6 +103,8 @@ export async function prepareProjectData(): Promise<string> {
       expiresAt: new Date(Date.now() + 7 * 86_400_000),
     });
     const { project } = await acceptEstimate(client, estimate.id);
+    const earnings = PROJECT_CLIENT_EARNINGS_CENTS[key];
+    if (earnings) await creditEarnings(client.id, earnings);
     const state = PROJECT_SCENARIOS[key];
     if (state === "accepted") continue;
     await fundProject(admin, project.id, `E2E-FIXTURE-${key.toUpperCase()}`);

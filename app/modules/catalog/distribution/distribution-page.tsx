@@ -1,7 +1,9 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLoaderData } from "react-router";
-import { Field, FormAlert, SelectField, SubmitButton } from "~/components/forms";
+import { useState } from "react";
+import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import { UploadProgress, useProgressUpload } from "~/components/progress-upload";
 import {
   PreflightList,
   ReleaseCoverForm,
@@ -10,7 +12,7 @@ import {
   ReleaseStoresForm,
   ReleaseTracksEditor,
   Section,
-  SubmitForm,
+  SubmitPanel,
   useReleaseActionResult,
 } from "~/modules/catalog/releases/release-pages";
 import { formatDuration, RELEASE_STATUS_LABELS, RELEASE_TYPE_OPTIONS } from "~/modules/catalog/releases/release-options";
@@ -31,11 +33,19 @@ const primaryLink =
 type StartData = Extract<DistributionLoaderData, { mode: "start" }>;
 type ReleaseData = Extract<DistributionLoaderData, { mode: "release" }>;
 
+/**
+ * The seven steps. From 640 px they share the width in seven columns, each label under its number and wrapping
+ * when it must (nothing is cut off at 1280 px or in between); on a phone the numbers alone make the row and the
+ * current step is named above it (every label stays in the links' accessible names).
+ */
 function StepNav({ memberId, releaseId, current }: { memberId: number; releaseId: number | null; current: DistributionStep }) {
   const currentIndex = DISTRIBUTION_STEPS.findIndex((s) => s.key === current);
   return (
     <nav aria-label="Distribution steps">
-      <ol className="flex gap-2 overflow-x-auto pb-1 text-sm">
+      <p className="mb-2 text-sm font-medium text-stone-700 sm:hidden" aria-hidden="true">
+        Step {currentIndex + 1} of {DISTRIBUTION_STEPS.length}: {DISTRIBUTION_STEPS[currentIndex]!.label}
+      </p>
+      <ol className="grid grid-cols-7 gap-1 text-sm">
         {DISTRIBUTION_STEPS.map((step, index) => {
           const isCurrent = step.key === current;
           // The artist is chosen once; the other steps are open once the draft exists.
@@ -44,23 +54,24 @@ function StepNav({ memberId, releaseId, current }: { memberId: number; releaseId
             <>
               <span
                 aria-hidden="true"
-                className={`inline-flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${
+                className={`inline-flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${
                   isCurrent ? "bg-brand-900 text-white" : index < currentIndex ? "bg-brand-100 text-brand-900" : "bg-stone-200 text-stone-700"
                 }`}
               >
                 {index + 1}
               </span>
-              <span className="whitespace-nowrap">{step.label}</span>
+              <span className="sr-only sm:not-sr-only sm:text-center sm:text-xs sm:leading-tight sm:break-words">{step.label}</span>
             </>
           );
+          const box = "flex min-w-0 flex-col items-center gap-1 rounded-md px-1 py-1";
           return (
-            <li key={step.key} className="shrink-0">
+            <li key={step.key} className="min-w-0">
               {reachable && !isCurrent ? (
-                <Link to={distributionPath(memberId, releaseId, step.key)} className="flex items-center gap-2 rounded-md px-2 py-1 text-stone-700 hover:bg-stone-100">
+                <Link to={distributionPath(memberId, releaseId, step.key)} className={`${box} text-stone-700 hover:bg-stone-100`}>
                   {label}
                 </Link>
               ) : (
-                <span aria-current={isCurrent ? "step" : undefined} className={`flex items-center gap-2 rounded-md px-2 py-1 ${isCurrent ? "font-semibold text-stone-900" : "text-stone-500"}`}>
+                <span aria-current={isCurrent ? "step" : undefined} className={`${box} ${isCurrent ? "font-semibold text-stone-900" : "text-stone-500"}`}>
                   {label}
                 </span>
               )}
@@ -179,6 +190,122 @@ function TrackAudioList({ data }: { data: ReleaseData }) {
   );
 }
 
+/**
+ * A new track made here (new-track.server.ts): title, version, the ISRC or "assign one", explicit, writers and the
+ * audio file, in one multipart form. With JavaScript it uploads with a progress bar; without, it posts as it is.
+ */
+function NewTrackForm({ action, progressAction }: { action: string; progressAction: string }) {
+  const { result: posted } = useReleaseActionResult("new-track");
+  const upload = useProgressUpload();
+  const [form, fields] = useForm<{ title: string; version: string; isrcChoice: string; isrc: string; writers: string; explicit: string; audio: string }>({
+    id: "new-track",
+    lastResult: upload.result ?? posted,
+    defaultValue: { isrcChoice: "assign" },
+    shouldValidate: "onSubmit",
+  });
+  const [choice, setChoice] = useState<string | null>(null);
+  const isrcChoice = choice ?? (fields.isrcChoice.value as string | undefined) ?? "assign";
+  const sending = upload.percent !== null;
+  const formProps = getFormProps(form);
+  return (
+    <form
+      {...formProps}
+      method="post"
+      action={action}
+      data-progress-action={progressAction}
+      encType="multipart/form-data"
+      onSubmit={(event) => {
+        formProps.onSubmit?.(event);
+        upload.onSubmit(event);
+      }}
+      className="space-y-4"
+    >
+      <input type="hidden" name="step" value="tracks" />
+      <FormAlert id={form.errorId} errors={upload.failure ? [upload.failure] : form.errors} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Title" errors={fields.title.errors} errorId={fields.title.errorId} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, autoComplete: "off" }} />
+        <Field
+          label="Version (optional)"
+          errors={fields.version.errors}
+          errorId={fields.version.errorId}
+          help="Radio Edit, Acoustic, Remix…"
+          inputProps={{ ...getInputProps(fields.version, { type: "text" }), maxLength: 100, autoComplete: "off" }}
+        />
+      </div>
+      <fieldset aria-describedby={fields.isrcChoice.errors?.length ? fields.isrcChoice.errorId : undefined}>
+        <legend className="text-sm font-medium text-stone-800">ISRC (the recording&rsquo;s code)</legend>
+        <div className="mt-2 space-y-2">
+          {(
+            [
+              ["assign", "Assign one for me (free, when the release is submitted)"],
+              ["have", "I have one"],
+            ] as const
+          ).map(([value, label]) => (
+            <div key={value} className="flex items-start gap-2">
+              <input
+                {...getInputProps(fields.isrcChoice, { type: "radio", value })}
+                id={`new-track-isrc-${value}`}
+                onChange={(e) => setChoice(e.currentTarget.value)}
+                className="mt-0.5 size-4 accent-brand-800"
+              />
+              <label htmlFor={`new-track-isrc-${value}`} className="text-sm text-stone-800">
+                {label}
+              </label>
+            </div>
+          ))}
+        </div>
+        <FieldErrors id={fields.isrcChoice.errorId} errors={fields.isrcChoice.errors} />
+      </fieldset>
+      {/* Without JavaScript both stay shown: the field is read only with "I have one". */}
+      <div className={isrcChoice === "assign" && choice !== null ? "hidden" : undefined}>
+        <Field
+          label="ISRC"
+          errors={fields.isrc.errors}
+          errorId={fields.isrc.errorId}
+          help="Like US-S1Z-99-00001: only if you chose “I have one”."
+          inputProps={{ ...getInputProps(fields.isrc, { type: "text" }), maxLength: 15, autoComplete: "off", spellCheck: false }}
+        />
+      </div>
+      <TextareaField
+        label="Written by (optional)"
+        errors={fields.writers.errors}
+        errorId={fields.writers.errorId}
+        help="The songwriters, separated by commas: they share equally. Change the shares and add IPI numbers on the song's page."
+        textareaProps={{ ...getTextareaProps(fields.writers), rows: 2, maxLength: 1000 }}
+      />
+      <CheckboxField label="Explicit lyrics" errors={fields.explicit.errors} errorId={fields.explicit.errorId} inputProps={getInputProps(fields.explicit, { type: "checkbox" })} />
+      <div>
+        <label htmlFor="new-track-audio" className="block text-sm font-medium text-stone-800">
+          Audio (WAV or FLAC)
+        </label>
+        <input
+          id="new-track-audio"
+          type="file"
+          name="audio"
+          accept=".wav,.flac,audio/wav,audio/x-wav,audio/flac"
+          aria-invalid={fields.audio.errors?.length ? true : undefined}
+          aria-describedby={fields.audio.errors?.length ? `${fields.audio.errorId} new-track-audio-help` : "new-track-audio-help"}
+          className={`${inputClass} file:mr-3 file:rounded file:border-0 file:bg-stone-100 file:px-2 file:py-1`}
+        />
+        <p id="new-track-audio-help" className="mt-1 text-xs text-stone-500">
+          At least 16-bit / 44.1 kHz, up to 250 MB. You can add it later, before you submit.
+        </p>
+        <FieldErrors id={fields.audio.errorId} errors={fields.audio.errors} />
+      </div>
+      <UploadProgress percent={upload.percent} label="Uploading the track's audio" />
+      <button
+        type="submit"
+        name="intent"
+        value="new-track"
+        disabled={sending}
+        className="inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60"
+      >
+        {sending ? "Adding…" : "Add the new track"}
+      </button>
+    </form>
+  );
+}
+
 function ReleaseStep({ data }: { data: ReleaseData }) {
   const details = useReleaseActionResult("details");
   const tracks = useReleaseActionResult("tracks");
@@ -189,6 +316,8 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
   const here = distributionPath(memberId, release.id, step);
   const back = previousStep(step);
   const blocking = data.problems.filter((p) => p.blocking);
+  // A fresh (empty) new-track form after each track made, never after a refusal.
+  const newTrackKey = useFormResetKey("new-track");
 
   if (!data.actions.edit) {
     return (
@@ -233,13 +362,9 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
               lastResult={tracks.result}
               songPath={(id) => `/member/${memberId}/song-profile/${id}`}
             />
-            <p className="mt-4 text-sm text-stone-600">
-              A song that is not there yet?{" "}
-              <Link to={`/member/${memberId}/song-profile/new?artist=${release.artist.id}`} className="font-medium text-brand-900 underline">
-                Create it
-              </Link>{" "}
-              (title, writers and its WAV or FLAC audio), then come back to this step.
-            </p>
+          </Section>
+          <Section title="New track" id="add-new-track" description="A song that is not there yet: make it here, with its audio. It is added at the end of the release.">
+            <NewTrackForm key={newTrackKey} action={`${here}&upload=track`} progressAction={`/member/${memberId}/digital-distribution/new-track?release=${release.id}`} />
           </Section>
           <Section title="Audio" id="audio" description="Each track needs its WAV or FLAC file, at least 16-bit / 44.1 kHz.">
             {release.tracks.length ? <TrackAudioList data={data} /> : <p className="text-sm text-stone-600">Add a track first.</p>}
@@ -297,10 +422,7 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
               <dt className="text-stone-500">Release date</dt>
               <dd>{release.releaseDate ?? "Not chosen"}</dd>
             </dl>
-            {blocking.length ? <PreflightList problems={blocking} title="Still to fix" /> : null}
-            <div className="mt-4">
-              <SubmitForm action={here} step="submit" problems={data.problems} result={submit} />
-            </div>
+            <SubmitPanel action={here} step="submit" problems={blocking} submit={submit} title="Still to fix" />
           </Section>
           <StepButtons back={backLink} next={null} />
         </div>
@@ -325,8 +447,13 @@ export function DistributionStartPage() {
           <p className="flex flex-wrap items-center gap-2 text-sm text-stone-600">
             <ReleaseStatusTag status={data.release.status} />
             <span>{data.release.artist.name}</span>
-            <span aria-hidden="true">·</span>
-            <span>Your draft is saved at every step.</span>
+            {/* Only a release the flow still edits is a draft being saved. */}
+            {data.actions.edit ? (
+              <>
+                <span aria-hidden="true">·</span>
+                <span>Your draft is saved at every step.</span>
+              </>
+            ) : null}
           </p>
         ) : null}
       </header>

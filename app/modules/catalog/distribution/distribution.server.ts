@@ -1,3 +1,5 @@
+import fs from "node:fs/promises";
+import { data } from "react-router";
 import type { User } from "~/db/schema";
 import { requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { routeError } from "~/modules/http/route-errors.server";
@@ -18,6 +20,14 @@ import {
   type ReleaseIntentContext,
 } from "~/modules/catalog/releases/release-routes.server";
 import { availableActions } from "~/modules/catalog/releases/release-status.server";
+import { addNewTrack } from "~/modules/catalog/releases/new-track.server";
+import { ReleaseEditError } from "~/modules/catalog/releases/release-editor.server";
+import { NewTrackSchema } from "~/modules/catalog/releases/release-schemas";
+import { replyTo } from "~/modules/catalog/releases/release-routes.server";
+import { AudioUploadError, receiveAudioUpload } from "~/modules/catalog/songs/audio.server";
+import { redirectWithFlash } from "~/modules/flash/flash.server";
+import { progressUploadAnswer } from "~/modules/http/progress-upload.server";
+import { parseForm } from "~/modules/security/form-body.server";
 import { distributionPath, isDistributionStep, nextStep, stepOfField, type DistributionStep } from "./distribution-steps";
 
 /**
@@ -85,8 +95,59 @@ export async function distributionLoader(args: RouteArgs) {
 
 export type DistributionLoaderData = Awaited<ReturnType<typeof distributionLoader>>;
 
+/** The form data of a multipart body's small fields (the audio file travels apart, streamed to disk). */
+function fieldsForm(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
+/**
+ * The Tracks step's new track (`?upload=track`, multipart): the audio is streamed to a temporary file first, then
+ * the fields are checked and `addNewTrack` makes the song and adds it (new-track.server.ts). A refusal answers
+ * beside its field (the audio's message beside the file), values kept.
+ */
+async function newTrackAction(args: RouteArgs, user: User, memberId: number, releaseParam: string | null) {
+  if (!releaseParam) throw routeError(400, "Unknown form.");
+  const { release } = await requireMemberRelease(user, releaseParam);
+  // An empty file field is allowed (the audio may come later); an unreadable or oversized file is refused beside it.
+  let received;
+  try {
+    received = await receiveAudioUpload(args.request);
+  } catch (error) {
+    if (error instanceof AudioUploadError) return replyTo("new-track", parseForm(new FormData(), { schema: NewTrackSchema }).reply({ fieldErrors: { audio: [error.message] } }), error.status);
+    throw error;
+  }
+  const formData = fieldsForm(received.fields);
+  if (formData.get("step") !== "tracks" || formData.get("intent") !== "new-track") {
+    if (received.file) await fs.rm(received.file.tmpPath, { force: true });
+    throw routeError(400, "Unknown form.");
+  }
+  const submission = parseForm(formData, { schema: NewTrackSchema });
+  if (submission.status !== "success") {
+    if (received.file) await fs.rm(received.file.tmpPath, { force: true });
+    return replyTo("new-track", submission.reply());
+  }
+  try {
+    const { song, audio } = await addNewTrack(user, release, submission.value, received.file?.tmpPath ?? null);
+    const withAudio = audio ? ` with its audio (${audio.format.toUpperCase()}, ${audio.bitDepth}-bit / ${audio.sampleRate / 1000} kHz)` : ": upload its audio before you submit";
+    return redirectWithFlash(`${distributionPath(memberId, release.id, "tracks")}&done=new-track-${song.id}`, { kind: "success", message: `“${song.title}” is added${withAudio}.` });
+  } catch (error) {
+    if (error instanceof ReleaseEditError) return replyTo("new-track", submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
+    throw error;
+  }
+}
+
+/** POST `digital-distribution/new-track?release=`: the same new track, for the page's script (JSON answers, for its progress bar). */
+export async function newTrackUploadAction(args: RouteArgs) {
+  const { user, memberId } = await guard(args);
+  return progressUploadAnswer(await newTrackAction(args, user, memberId, new URL(args.request.url).searchParams.get("release")));
+}
+
 export async function distributionAction(args: RouteArgs) {
   const { user, memberId, where } = await guard(args);
+  const url = new URL(args.request.url);
+  if (url.searchParams.get("upload") === "track") return newTrackAction(args, user, memberId, url.searchParams.get("release"));
   const formData = await readReleaseForm(args.request);
   if (!(formData instanceof FormData)) return formData;
   const intent = String(formData.get("intent") ?? "");
@@ -112,8 +173,12 @@ export async function distributionAction(args: RouteArgs) {
       return handleCoverIntent(ctx);
     case "stores":
       return handleStoresIntent(ctx);
-    case "submit":
-      return handleSubmitIntent(ctx, releaseStatusPath(memberId, release));
+    case "submit": {
+      // A refusal's problems link to the flow's steps, as the page's own preflight does.
+      const outcome = await handleSubmitIntent(ctx, releaseStatusPath(memberId, release));
+      if (outcome instanceof Response || !outcome.data.problems) return outcome;
+      return data({ ...outcome.data, problems: withStepLinks(outcome.data.problems, memberId, release.id) }, outcome.init ?? undefined);
+    }
   }
   throw routeError(400, "Unknown form.");
 }

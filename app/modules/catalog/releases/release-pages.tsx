@@ -2,6 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTex
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
+import { AudioPlayer } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
@@ -496,7 +497,7 @@ export function ReleaseCoverForm({
 
 /* ------------------------------------------------------------------ shared panels */
 
-export function PreflightList({ problems, title = "Preflight check" }: { problems: ReleasePreflightProblem[]; title?: string }) {
+export function PreflightList({ problems, title = "Preflight check", refused = false }: { problems: ReleasePreflightProblem[]; title?: string; refused?: boolean }) {
   const blocking = problems.filter((p) => p.blocking);
   const notes = problems.filter((p) => !p.blocking);
   return (
@@ -504,8 +505,10 @@ export function PreflightList({ problems, title = "Preflight check" }: { problem
       {blocking.length === 0 ? (
         <p className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">Everything the stores need is there.</p>
       ) : (
-        <div className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+        // A refused submission is said here, once: the problems are the reason (no second box above or below).
+        <div role={refused ? "alert" : undefined} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
           <p className="font-medium">
+            {refused ? "Not submitted: " : ""}
             {blocking.length} {blocking.length === 1 ? "problem blocks" : "problems block"} submission:
           </p>
           <ul className="mt-1 list-disc space-y-1 pl-5">
@@ -529,6 +532,26 @@ export function PreflightList({ problems, title = "Preflight check" }: { problem
           ))}
         </ul>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The preflight and the submit button, as one panel: after a refused submission its problems replace the list (one
+ * box, named "Why the submission was refused"), never a second list or an alert repeating it.
+ */
+export function SubmitPanel({
+  problems,
+  submit,
+  action,
+  step,
+  title,
+}: Pick<ReleaseFormProps, "action" | "step"> & { problems: ReleasePreflightProblem[]; submit: { result: Result; problems?: ReleasePreflightProblem[] }; title?: string }) {
+  const refused = Boolean(submit.problems?.length);
+  return (
+    <div className="space-y-4">
+      {refused ? <PreflightList problems={submit.problems!} title="Why the submission was refused" refused /> : <PreflightList problems={problems} title={title} />}
+      <SubmitForm action={action} step={step} problems={submit.problems ?? problems} result={submit} />
     </div>
   );
 }
@@ -603,8 +626,8 @@ export function SubmitForm({
   return (
     <Form method="post" action={action} className="space-y-3">
       <StepField step={step} />
-      <FormAlert errors={result.result?.error?.[""] ?? undefined} />
-      {result.problems?.length ? <PreflightList problems={result.problems} title="Why the submission was refused" /> : null}
+      {/* A refusal with problems is shown by the list (SubmitPanel); any other refusal (the release moved on) here. */}
+      <FormAlert errors={result.problems?.length ? undefined : (result.result?.error?.[""] ?? undefined)} />
       <p className="text-sm text-stone-600">
         {blocking ? "Fix the problems above first; you can still try, and we will tell you what is missing." : "An administrator reviews the release before it goes to the stores."}
       </p>
@@ -797,10 +820,7 @@ export function MemberReleaseProfilePage() {
             <ReleaseStoresForm key={`s-${version}`} release={release} lastResult={stores.result} />
           </Section>
           <Section title="Check and submit" id="submit">
-            <div className="space-y-4">
-              <PreflightList problems={problems} />
-              <SubmitForm problems={problems} result={submit} />
-            </div>
+            <SubmitPanel problems={problems} submit={submit} />
           </Section>
         </>
       )}
@@ -808,6 +828,91 @@ export function MemberReleaseProfilePage() {
         <ReleaseSplitsSummary tracks={release.tracks} summaries={splits} songPath={(id) => `/member/${memberId}/song-profile/${id}`} />
       </Section>
     </div>
+  );
+}
+
+/** What the member's release status means now and what comes next, in plain words. */
+function nextSteps(release: Pick<ReleaseDetail, "status" | "tag" | "releaseDate">, storeCount: number): { now: string; next: string } {
+  const date = release.releaseDate ? formatDay(release.releaseDate) : null;
+  const stores = `${storeCount} ${storeCount === 1 ? "store" : "stores"}`;
+  switch (release.status) {
+    case "draft":
+      return { now: "Not submitted yet.", next: "Finish it (tracks, cover art, stores) and submit it for review: the preflight below says what is still missing." };
+    case "pending_approval":
+      return {
+        now: "Submitted: an administrator is reviewing it (the audio, the cover art, the codes and the details). It cannot be changed while it is reviewed.",
+        next: `You are notified of the outcome. Once approved it is delivered to the ${stores} you chose${date ? ` and goes live on ${date}` : ""}; if something must change, the reviewer's reasons show here and you can edit it and submit it again.`,
+      };
+    case "rejected":
+      return { now: "The reviewer asked for changes (their reasons are above).", next: "Edit the release, then submit it again: it goes back to review." };
+    case "approved":
+      return { now: "Approved: its delivery package is built.", next: `It is being delivered to the ${stores}${date ? `, to go live on ${date}` : ""}. You are notified when it is in distribution.` };
+    case "in_distribution":
+      return release.tag === "published"
+        ? { now: `Live in the ${stores}${date ? ` since ${date}` : ""}.`, next: "Streams and sales reach Income & Shares as the stores' statements are imported, usually one to three months later." }
+        : { now: `Delivered to the ${stores}${date ? `: it goes live on ${date}` : ""}.`, next: "Stores can take a few days to show it. Streams and sales reach Income & Shares as their statements are imported." };
+    case "takedown_requested":
+      return { now: "A takedown is requested: every store is asked to remove it.", next: "It shows as taken down once the stores confirm." };
+    case "taken_down":
+      return { now: "Taken down: the stores were asked to remove it.", next: "Its past sales still reach your statements as they are imported." };
+  }
+}
+
+function formatDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+}
+
+/** The release as submitted: what happens next, its tracks (with players), its stores and territories. */
+function ReleaseOverview({ release }: { release: ReleaseDetail }) {
+  const steps = nextSteps(release, release.stores.length);
+  const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
+  const territoryNames = new Map<string, string>(TERRITORIES.map((t) => [t.code, t.name]));
+  const territories = release.territories.includes(WORLDWIDE) ? ["Worldwide"] : release.territories.map((t) => territoryNames.get(t) ?? t);
+  return (
+    <>
+      <Section title="Where it stands" id="status">
+        <p className="text-sm text-stone-800">{steps.now}</p>
+        <h3 className="mt-3 text-sm font-semibold text-stone-900">What happens next</h3>
+        <p className="mt-1 text-sm text-stone-700">{steps.next}</p>
+      </Section>
+      <Section title="Tracks" id="tracks">
+        {release.tracks.length === 0 ? (
+          <p className="text-sm text-stone-600">No tracks.</p>
+        ) : (
+          <ol aria-label="Tracks" className="divide-y divide-stone-200">
+            {release.tracks.map((track) => (
+              <li key={track.songId} className="space-y-2 py-3">
+                <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+                  <p className="min-w-0 font-medium break-words">
+                    {track.position}. {track.title}
+                    {track.version ? <span className="text-stone-500"> ({track.version})</span> : null}
+                    {track.explicit ? <span className="ml-2 rounded bg-stone-800 px-1.5 py-0.5 align-middle text-[10px] font-bold text-white">E</span> : null}
+                  </p>
+                  <p className="text-xs text-stone-600 tabular-nums">
+                    {formatDuration(track.durationSeconds)} · ISRC {track.isrc ?? "assigned at submission"}
+                  </p>
+                </div>
+                {track.audio ? (
+                  <AudioPlayer src={songAudioPath(track.songId)} label={`Listen to ${track.title}`} />
+                ) : (
+                  <p className="text-sm text-amber-800">No audio.</p>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+      <Section title="Stores and territories" id="stores">
+        <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="font-medium text-stone-600">Stores</dt>
+          <dd className="text-stone-900">{release.stores.length ? release.stores.map((s) => storeNames.get(s) ?? s).join(", ") : "None chosen"}</dd>
+          <dt className="font-medium text-stone-600">Territories</dt>
+          <dd className="text-stone-900">{territories.length ? territories.join(", ") : "None chosen"}</dd>
+          <dt className="font-medium text-stone-600">Release date</dt>
+          <dd className="text-stone-900">{release.releaseDate ? formatDay(release.releaseDate) : "Not chosen"}</dd>
+        </dl>
+      </Section>
+    </>
   );
 }
 
@@ -844,12 +949,10 @@ export function MemberReleaseStatusPage() {
         </div>
       </header>
       <RejectionReasonsPanel reasons={release.status === "rejected" ? release.rejectionReasons : null} profilePath={profilePath} />
+      <ReleaseOverview release={release} />
       {actions.submit ? (
         <Section title="Preflight and submission" id="submit">
-          <div className="space-y-4">
-            <PreflightList problems={problems} />
-            <SubmitForm problems={problems} result={submit} />
-          </div>
+          <SubmitPanel problems={problems} submit={submit} />
         </Section>
       ) : null}
       {actions.requestTakedown ? (

@@ -45,7 +45,7 @@ import { releaseSplitSummaries } from "~/modules/splits/split-sheet.server";
  * flow's own action can run the same code with its own `redirectTo`.
  */
 
-export type ReleaseForm = "details" | "stores" | "tracks" | "cover" | "submit" | "takedown" | "review";
+export type ReleaseForm = "details" | "stores" | "tracks" | "new-track" | "cover" | "submit" | "takedown" | "review";
 
 export interface ReleaseActionData {
   form: ReleaseForm;

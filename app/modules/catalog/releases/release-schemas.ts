@@ -75,6 +75,29 @@ export const AddTrackSchema = z.object({ songId: z.number({ error: "Choose a son
 export const RemoveTrackSchema = z.object({ songId: z.number().int().positive() });
 export const MoveTrackSchema = z.object({ songId: z.number().int().positive(), direction: z.enum(["up", "down"]) });
 
+/**
+ * A new track made in the distribution flow (new-track.server.ts): the song's title and version, its ISRC or
+ * "assign one" (the platform's range, at submission), explicit or not, and its writers (optional, equal shares).
+ * The audio file travels beside these fields in the same multipart body.
+ */
+export const NewTrackSchema = z
+  .object({
+    title: z.string({ error: "Enter the track's title." }).trim().min(1, "Enter the track's title.").max(200, "The title can be at most 200 characters."),
+    version: optionalText(100, "version"),
+    isrcChoice: z.enum(["assign", "have"], { error: "Choose whether you have an ISRC." }).default("assign"),
+    isrc: z
+      .string()
+      .trim()
+      .transform((v) => v.replace(/[\s-]/g, "").toUpperCase())
+      .optional(),
+    explicit: z.boolean().optional().default(false),
+    writers: optionalText(1000, "list of writers").refine((v) => v.split(/[,\n]/).filter((n) => n.trim()).length <= 20, "Name at most 20 writers here; add more on the song's page."),
+  })
+  .superRefine((value, ctx) => {
+    if (value.isrcChoice === "have" && !value.isrc) ctx.addIssue({ code: "custom", path: ["isrc"], message: "Enter the ISRC, or choose to have one assigned." });
+  });
+export type NewTrackValue = z.output<typeof NewTrackSchema>;
+
 export const CoverSchema = z.object({
   cover: z.instanceof(File, { message: "Choose an image file." }).refine((f) => f.size > 0, "Choose an image file."),
 });

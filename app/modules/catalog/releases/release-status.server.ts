@@ -11,7 +11,7 @@ import { RELEASE_STATUS_LABELS } from "./release-options";
 import { deliverOnApproval } from "~/modules/catalog/delivery/delivery.server";
 
 /**
- * A release's life (schema.ts): draft|rejected -> pending_approval (submit, refused while the preflight
+ * A release's life (app/db/schema/core.ts): draft|rejected -> pending_approval (submit, refused while the preflight
  * has blocking problems) -> approved | rejected (review) ; approved -> in_distribution ; approved |
  * in_distribution -> takedown_requested (owner or admin, with a reason) -> taken_down (admin).
  * Each transition is ONE conditional `UPDATE ... WHERE id = ? AND status = <expected>` (a concurrent change

@@ -93,7 +93,7 @@ export async function readAudioFacts(file: string): Promise<AudioFacts> {
 }
 
 /** Checks the received file and makes it the song's audio; the temporary file is gone either way. */
-export async function setSongAudio(song: SongDetail, tmpPath: string): Promise<AudioFacts> {
+export async function setSongAudio(song: Pick<SongDetail, "id" | "audioPath" | "releases">, tmpPath: string): Promise<AudioFacts> {
   try {
     assertSongEditable(song);
     const facts = await readAudioFacts(tmpPath);

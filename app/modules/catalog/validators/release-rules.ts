@@ -1,5 +1,5 @@
 /**
- * The release rules stores enforce, checked before a release is submitted (issue 8's preflight). Each
+ * The release rules stores enforce, checked before a release is submitted (the preflight). Each
  * problem carries a stable reason code, the field it belongs to, and whether it blocks submission.
  */
 export type ReleaseType = "single" | "ep" | "album";
@@ -79,6 +79,19 @@ export function releaseProblems(release: ReleaseFacts, today: string): Preflight
   }
   if (release.explicit && !tracks.some((t) => t.explicit)) {
     problems.push(problem("release_explicit_without_explicit_track", "parental_advisory", "An explicit release needs at least one explicit track."));
+  }
+  // The other way round, stores refuse it too: a release holding an explicit track carries the parental advisory.
+  const explicitTracks = tracks.filter((t) => t.explicit);
+  if (!release.explicit && explicitTracks.length) {
+    const named = explicitTracks.slice(0, 3).map((t) => `“${t.title}”`);
+    const list = explicitTracks.length > 3 ? `${named.join(", ")} and ${explicitTracks.length - 3} more` : named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+    problems.push(
+      problem(
+        "release_not_explicit_with_explicit_track",
+        "parental_advisory",
+        `${list} ${explicitTracks.length === 1 ? "is" : "are"} marked explicit: mark the release explicit (parental advisory), or the ${explicitTracks.length === 1 ? "track" : "tracks"} clean if ${explicitTracks.length === 1 ? "it is" : "they are"}.`,
+      ),
+    );
   }
   if (!release.releaseDate) {
     problems.push(problem("release_date_missing", "release_date", "Choose a release date."));

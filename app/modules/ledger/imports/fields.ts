@@ -3,7 +3,7 @@
  * StatementFormatError that names the line, the column (as the file spells it) and the bad value, so an
  * administrator can fix the file. Amounts go through money.ts, never through a JavaScript number.
  */
-import { MoneyParseError, parseDecimalToMicros, parseExchangeRate } from "../money";
+import { formatMicros, MAX_LEDGER_MICROS, MoneyParseError, parseDecimalToMicros, parseExchangeRate } from "../money";
 import { StatementFormatError } from "./statement-line";
 
 /** One data row, read by normalised header name (see normaliseHeader). */
@@ -49,12 +49,18 @@ export function requiredText(row: SourceRow, header: string, lineNo: number): st
 export function amountMicros(row: SourceRow, header: string, lineNo: number): bigint {
   const value = row.get(header);
   if (value === "") fail(lineNo, header, `${row.label(header)} is empty; enter the amount, such as 12.50 or 0.`);
+  let micros: bigint;
   try {
-    return parseDecimalToMicros(value);
+    micros = parseDecimalToMicros(value);
   } catch (error) {
     if (error instanceof MoneyParseError) fail(lineNo, header, `${row.label(header)} “${value}” is not a decimal such as 12.50.`);
     throw error;
   }
+  // The ledger keeps micro-units in bigint columns: a larger amount would fail the import's insert.
+  if (micros > MAX_LEDGER_MICROS || micros < -MAX_LEDGER_MICROS) {
+    fail(lineNo, header, `${row.label(header)} “${value}” is larger than the ledger can hold (at most ${formatMicros(MAX_LEDGER_MICROS)} either way).`);
+  }
+  return micros;
 }
 
 /** A 3-letter code, uppercased. An empty cell means the fallback (our own CSV defaults to USD). */
@@ -104,6 +110,8 @@ class Memo<T> {
   }
 }
 
+const MAX_QUANTITY = 2_147_483_647;
+
 /** A whole number of plays or units ("1200", "1,200", "12.0", "-1" for a return); empty is null. */
 export function quantity(row: SourceRow, header: string, lineNo: number): number | null {
   const value = row.get(header);
@@ -113,6 +121,8 @@ export function quantity(row: SourceRow, header: string, lineNo: number): number
   const match = /^([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.0+)?$/.exec(value);
   const count = match ? Number(`${match[1]}${match[2].replaceAll(",", "")}`) : Number.NaN;
   if (!Number.isSafeInteger(count)) fail(lineNo, header, `${row.label(header)} “${value}” is not a whole number of units such as 12.`);
+  // statement_lines.quantity is an integer column.
+  if (count > MAX_QUANTITY || count < -MAX_QUANTITY) fail(lineNo, header, `${row.label(header)} “${value}” is more units than a line can hold (at most ${MAX_QUANTITY.toLocaleString("en-US")}).`);
   return count === 0 ? 0 : count; // no -0
 }
 

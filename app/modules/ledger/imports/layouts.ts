@@ -1,5 +1,5 @@
 /**
- * The statement layouts Backline accepts, recognised by their header rows (MONEY.md "Statements in").
+ * The statement layouts Backline accepts, recognised by their header rows (docs/money.md "Statements in").
  *
  * A layout is recognised by a set of required header names (case-insensitive, trimmed, BOM stripped),
  * never by column order, so an extra or moved column does not break an import. The column names of the
@@ -112,7 +112,7 @@ function requireDigitalIds(row: SourceRow, lineNo: number, isrc: string | null, 
   }
 }
 
-// ---- Backline canonical CSV (MONEY.md "Canonical CSV columns") -----------------------------------------
+// ---- Backline canonical CSV (docs/money.md "Canonical CSV columns") -----------------------------------------
 
 const canonicalDigital: Layout = {
   id: "canonical-digital",

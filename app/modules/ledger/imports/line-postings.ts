@@ -5,7 +5,7 @@ import { allocateToSplit, commissionSplit, largestRemainder } from "../allocatio
 import type { LineMatch, SongShares, SplitVersionShares } from "./match-index.server";
 
 /**
- * The postings one statement line makes (MONEY.md "Allocation"), apart from its receipts side, which the
+ * The postings one statement line makes (docs/money.md "Allocation"), apart from its receipts side, which the
  * importer adds (the line's amount, negated). Pure: the caller supplies the match, the songs' splits and
  * the running recoup figures (updated in place), so a line is allocated the same way on every run.
  *

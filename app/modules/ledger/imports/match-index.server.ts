@@ -6,7 +6,7 @@ import { normaliseIpi, normaliseIsrc, normaliseIswc, normaliseUpc } from "./fiel
 import type { StatementLine } from "./statement-line";
 
 /**
- * What an import matches its lines against (MONEY.md "Matching"), read once per import: the catalogue's
+ * What an import matches its lines against (docs/money.md "Matching"), read once per import: the catalogue's
  * codes, the members' IPI numbers, the remembered aliases and every confirmed split. Lookups are then
  * in memory, so the number of statements an import runs does not grow with its lines.
  */

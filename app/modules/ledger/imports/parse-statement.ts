@@ -1,5 +1,5 @@
 /**
- * Streams a statement file into StatementLines (MONEY.md "Statements in": streamed, never read whole).
+ * Streams a statement file into StatementLines (docs/money.md "Statements in": streamed, never read whole).
  *
  * The first non-blank line is looked at on its own to choose the delimiter (tab-separated DistroKid and
  * CD Baby files, comma-separated CSV otherwise), then the bytes flow through csv-parse with back-pressure,
@@ -43,7 +43,7 @@ export interface OpenedStatement {
   close(): void;
 }
 
-type StatementInput = NodeJS.ReadableStream | Readable;
+type StatementInput = NodeJS.ReadableStream | Readable | AsyncIterable<Buffer>;
 
 // The header row of any accepted layout is far shorter; this only bounds the look-ahead for a newline.
 const SNIFF_LIMIT_BYTES = 1 << 20;
@@ -99,6 +99,14 @@ async function readFirstLine(source: AsyncIterator<unknown>): Promise<{ head: Bu
     }
   }
   return { head, ended: true, firstLine: firstNonBlankLine(Buffer.concat(head).toString("utf8"), true) ?? "" };
+}
+
+/** A NUL character (a zero byte) in a cell: no text column stores one, and a text file has none. */
+function nulError(lineNo: number, where: string, column: string | null): StatementFormatError {
+  return new StatementFormatError(
+    `Line ${lineNo}: the ${where} holds a NUL character (a zero byte), which a statement cannot contain: the file may be damaged or saved in another encoding. Remove it and upload the file again.`,
+    { lineNo, column },
+  );
 }
 
 function isBlank(cells: readonly string[]): boolean {
@@ -168,6 +176,8 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
   const { head, ended, firstLine } = await readFirstLine(source);
   const delimiter = sniffDelimiter(firstLine.replace(/^\uFEFF/, ""));
 
+  // PostgreSQL's text cannot hold NUL: a chunk with a zero byte makes every row from then on checked for one.
+  let nulSeen = head.some((chunk) => chunk.includes(0));
   async function* bytes(): AsyncGenerator<Buffer> {
     try {
       yield* head;
@@ -175,7 +185,9 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
       for (;;) {
         const next = await source.next();
         if (next.done) return;
-        yield toBuffer(next.value);
+        const chunk = toBuffer(next.value);
+        if (!nulSeen && chunk.includes(0)) nulSeen = true;
+        yield chunk;
       }
     } finally {
       // Stopping early destroys a Node readable through its iterator; a no-op once it has ended.
@@ -252,6 +264,8 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
         at++;
         if (!isBlank(record)) {
           headers = record.map((cell) => cell.replace(/^\uFEFF/, "").trim());
+          const nul = nulSeen ? headers.findIndex((header) => header.includes("\u0000")) : -1;
+          if (nul !== -1) throw nulError(lastLine, `header row's column ${nul + 1}`, null);
           break find;
         }
       }
@@ -298,6 +312,10 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
               `Line ${lineNo}: it has ${cells.length} cells but the header row has ${columns} columns (a stray ${delimiter === "\t" ? "tab" : "comma"}, or a cell that should be quoted?).`,
               { lineNo },
             );
+          }
+          if (nulSeen) {
+            const nul = cells.findIndex((cell) => cell.includes("\u0000"));
+            if (nul !== -1) throw nulError(lineNo, headers[nul] ? `${headers[nul]} cell` : `cell in column ${nul + 1}`, headers[nul] ?? null);
           }
           batch.push(mapRow(new CellRow(cells, index, labels), lineNo));
         }

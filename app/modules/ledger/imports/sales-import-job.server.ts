@@ -1,5 +1,5 @@
 import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
-import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
+import { defineJob, enqueueJob, storableError } from "~/modules/jobs/queue.server";
 import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
 
 /**
@@ -11,15 +11,18 @@ export const SALES_IMPORT_JOB = "sales-import";
 export const SALES_IMPORT_PROGRESS_EVENT = "sales-import.progress";
 const RETRY_LIMIT = 2;
 
-registerJobHandler<{ importId: number }>(
+/** Registered at boot by the job registry (app/modules/jobs/registry.server.ts). */
+export const salesImportJob = defineJob<{ importId: number }>(
   SALES_IMPORT_JOB,
   async ({ importId }, job) => {
     try {
       await runSalesImport(importId);
     } catch (error) {
+      // The retry policy decides: a run with retries left fails (and is retried); the last one records why.
       if (job.retryCount >= RETRY_LIMIT) {
-        console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: String(error) }));
-        await failSalesImport(importId, "The import stopped on an unexpected error and posted nothing. Upload the file again, or ask a developer to look at the server log.");
+        const reason = storableError(error).message;
+        console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: reason }));
+        await failSalesImport(importId, `The import stopped on an error and posted nothing: ${reason}. Upload the file again, or ask a developer to look at the server log.`);
         return;
       }
       throw error;

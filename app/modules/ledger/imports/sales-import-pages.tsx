@@ -8,7 +8,7 @@ import { Pagination } from "~/components/pagination";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
 import { useRevalidateWhenIdle } from "~/components/realtime/revalidate-on";
 import { StatusTag } from "~/components/status-tag";
-import type { SalesImportData, UploadActionData, UploadSalesData } from "./sales-import-routes.server";
+import type { SalesImportData, SuspenseQueueData, UploadActionData, UploadSalesData } from "./sales-import-routes.server";
 
 /**
  * The admin's sales upload pages. The upload is a plain multipart form (it works without JavaScript);
@@ -61,6 +61,30 @@ function ImportStatus({ status, lines }: { status: string; lines?: number | null
       <StatusTag status={STATUS_TAG[status] ?? status} label={STATUS_LABELS[status] ?? status} />
       {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums"><Count value={lines} /> lines posted…</span> : null}
     </span>
+  );
+}
+
+/**
+ * How far a queued or running import has gone: the lines posted out of the lines the upload's check read, as a
+ * labelled progress bar (live over realtime; without JavaScript the page refreshes itself).
+ */
+function ImportProgress({ status, posted, expected }: { status: string; posted: number; expected: number | null }) {
+  const done = expected ? Math.min(posted, expected) : posted;
+  return (
+    <section aria-labelledby="progress-heading" className="space-y-2 rounded-lg border border-stone-200 bg-white p-4">
+      <h2 id="progress-heading" className="text-sm font-semibold">
+        {status === "queued" ? "Waiting for the worker" : "Posting the statement"}
+      </h2>
+      {expected ? (
+        <progress id="import-progress" max={expected} value={done} aria-labelledby="progress-heading" aria-describedby="progress-count" className="h-2 w-full accent-brand-700" />
+      ) : null}
+      <p id="progress-count" className="text-sm text-stone-700 tabular-nums" data-testid="import-progress">
+        {status === "queued"
+          ? `${expected ? `${formatCount(expected)} lines checked; ` : ""}queued.`
+          : `${formatCount(done)}${expected ? ` of ${formatCount(expected)}` : ""} lines posted.`}{" "}
+        This page updates by itself.
+      </p>
+    </section>
   );
 }
 
@@ -139,9 +163,14 @@ export function UploadSalesPage() {
       </section>
 
       <section aria-labelledby="history-heading" className="space-y-3">
-        <h2 id="history-heading" className="text-lg font-semibold">
-          Import history
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="history-heading" className="text-lg font-semibold">
+            Import history
+          </h2>
+          <Link to="/admin/suspense" className="text-sm text-brand-800 underline">
+            Lines in suspense, every import
+          </Link>
+        </div>
         <DataTable
           caption="Sales imports, newest first"
           rows={imports}
@@ -212,7 +241,7 @@ export function SalesImportPage() {
           {row.error}
         </p>
       ) : null}
-      {running ? <p className="text-sm text-stone-700">The statement is being posted. This page updates by itself.</p> : null}
+      {running ? <ImportProgress status={row.status} posted={live[row.id] ?? linesSoFar ?? 0} expected={row.expectedLines} /> : null}
 
       {row.status === "completed" && reconciliation ? (
         <section aria-labelledby="figures-heading" className="space-y-3">
@@ -371,11 +400,11 @@ function ImportLines({ lines }: { lines: SalesImportData["lines"] }) {
   );
 }
 
-function MatchForm({ line, kind, options, error }: { line: number; kind: string; options: SalesImportData["options"]; error?: string }) {
+function MatchForm({ line, kind, options, error, label }: { line: number; kind: string; options: SalesImportData["options"]; error?: string; label?: string }) {
   const id = `match-${line}`;
   const errorId = `${id}-error`;
   return (
-    <Form method="post" className="flex flex-wrap items-end gap-2" aria-label={`Match line ${line}`}>
+    <Form method="post" className="flex flex-wrap items-end gap-2" aria-label={label ?? `Match line ${line}`}>
       <input type="hidden" name="intent" value="match" />
       <input type="hidden" name="line" value={line} />
       {kind === "pro" ? (
@@ -416,5 +445,127 @@ function MatchForm({ line, kind, options, error }: { line: number; kind: string;
         </p>
       ) : null}
     </Form>
+  );
+}
+
+const CODE_LABELS: Record<string, string> = { isrc: "ISRC", upc: "UPC", ipi: "IPI", title: "Title" };
+
+/**
+ * Every import's lines in suspense grouped by the code they would be matched by, biggest amount first: matching a
+ * group moves every line of it (and teaches the code, so later statements match by themselves). The search finds
+ * songs and releases by title, artist, ISRC or UPC for the pickers; it is a plain GET form (no JavaScript needed).
+ */
+export function SuspenseQueuePage() {
+  const { find, page, pageSize, total, groups, options, codes } = useLoaderData() as SuspenseQueueData;
+  const actionData = useActionData() as { lineId: number; error: string } | undefined;
+  const hasDigital = groups.some((g) => g.kind !== "pro");
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight">Lines in suspense</h1>
+        <p className="mt-1 text-sm text-stone-600">
+          Every import's unmatched lines, grouped by their code, biggest amount first. Match a group and all its lines move out of suspense to their owners; statements
+          that carry the code later are matched by themselves.{" "}
+          <Link to="/admin/upload-sales" className="text-brand-800 underline">
+            Upload sales
+          </Link>
+        </p>
+      </header>
+
+      {hasDigital || find ? (
+        <Form method="get" role="search" aria-label="Catalogue search" className="flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3">
+          <div className="min-w-0 grow sm:grow-0">
+            <label htmlFor="find" className="block text-sm font-medium text-stone-800">
+              Find a song or release
+            </label>
+            <input id="find" name="find" type="search" defaultValue={find} aria-describedby="find-help" className="mt-1 w-80 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm" />
+            <p id="find-help" className="mt-1 text-xs text-stone-500">
+              By title, artist, ISRC or UPC: the pickers below then offer what matches.
+            </p>
+          </div>
+          <SubmitButton>Search</SubmitButton>
+        </Form>
+      ) : null}
+      {find ? (
+        <p className="text-sm text-stone-600" role="status">
+          {options.songs.length + options.releases.length === 0
+            ? `No song or release matches “${find}”.`
+            : `${formatCount(options.songs.length)} songs and ${formatCount(options.releases.length)} releases match “${find}”.`}
+        </p>
+      ) : null}
+
+      {groups.length === 0 ? (
+        <p className="rounded-lg border border-stone-200 bg-white p-4 text-sm text-stone-600">Nothing is in suspense: every line of every import is matched.</p>
+      ) : (
+        <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white" aria-label="Codes in suspense">
+          {groups.map((group) => (
+            <li key={`${group.kind}:${group.codeType}:${group.code}`} className="grid gap-3 p-3 text-sm lg:grid-cols-[1fr_auto] lg:items-center">
+              <div className="min-w-0">
+                <p className="font-medium break-words">
+                  {CODE_LABELS[group.codeType] ?? group.codeType} <span className="font-mono">{group.code}</span>
+                  {group.title ? <span className="text-stone-600"> · {group.title}</span> : null}
+                  {group.artist ? <span className="text-stone-500"> · {group.artist}</span> : null}
+                </p>
+                <p className="text-xs text-stone-600">
+                  {KIND_LABELS[group.kind]} · {formatCount(group.lines)} {group.lines === 1 ? "line" : "lines"} ·{" "}
+                  <span className="font-medium tabular-nums">{dollars(group.amount)}</span> · from{" "}
+                  {group.imports.map((id, i) => (
+                    <span key={id}>
+                      {i > 0 ? ", " : ""}
+                      <Link to={`/admin/upload-sales/${id}`} className="text-brand-800 underline">
+                        import #{id}
+                      </Link>
+                    </span>
+                  ))}
+                </p>
+              </div>
+              <MatchForm
+                line={group.lineId}
+                kind={group.kind}
+                options={options}
+                label={`Match ${CODE_LABELS[group.codeType] ?? group.codeType} ${group.code}`}
+                error={actionData?.lineId === group.lineId ? actionData.error : undefined}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={Math.max(1, Math.ceil(total / pageSize))} pageSize={pageSize} total={total} noun={["code", "codes"]} label="Suspense queue pages" />
+
+      <section aria-labelledby="codes-heading" className="space-y-3">
+        <h2 id="codes-heading" className="text-lg font-semibold">
+          Remembered codes
+        </h2>
+        <p className="text-sm text-stone-600">
+          Codes learned from matches: later statements that carry one are matched by it. Forgetting a code changes nothing already posted; its next lines land in suspense again.
+        </p>
+        {codes.rows.length === 0 ? (
+          <p className="text-sm text-stone-600">No code has been learned yet.</p>
+        ) : (
+          <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white" aria-label="Remembered codes">
+            {codes.rows.map((code) => (
+              <li key={code.id} className="flex flex-wrap items-center justify-between gap-2 p-3 text-sm">
+                <span className="min-w-0 break-words">
+                  <span className="font-medium">
+                    {CODE_LABELS[code.keyType] ?? code.keyType} <span className="font-mono">{code.key}</span>
+                  </span>{" "}
+                  <span className="text-stone-600">
+                    → {code.target} · {KIND_LABELS[code.kind]} · <DateTime iso={code.createdAt} />
+                  </span>
+                </span>
+                <Form method="post" aria-label={`Forget ${CODE_LABELS[code.keyType] ?? code.keyType} ${code.key}`}>
+                  <input type="hidden" name="intent" value="forget" />
+                  <input type="hidden" name="alias" value={code.id} />
+                  <SubmitButton pendingLabel="Forgetting…" className="rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50">
+                    Forget
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination page={codes.page} pageCount={Math.max(1, Math.ceil(codes.total / codes.pageSize))} pageSize={codes.pageSize} total={codes.total} noun={["code", "codes"]} label="Remembered code pages" param="codes_page" />
+      </section>
+    </div>
   );
 }

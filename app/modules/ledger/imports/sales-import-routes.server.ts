@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
-import { and, asc, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, isNotNull, ne, or, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { z } from "zod";
 import { db } from "~/db/client.server";
@@ -18,14 +18,15 @@ import type { RouteArgs } from "~/request-context";
 import { formatMicros } from "../money";
 import { LAYOUTS } from "./parse-statement";
 import { submitSalesImport } from "./sales-import-job.server";
+import { ENCODING_LABELS } from "./statement-encoding.server";
 import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson, statementsRoot } from "./sales-imports.server";
 import { STATEMENT_KINDS } from "./statement-line";
-import { MatchError, matchSuspenseLine, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
+import { forgetCode, MatchError, matchSuspenseLine, rememberedCodes, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
 
 /**
  * The admin's sales uploads: the upload form and the import history (`/admin/upload-sales`), each
  * import's page with its lines, its unmatched queue and its reconciliation (`/admin/upload-sales/{id}`),
- * and the JSON status of an import (MONEY.md `GET /api/admin/sales-imports/{id}`).
+ * and the JSON status of an import (docs/money.md `GET /api/admin/sales-imports/{id}`).
  */
 
 export const UploadSalesSchema = z.object({
@@ -112,7 +113,9 @@ export async function uploadSalesAction({ request, context }: RouteArgs) {
   }
   try {
     const created = await submitSalesImport({ kind: submission.value.kind, file: received.file, exchangeRate: submission.value.exchange_rate || null, uploadedBy: user.id });
-    return redirectWithFlash(`/admin/upload-sales/${created.id}`, { kind: "success", message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.` });
+    // Text in another encoding than UTF-8 is said, so a wrong guess is seen before the lines are matched.
+    const encoding = created.encoding === "utf-8" ? "" : ` Its text was read as ${ENCODING_LABELS[created.encoding]}.`;
+    return redirectWithFlash(`/admin/upload-sales/${created.id}`, { kind: "success", message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.${encoding}` });
   } catch (error) {
     if (error instanceof SalesImportRefusal) return uploadReply(received.fields, { [error.field]: [error.message] }, error.status);
     throw error;
@@ -155,22 +158,28 @@ async function reconciliation(importId: number) {
   };
 }
 
-/** What an unmatched line can be matched to: the catalogue's songs and releases (digital, licence). */
-async function matchOptions() {
+/**
+ * What an unmatched line can be matched to: the catalogue's songs and releases (digital, licence), or, with
+ * `find`, those whose title, artist, ISRC or UPC contains it (the queue's search: a catalogue of any size).
+ */
+async function matchOptions(find = "") {
+  const like = `%${find.replace(/[\\%_]/g, "\\$&")}%`;
+  const limit = find ? 50 : 1000;
   const [songRows, releaseRows] = await Promise.all([
     db()
       .select({ id: songs.id, title: songs.title, isrc: songs.isrc, artist: profiles.name })
       .from(songs)
       .innerJoin(profiles, eq(profiles.id, songs.artistId))
+      .where(find ? or(ilike(songs.title, like), ilike(profiles.name, like), ilike(songs.isrc, like.replace(/-/g, ""))) : undefined)
       .orderBy(asc(profiles.name), asc(songs.title))
-      .limit(1000),
+      .limit(limit),
     db()
       .select({ id: releases.id, title: releases.title, upc: releases.upc, artist: profiles.name })
       .from(releases)
       .innerJoin(profiles, eq(profiles.id, releases.artistId))
-      .where(isNotNull(releases.upc))
+      .where(and(isNotNull(releases.upc), find ? or(ilike(releases.title, like), ilike(profiles.name, like), ilike(releases.upc, like)) : undefined))
       .orderBy(asc(profiles.name), asc(releases.title))
-      .limit(1000),
+      .limit(limit),
   ]);
   return {
     songs: songRows.map((s) => ({ value: `song:${s.id}`, label: `${s.artist} — ${s.title}${s.isrc ? ` (${s.isrc})` : ""}` })),
@@ -223,6 +232,7 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
       fileName: row.fileName,
       fileBytes: row.fileBytes,
       statementId: row.statementId,
+      expectedLines: row.expectedLines,
       exchangeRate: row.exchangeRate,
       createdAt: row.createdAt.toISOString(),
       startedAt: row.startedAt?.toISOString() ?? null,
@@ -249,35 +259,89 @@ const MatchSchema = z.object({
   member: z.string().trim().max(320).optional(),
 });
 
-export async function salesImportAction({ request, context, params }: RouteArgs) {
-  const { user } = requireAdminUser(request, context);
-  const { row } = await requireImport(params.id);
-  const formData = await readForm(request);
+type MatchSubmission = z.infer<typeof MatchSchema>;
+
+/** The song, release (digital, licence) or member (PRO) a match form names, or the message beside the field. */
+async function matchTargetOf(kind: string, value: MatchSubmission): Promise<MatchTarget | string> {
+  if (kind === "pro") {
+    const who = value.member ?? "";
+    const member = /^\d+$/.test(who) ? { id: Number(who) } : who ? await findUserByEmail(who) : null;
+    if (!member) return who ? `No member has the address or id “${who}”.` : "Enter the member's email address or id.";
+    return { memberId: member.id };
+  }
+  const [type, id] = (value.target ?? "").split(":");
+  if (!id || !/^\d+$/.test(id) || (type !== "song" && type !== "release")) return "Choose the song or release this line belongs to.";
+  return type === "song" ? { songId: Number(id) } : { releaseId: Number(id) };
+}
+
+/**
+ * Matches a line in suspense (and every line with its code) from a form, answering the redirect with its flash,
+ * or the form's error beside it. `importId`: the line must be that import's (the import page's forms).
+ */
+async function matchFromForm(formData: FormData, actorId: number, here: string, importId: number | null) {
   const submission = parseForm(formData, { schema: MatchSchema });
   if (submission.status !== "success") throw routeError(400, "Unknown form.");
-  const here = `/admin/upload-sales/${row.id}`;
   const fail = (message: string, status = 400) => data({ lineId: submission.value.line, error: message }, { status });
-  let target: MatchTarget;
-  if (row.kind === "pro") {
-    const who = submission.value.member ?? "";
-    const member = /^\d+$/.test(who) ? { id: Number(who) } : who ? await findUserByEmail(who) : null;
-    if (!member) return fail(who ? `No member has the address or id “${who}”.` : "Enter the member's email address or id.");
-    target = { memberId: member.id };
-  } else {
-    const [type, id] = (submission.value.target ?? "").split(":");
-    if (!id || !/^\d+$/.test(id) || (type !== "song" && type !== "release")) return fail("Choose the song or release this line belongs to.");
-    target = type === "song" ? { songId: Number(id) } : { releaseId: Number(id) };
-  }
+  const [line] = await db()
+    .select({ importId: statementLines.importId, kind: statementLines.kind, matchedBy: statementLines.matchedBy })
+    .from(statementLines)
+    .where(eq(statementLines.id, submission.value.line))
+    .limit(1);
+  if (!line || (importId !== null && line.importId !== importId)) return fail(importId !== null ? "That line is not one of this import's." : "That line does not exist.", 404);
+  const target = await matchTargetOf(line.kind, submission.value);
+  if (typeof target === "string") return fail(target);
   try {
-    const [line] = await db().select({ importId: statementLines.importId }).from(statementLines).where(eq(statementLines.id, submission.value.line)).limit(1);
-    if (!line || line.importId !== row.id) return fail("That line is not one of this import's.", 404);
-    const { matched } = await matchSuspenseLine(user.id, submission.value.line, target);
+    const { matched } = await matchSuspenseLine(actorId, submission.value.line, target);
     return redirectWithFlash(here, { kind: "success", message: matched === 1 ? "The line is matched and its money moved out of suspense." : `${matched} lines with the same code are matched and their money moved out of suspense.` });
   } catch (error) {
     if (error instanceof MatchError) return fail(error.message, error.status);
     if (error instanceof Error && /foreign key|violates/.test(error.message)) return fail("That member does not exist.", 404);
     throw error;
   }
+}
+
+export async function salesImportAction({ request, context, params }: RouteArgs) {
+  const { user } = requireAdminUser(request, context);
+  const { row } = await requireImport(params.id);
+  return matchFromForm(await readForm(request), user.id, `/admin/upload-sales/${row.id}`, row.id);
+}
+
+/* ------------------------------------------------------------------ the queue across imports */
+
+const QUEUE_PAGE = 25;
+
+/** `/admin/suspense`: every import's lines in suspense grouped by code, biggest first, with a searchable picker. */
+export async function suspenseQueueLoader({ request, context }: RouteArgs) {
+  requireAdminUser(request, context);
+  const url = new URL(request.url);
+  const page = pageOf(url);
+  const find = (url.searchParams.get("find") ?? "").trim().slice(0, 100);
+  const codesPage = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("codes_page") ?? "1", 10) || 1));
+  const [queue, options, codes] = await Promise.all([suspenseQueue(page, QUEUE_PAGE), matchOptions(find), rememberedCodes(codesPage, QUEUE_PAGE)]);
+  return {
+    codes: { page: codesPage, pageSize: QUEUE_PAGE, total: codes.total, rows: codes.rows.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) },
+    find,
+    page,
+    pageSize: QUEUE_PAGE,
+    total: queue.total,
+    groups: queue.rows.map((g) => ({ ...g, amount: formatMicros(g.amountMicros), amountMicros: undefined })),
+    options,
+  };
+}
+
+const ForgetSchema = z.object({ intent: z.literal("forget"), alias: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export async function suspenseQueueAction({ request, context }: RouteArgs) {
+  const { user } = requireAdminUser(request, context);
+  const url = new URL(request.url);
+  const here = `/admin/suspense${url.search}`;
+  const formData = await readForm(request);
+  const forget = parseForm(formData, { schema: ForgetSchema });
+  if (forget.status === "success") {
+    if (!(await forgetCode(forget.value.alias))) throw routeError(404, "That remembered code does not exist.");
+    return redirectWithFlash(here, { kind: "success", message: "The code is forgotten: later statements with it land in suspense again." });
+  }
+  return matchFromForm(formData, user.id, here, null);
 }
 
 export async function salesImportApiLoader({ context, params }: RouteArgs) {
@@ -290,3 +354,4 @@ export async function salesImportApiLoader({ context, params }: RouteArgs) {
 
 export type UploadSalesData = Awaited<ReturnType<typeof uploadSalesLoader>>;
 export type SalesImportData = Awaited<ReturnType<typeof salesImportLoader>>;
+export type SuspenseQueueData = Awaited<ReturnType<typeof suspenseQueueLoader>>;

@@ -61,7 +61,7 @@ async function balance(kind: "earnings" | "held" | "suspense" | "commission", ow
   return BigInt(row!.sum);
 }
 
-/** MONEY.md's invariant for one import: its postings sum to zero and share out exactly the lines' total. */
+/** docs/money.md's invariant for one import: its postings sum to zero and share out exactly the lines' total. */
 async function expectInvariant(importId: number) {
   const [lines] = await db()
     .select({ total: sql<string>`coalesce(sum(${statementLines.amountMicros}), 0)::text` })

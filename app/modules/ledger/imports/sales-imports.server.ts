@@ -16,9 +16,10 @@ import { linePostings, type LinePosting } from "./line-postings";
 import { loadMatchIndex, type LineMatch } from "./match-index.server";
 import { StatementFormatError, type StatementKind } from "./parse-statement";
 import { readStatementFile, type HomeLine } from "./statement-reader.server";
+import type { StatementEncoding } from "./statement-encoding.server";
 
 /**
- * Sales statements in (MONEY.md "Statements in"). An upload is checked whole before anything is stored
+ * Sales statements in (docs/money.md "Statements in"). An upload is checked whole before anything is stored
  * (layout, every line, rates, duplicates), then recorded as a queued import and handed to the job queue.
  * The job posts the whole statement in one transaction: its lines (COPY on PostgreSQL), one journal entry
  * with every line's postings, and the import's figures, so a crash leaves nothing and a re-run finishes it.
@@ -77,7 +78,10 @@ export interface NewSalesImport {
  * Checks an uploaded statement and records it as a queued import; refuses it (SalesImportRefusal, naming
  * the field) with nothing stored when it is a duplicate, unreadable, or lacks a rate.
  */
-export async function createSalesImport(upload: NewSalesImport, options: { onRecorded?: (tx: Db, row: SalesImport) => Promise<unknown> } = {}): Promise<SalesImport> {
+export async function createSalesImport(
+  upload: NewSalesImport,
+  options: { onRecorded?: (tx: Db, row: SalesImport) => Promise<unknown> } = {},
+): Promise<SalesImport & { encoding: StatementEncoding }> {
   let rate: string | null = null;
   try {
     if (upload.exchangeRate) {
@@ -110,6 +114,7 @@ export async function createSalesImport(upload: NewSalesImport, options: { onRec
           fileSha256: upload.file.sha256,
           fileBytes: upload.file.bytes,
           statementId: summary.statementId,
+          expectedLines: summary.lines,
           exchangeRate: rate,
           uploadedBy: upload.uploadedBy,
         })
@@ -120,7 +125,7 @@ export async function createSalesImport(upload: NewSalesImport, options: { onRec
       await options.onRecorded?.(tx as unknown as Db, inserted);
       return inserted;
     });
-    return row;
+    return { ...row, encoding: summary.encoding };
   } catch (error) {
     await fs.rm(upload.file.tmpPath, { force: true });
     throw refusalOf(error) ?? error;
@@ -376,7 +381,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
 
   if (unchecked) await checkReferences(tx, salesImport.id, referenced);
 
-  // The invariant (MONEY.md), checked in the database before the import commits: the entry sums to zero,
+  // The invariant (docs/money.md), checked in the database before the import commits: the entry sums to zero,
   // and what it shares out (members, held, commission, suspense) is exactly the statement's total. When the
   // rows went in without their foreign-key checks, the same pass proves every posting's line is this import's.
   const checked = (await tx.execute(sql`
@@ -436,7 +441,7 @@ export async function checkReferences(
   }
 }
 
-/** The import's figures as the JSON contract gives them (MONEY.md `GET /api/admin/sales-imports/{id}`). */
+/** The import's figures as the JSON contract gives them (docs/money.md `GET /api/admin/sales-imports/{id}`). */
 export function salesImportJson(row: SalesImport) {
   const running = row.status === "processing" ? linesPostedSoFar(row.id) : null;
   return {

@@ -1,5 +1,5 @@
 /**
- * The one shape every statement layout is read into (MONEY.md "Statements in"): the importer, matching
+ * The one shape every statement layout is read into (docs/money.md "Statements in"): the importer, matching
  * and allocation never see a distributor's own columns, only these. The line as sent stays in the stored
  * file (sales_imports.file_path), found by its line number (decision 017).
  */

@@ -1,9 +1,9 @@
-import { createReadStream } from "node:fs";
-import { convertToHomeMicros, formatMicros, MoneyParseError } from "../money";
+import { convertToHomeMicros, formatMicros, MAX_LEDGER_MICROS, MoneyParseError } from "../money";
 import { openStatement, StatementFormatError, type Layout, type StatementKind, type StatementLine } from "./parse-statement";
+import { detectStatementEncoding, utf8Chunks, type StatementEncoding } from "./statement-encoding.server";
 
 /**
- * A stored statement file read line by line in home currency (MONEY.md "One home currency, USD"): a line
+ * A stored statement file read line by line in home currency (docs/money.md "One home currency, USD"): a line
  * in another currency is converted by its own rate, else by the rate the administrator entered at upload;
  * without either the statement is refused naming the currency. Used twice: to check a file before it is
  * accepted (nothing stored), and by the import job that posts it.
@@ -25,6 +25,8 @@ export interface StatementSummary {
   totalMicros: bigint;
   /** The statement id the lines carry (the first one given), or null. */
   statementId: string | null;
+  /** How the file's text was encoded (statement-encoding.server.ts). */
+  encoding: StatementEncoding;
 }
 
 /**
@@ -37,9 +39,12 @@ export async function readStatementFile(
   uploadRate: string | null,
   onLines: (lines: HomeLine[], layout: Layout) => void | Promise<void>,
 ): Promise<StatementSummary> {
-  const opened = await openStatement(kind, createReadStream(filePath, { highWaterMark: 1 << 16 }), { maxLines: MAX_STATEMENT_LINES });
+  const encoding = await detectStatementEncoding(filePath);
+  const opened = await openStatement(kind, utf8Chunks(filePath, encoding), { maxLines: MAX_STATEMENT_LINES });
   let lines = 0;
   let totalMicros = 0n;
+  // The sum of the lines' sizes bounds every sum the import posts (per account, per song): it must fit the ledger's bigint.
+  let magnitudeMicros = 0n;
   let statementId: string | null = null;
   let currencyOnUploadRate: string | null = null;
   try {
@@ -73,6 +78,13 @@ export async function readStatementFile(
             throw error;
           }
         }
+        magnitudeMicros += amountMicros < 0n ? -amountMicros : amountMicros;
+        if (magnitudeMicros > MAX_LEDGER_MICROS) {
+          throw new StatementFormatError(
+            `Line ${line.lineNo}: with this line the statement's amounts add up to more than the ledger can hold (${formatMicros(MAX_LEDGER_MICROS)} ${HOME_CURRENCY}). Check the amount and the exchange rate, or split the statement.`,
+            { lineNo: line.lineNo },
+          );
+        }
         line.amountMicros = amountMicros;
         line.appliedRate = appliedRate;
         lines += 1;
@@ -86,7 +98,7 @@ export async function readStatementFile(
     opened.close();
   }
   if (lines === 0) throw new StatementFormatError("The file has a header row but no lines.");
-  return { layout: opened.layout, lines, totalMicros, statementId };
+  return { layout: opened.layout, lines, totalMicros, statementId, encoding };
 }
 
 export const describeTotal = (micros: bigint) => `${formatMicros(micros)} ${HOME_CURRENCY}`;

@@ -9,7 +9,7 @@ import { formatMicros, microsToCentsFloor } from "../money";
 
 /**
  * Income & Shares (member-income) and the dashboard's income chart. Amounts arrive as micro-unit strings
- * (exact, whatever their size) and are shown in whole cents rounded down, the rule MONEY.md gives the
+ * (exact, whatever their size) and are shown in whole cents rounded down, the rule docs/money.md gives the
  * available balance, so every figure here is the API's six-decimal figure cut at the cent; the exact amount
  * is in the element's title and data-micros.
  */

@@ -5,7 +5,7 @@ import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
 import { statementName, type StatementNaming } from "./statement-name";
 
 /**
- * A member's income, derived from the ledger's postings (MONEY.md "Balances are derived"):
+ * A member's income, derived from the ledger's postings (docs/money.md "Balances are derived"):
  *
  * - earned: their earnings postings that carry a source (income, wherever it came from: a statement, a held
  *   share released to them, a declined share returned to them as the owner); payouts post without a source;
@@ -17,7 +17,7 @@ import { statementName, type StatementNaming } from "./statement-name";
  * Income by month uses the first day of the statement line's sale period for postings that come from a
  * statement line, and the entry's month (UTC) otherwise. Everything is read in one aggregate statement, from
  * posting_rollups (posting_summaries rolled up by triggers; both written in the transactions that write the postings:
- * summaries.server.ts, schema.ts).
+ * summaries.server.ts, app/db/schema/core.ts).
  */
 
 export type SourceAmounts = Record<IncomeSource, bigint>;
@@ -187,7 +187,7 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
   };
 }
 
-/** MONEY.md's contract for GET /api/members/{id}/royalties-report/income. */
+/** docs/money.md's contract for GET /api/members/{id}/royalties-report/income. */
 export interface IncomeReportJson {
   memberId: number;
   currency: "USD";

@@ -18,7 +18,7 @@ import type {
 import { inputClass } from "~/components/forms";
 
 /**
- * The sales pages (issue 10): a list of totals per artist page (or, admin PRO, per member) and a detail
+ * The sales pages: a list of totals per artist page (or, admin PRO, per member) and a detail
  * page breaking one artist's money down by period, store, country, release and track, with charts, a
  * table per grouping and the lines behind every figure. Filters, grouping, drill-down and page live in
  * the URL (plain links and GET forms, so all of it works without JavaScript). Money is shown in cents,

@@ -5,7 +5,7 @@ import { notFound } from "~/modules/http/route-errors.server";
 import type { RouteArgs } from "~/request-context";
 
 /**
- * The sales pages' figures (issue 10), read from the ledger in aggregate statements only.
+ * The sales pages' figures, read from the ledger in aggregate statements only.
  *
  * Two scopes:
  * - **member**: the member's own money, the postings on their earnings account of one source (digital,
@@ -134,7 +134,7 @@ function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubj
     ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
 }
 
-/** Which rows of posting_rollups (schema.ts) a member figure reads: store and territory rows, or the rest. */
+/** Which rows of posting_rollups (app/db/schema/core.ts) a member figure reads: store and territory rows, or the rest. */
 type RollupDim = "" | "store" | "territory";
 
 /**
@@ -435,7 +435,7 @@ export function sumMicros(values: Iterable<string>): string {
 
 export type SalesArea = "member" | "admin";
 
-/** Where a sales page lives (spec section 2): member pages say "detail", admin pages "details". */
+/** Where a sales page lives: member pages say "detail", admin pages "details". */
 export function salesPaths(area: SalesArea, kind: SalesKind, memberId: number | null) {
   const list = area === "member" ? `/member/${memberId}/sales/${kind}` : `/admin/sales/${kind}`;
   const detail = (id: number) =>

@@ -14,7 +14,7 @@ export interface PendingDocument extends DocumentSummary {
 }
 
 /**
- * The agreement page's list (spec section 5, rule 2): the required documents whose version in force this user
+ * The agreement page's list: the required documents whose version in force this user
  * has not signed, each with what changed since the version they last signed. Two statements.
  */
 export async function pendingDocumentsWithChanges(userId: number): Promise<PendingDocument[]> {

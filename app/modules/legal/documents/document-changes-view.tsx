@@ -16,6 +16,7 @@ export function DocumentChanges({ name, changes }: { name: string; changes: { si
           className="mt-2 max-h-64 overflow-y-auto rounded-md border border-stone-200 bg-stone-50 p-3 leading-relaxed whitespace-pre-wrap text-stone-700"
           data-testid="document-changes"
           tabIndex={0}
+          role="region"
           aria-label={`Changes to ${name}`}
         >
           {changes.parts.map((part, i) =>

@@ -8,7 +8,7 @@ import { documentText } from "./document-changes.server";
 import type { DocumentFormValues } from "./document-schemas";
 
 /**
- * The administrators' side of legal documents (issue 13, decision 024).
+ * The administrators' side of legal documents (decision 024).
  *
  * - `legal_documents` holds the version in force (`content`, `version`, `published`): what the gate, the
  *   public pages and registration read, unchanged by this module except when publishing or withdrawing.

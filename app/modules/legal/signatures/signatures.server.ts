@@ -4,7 +4,7 @@ import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { legalDocuments, signatures, users, userSearchText } from "~/db/schema";
 
 /**
- * Who agreed to which version of which document, when, from where (issue 13): the administrators' list and
+ * Who agreed to which version of which document, when, from where: the administrators' list and
  * its CSV export (same filters), and a member's own agreements on their Account page.
  */
 

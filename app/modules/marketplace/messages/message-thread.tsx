@@ -18,7 +18,7 @@ import { useRealtimeEvent } from "~/components/realtime/realtime";
 import { LIMITS } from "../marketplace-rules";
 
 /**
- * The message thread of a work request or a project (issue 12), shared by both pages.
+ * The message thread of a work request or a project, shared by both pages.
  *
  * Props (stable API):
  * - `messages`: the thread oldest first (newest last), as `listMessages` returns it with `createdAt` as an

@@ -12,7 +12,7 @@ import { LIMITS } from "../marketplace-rules";
 import { uploadDeliverable } from "../projects.server";
 
 /**
- * Deliverable files (issue 12): the provider's upload is streamed to a temporary file while it arrives
+ * Deliverable files: the provider's upload is streamed to a temporary file while it arrives
  * (busboy, as the song audio and the sales statements are), capped at LIMITS.deliverableMaxBytes, then its
  * first bytes say what it really is (the name and the browser's type prove nothing): WAV, FLAC, AIFF, MP3,
  * AAC, Ogg, MP4 audio or a zip. Stored as `deliverables/<projectId>/<random>.<ext>` under STORAGE_DIR and

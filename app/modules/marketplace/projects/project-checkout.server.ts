@@ -4,7 +4,7 @@ import { db, type Db } from "~/db/client.server";
 import { projects, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { formatCents } from "~/modules/ledger/money";
-import { enqueueJob, registerJobHandler } from "~/modules/jobs/queue.server";
+import { defineJob, enqueueJob } from "~/modules/jobs/queue.server";
 import { notifyAdmins, notifyMember } from "~/modules/notifications/notifications.server";
 import { stripeClient } from "~/modules/payouts/stripe/client.server";
 import type { MarketplaceActor } from "../access.server";
@@ -14,7 +14,7 @@ import { PROJECT_ROUTE } from "../notify.server";
 import { notifyFunded, recordFunding } from "../projects.server";
 
 /**
- * Card funding through Stripe Checkout (issue 12; decision 022). Without STRIPE_SECRET_KEY it is not offered and
+ * Card funding through Stripe Checkout (decision 022). Without STRIPE_SECRET_KEY it is not offered and
  * the manual provider (an administrator confirms a bank transfer) is the only one.
  *
  * The client asks to pay: the project's open Checkout Session is reused, or a new one is made (mode payment, the
@@ -44,7 +44,7 @@ export async function startProjectCheckout(actor: MarketplaceActor, id: number, 
   if (!stripe) throw new MarketplaceError(409, "Card payments are not available: pay by bank transfer with the reference shown.");
   const [project] = await db().select().from(projects).where(eq(projects.id, id));
   if (!project || project.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
-  if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") throw new MarketplaceError(409, "This project is not waiting for payment.");
+  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding") throw new MarketplaceError(409, "This project is not waiting for payment.");
 
   try {
     return await openSession(stripe, project, actor.email, projectPath);
@@ -179,7 +179,8 @@ async function refundUnrecordedCheckout(refund: CheckoutRefund): Promise<RefundO
   }
 }
 
-registerJobHandler<CheckoutRefund>(
+/** Registered at boot by the job registry (app/modules/jobs/registry.server.ts). */
+export const checkoutRefundJob = defineJob<CheckoutRefund>(
   CHECKOUT_REFUND_JOB,
   async (refund, job) => {
     const outcome = await refundUnrecordedCheckout(refund);
@@ -228,7 +229,7 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     console.error(`[stripe] Checkout Session ${session.id} (${session.amount_total} ${session.currency}) does not match project #${id}; not recorded`);
     return { outcome: "not-ours" };
   }
-  if (project.fundingStatus !== "unfunded" || project.status !== "in_progress") {
+  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding") {
     // Paid for a project that was funded otherwise or canceled meanwhile: nothing is recorded, a job refunds it.
     console.warn(`[stripe] Checkout Session ${session.id} was paid for project #${id}, which is ${project.status} and ${project.fundingStatus}; refunding it`);
     const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
@@ -244,5 +245,5 @@ export async function recordCheckoutPayment(tx: Db, session: Stripe.Checkout.Ses
     await enqueueJob(CHECKOUT_REFUND_JOB, refund, { tx, singletonKey: `checkout-refund:${session.id}` });
     return { outcome: "refund", project };
   }
-  return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference) };
+  return { outcome: "funded", project: await recordFunding(tx, project, project.clientId, reference, "stripe") };
 }

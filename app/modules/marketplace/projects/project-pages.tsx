@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { AudioPlayer, isPlayableAudio } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
@@ -15,12 +16,13 @@ import { MessageThread } from "../messages/message-thread";
 import type { ProjectActionData, ProjectForm, ProjectRowView, ProjectView } from "./project-routes.server";
 
 /**
- * The project pages' UI (issue 12): the lists (member and admin) and the project page, whose forms depend on
+ * The project pages' UI: the lists (member and admin) and the project page, whose forms depend on
  * who looks (client, provider, administrator). Every form is a plain <Form method="post"> (Conform), working
  * without JavaScript; errors show beside their fields and the values are kept.
  */
 
 const STATUS_TEXT: Record<string, string> = {
+  awaiting_funding: "Awaiting funding",
   in_progress: "In progress",
   awaiting_approval: "Awaiting approval",
   revision_requested: "Revision requested",
@@ -30,7 +32,7 @@ const STATUS_TEXT: Record<string, string> = {
 // The lists' filter options, from the shared rules (the schema module stays on the server).
 const SERVICES = Object.keys(SERVICE_LABELS) as MarketplaceService[];
 const STAGES = [...new Set([...Object.values(SERVICE_STAGES).flat(), "completed"])];
-const STATUS_TAG: Record<string, string> = { in_progress: "pending", awaiting_approval: "pending", revision_requested: "pending", completed: "approved", canceled: "rejected" };
+const STATUS_TAG: Record<string, string> = { awaiting_funding: "pending", in_progress: "pending", awaiting_approval: "pending", revision_requested: "pending", completed: "approved", canceled: "rejected" };
 const stageText = (stage: string) => {
   const text = stage.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -207,6 +209,7 @@ function Summary({ view }: { view: ProjectView }) {
     ["Stage", p.stage],
     ["Status", p.statusLabel],
     ["Funding", p.fundingLabel],
+    ...(p.paidBy ? ([["Paid by", p.paidBy]] as Array<[string, ReactNode]>) : []),
     ["Revisions", `${p.revisionsUsed} of ${p.revisionsIncluded} used`],
   ];
   if (p.pointsPercent) rows.push(["Points", `${p.pointsPercent}% of the song's master royalties (a split proposal on completion)`]);
@@ -227,36 +230,72 @@ function Summary({ view }: { view: ProjectView }) {
   );
 }
 
-function Funding({ view, lastResult }: { view: ProjectView; lastResult?: SubmissionResult<string[]> }) {
+function Funding({ view, actionData }: { view: ProjectView; actionData?: ProjectActionData }) {
   const p = view.project;
-  if (view.role !== "client" || p.fundingStatus !== "unfunded" || p.status !== "in_progress") return null;
+  if (view.role !== "client" || p.fundingStatus !== "unfunded" || p.status !== "awaiting_funding") return null;
+  const balance = view.balance;
   return (
-    <Card title="Fund the project">
-      {view.can.payByCard ? (
-        <div className="mb-4 space-y-2">
-          <p className="text-sm text-stone-700">Pay by card on Stripe&rsquo;s secure page; the project is funded as soon as Stripe confirms the payment.</p>
-          <OneButtonForm intent="checkout" label={`Pay ${p.amount} by card`} pending="Opening Stripe…" lastResult={lastResult} />
+    <Card title="Fund the project" id="fund">
+      <p className="text-sm text-stone-700">
+        The work starts once <strong>{p.amount}</strong> is held in escrow. It is released to the provider only when you approve the delivery; if the project is canceled
+        before that, it comes back to you.
+      </p>
+      {balance ? (
+        <div className="space-y-2 rounded-lg border border-stone-200 p-4">
+          <h3 className="text-sm font-semibold text-stone-900">From your Backline balance</h3>
+          <p className="text-sm text-stone-700">
+            Available: <strong className="tabular-nums">{balance.available}</strong>.{" "}
+            {balance.covers ? "You will be asked for your password if you have not confirmed it in the last 10 minutes." : `Not enough to pay ${p.amount}: pay another way, or when more income arrives.`}
+          </p>
+          {/* The form stays without its button when the balance is short, to show a refusal (the balance moved since the page loaded). */}
+          <OneButtonForm intent="balance" label={`Pay ${p.amount} from my balance`} pending="Paying…" lastResult={lastResultFor(actionData, "balance")} noButton={!view.can.payFromBalance} />
         </div>
       ) : null}
-      <p className="text-sm text-stone-700">
-        {view.can.payByCard ? "Or pay " : "Pay "}
-        <strong>{p.amount}</strong> by bank transfer with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it
-        arrives; the money is then held in escrow and released to the provider only when you approve the delivery.
-      </p>
+      {view.can.payByCard ? (
+        <div className="space-y-2 rounded-lg border border-stone-200 p-4">
+          <h3 className="text-sm font-semibold text-stone-900">By card</h3>
+          <p className="text-sm text-stone-700">Pay on Stripe&rsquo;s secure page; the project is funded as soon as Stripe confirms the payment.</p>
+          <OneButtonForm intent="checkout" label={`Pay ${p.amount} by card`} pending="Opening Stripe…" lastResult={lastResultFor(actionData, "checkout")} />
+        </div>
+      ) : null}
+      <div className="space-y-1 rounded-lg border border-stone-200 p-4">
+        <h3 className="text-sm font-semibold text-stone-900">By bank transfer</h3>
+        <p className="text-sm text-stone-700">
+          Send <strong>{p.amount}</strong> with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it arrives
+          (usually within a few working days).
+        </p>
+      </div>
     </Card>
   );
 }
 
-function OneButtonForm({ intent, label, pending, lastResult, className }: { intent: string; label: string; pending: string; lastResult?: SubmissionResult<string[]>; className?: string }) {
+function OneButtonForm({
+  intent,
+  label,
+  pending,
+  lastResult,
+  className,
+  noButton,
+}: {
+  intent: string;
+  label: string;
+  pending: string;
+  lastResult?: SubmissionResult<string[]>;
+  className?: string;
+  noButton?: boolean;
+}) {
   const [form] = useForm({ id: `project-${intent}`, lastResult });
+  if (noButton && !form.errors?.length) return null;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-2">
       <FormAlert id={form.errorId} errors={form.errors} />
-      <div className="sm:[&>*]:w-auto">
-        <SubmitButton name="intent" value={intent} pendingLabel={pending} className={className}>
-          {label}
-        </SubmitButton>
-      </div>
+      {noButton ? null : (
+        <div className="sm:[&>*]:w-auto">
+          <SubmitButton name="intent" value={intent} pendingLabel={pending} className={className}>
+            {label}
+          </SubmitButton>
+        </div>
+      )}
     </Form>
   );
 }
@@ -375,14 +414,17 @@ function Deliverables({ view }: { view: ProjectView }) {
       ) : (
         <ul aria-label="Deliverables" className="divide-y divide-stone-100 text-sm">
           {view.deliverables.map((d) => (
-            <li key={d.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
-              <a href={d.href} download={d.fileName} className="font-medium break-all text-brand-800 underline">
-                {d.fileName}
-              </a>
-              <span className="text-stone-600">
-                {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
-                <DateTime iso={d.createdAt} withTime />
-              </span>
+            <li key={d.id} className="space-y-2 py-3">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <a href={d.href} download={d.fileName} className="font-medium break-all text-brand-800 underline">
+                  {d.fileName}
+                </a>
+                <span className="text-stone-600">
+                  {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
+                  <DateTime iso={d.createdAt} withTime />
+                </span>
+              </div>
+              {isPlayableAudio(d.mime) ? <AudioPlayer src={d.href} label={`Listen to ${d.fileName}`} /> : null}
             </li>
           ))}
         </ul>
@@ -425,7 +467,7 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
       ) : null}
 
       <Summary view={view} />
-      <Funding view={view} lastResult={lastResultFor(actionData, "checkout")} />
+      <Funding view={view} actionData={actionData} />
 
       {can.fund ? (
         <Card title="Confirm funding">
@@ -450,8 +492,8 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
         </Card>
       ) : null}
 
-      {view.role === "provider" && p.status === "in_progress" && p.fundingStatus === "unfunded" ? (
-        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The client has not funded this project yet: start the work once the platform confirms the payment.</p>
+      {view.role === "provider" && p.status === "awaiting_funding" ? (
+        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The client has not funded this project yet: start the work once it is funded (you are notified).</p>
       ) : null}
 
       {can.approve ? (

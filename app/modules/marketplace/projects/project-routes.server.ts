@@ -4,11 +4,15 @@ import { z } from "zod";
 import { pageParam } from "~/components/pagination";
 import { projectStages, projectStatuses, marketplaceServices, type User } from "~/db/schema";
 import { idOr404, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { requireFreshConfirmation } from "~/modules/accounts/step-up.server";
 import { hasTwoFactor } from "~/modules/accounts/two-factor.server";
+import { requireFreshCode } from "~/modules/accounts/step-up.server";
+import { requestInfoContext } from "~/request-context";
 import { TWO_FACTOR_REQUIRED, twoFactorSetupPath } from "~/modules/accounts/two-factor-rules";
 import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
-import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { dollarsField, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
+import { availableCents } from "~/modules/payouts/payouts.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { FORM_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 import { MarketplaceError } from "../marketplace-errors";
@@ -24,6 +28,7 @@ import {
   fundProject,
   getProject,
   listMemberProjects,
+  payProjectFromBalance,
   requestDeliveryRevision,
   type ProjectListRow,
   type Resolution,
@@ -33,7 +38,7 @@ import { receiveDeliverable } from "./deliverable-files.server";
 import { cardFundingEnabled, confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
 
 /**
- * The project pages (issue 12): the member's list and project page, the admin list and project page. Route
+ * The project pages: the member's list and project page, the admin list and project page. Route
  * modules stay thin: loader = guard → service → view data; action = guard → parse (zod, Conform) → service →
  * redirect with a flash, or the form's reply beside its fields (400), 404 for a project the actor may not see.
  *
@@ -48,7 +53,7 @@ interface Args {
   context: Context;
 }
 
-export type ProjectForm = "checkout" | "fund" | "advance" | "upload" | "approve" | "revision" | "cancel" | "review" | "resolve" | "message";
+export type ProjectForm = "checkout" | "balance" | "fund" | "advance" | "upload" | "approve" | "revision" | "cancel" | "review" | "resolve" | "message";
 export interface ProjectActionData {
   form: ProjectForm;
   result: SubmissionResult<string[]>;
@@ -59,6 +64,7 @@ const reply = (form: ProjectForm, result: SubmissionResult<string[]>, status = 4
 export const UPLOAD_QUERY = "upload=deliverable";
 
 export const STATUS_LABELS: Record<string, string> = {
+  awaiting_funding: "Awaiting funding",
   in_progress: "In progress",
   awaiting_approval: "Awaiting approval",
   revision_requested: "Revision requested",
@@ -66,6 +72,9 @@ export const STATUS_LABELS: Record<string, string> = {
   canceled: "Canceled",
 };
 export const FUNDING_LABELS: Record<string, string> = { unfunded: "Not funded", funded: "Funded (in escrow)", released: "Released", refunded: "Refunded", split: "Split" };
+const FUNDING_METHOD_LABELS: Record<string, string> = { manual: "Bank transfer", stripe: "Card", balance: "The client's Backline balance" };
+/** A project's stage as shown: work has not started while it awaits funding. */
+const shownStage = (p: { status: string; stage: string }) => (p.status === "awaiting_funding" ? "Not started" : stageLabel(p.stage));
 export const stageLabel = (stage: string) => {
   const text = stage.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -80,7 +89,7 @@ function listRow(r: ProjectListRow, href: string) {
     id: r.id,
     href,
     service: SERVICE_LABELS[r.service],
-    stage: stageLabel(r.stage),
+    stage: shownStage(r),
     status: r.status,
     statusLabel: STATUS_LABELS[r.status] ?? r.status,
     funding: FUNDING_LABELS[r.fundingStatus] ?? r.fundingStatus,
@@ -126,8 +135,11 @@ export async function adminProjectsLoader({ request, context }: Args) {
 async function projectView(user: User, id: number, area: "member" | "admin", memberId: number | null) {
   const [detail, messages] = await Promise.all([getProject(user, id), listMessages(user, { projectId: id })]);
   const { project: p, role } = detail;
+  const awaitingFunding = p.status === "awaiting_funding" && p.fundingStatus === "unfunded";
+  // The client's balance, read only when it can pay this project (one statement, on that page alone).
+  const balanceCents = role === "client" && area === "member" && awaitingFunding ? await availableCents(user.id) : null;
   const fee = Number(feeCents(BigInt(p.amountCents), p.feeBps));
-  const open = ["in_progress", "awaiting_approval", "revision_requested"].includes(p.status);
+  const open = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested"].includes(p.status);
   const funded = p.fundingStatus === "funded";
   const next = nextStage(p.service, p.stage);
   const settled = !["unfunded", "funded"].includes(p.fundingStatus);
@@ -144,13 +156,16 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
       id: p.id,
       workRequestId: p.workRequestId,
       service: SERVICE_LABELS[p.service],
-      stage: stageLabel(p.stage),
+      stage: shownStage(p),
       nextStage: next ? stageLabel(next) : null,
       status: p.status,
       statusLabel: STATUS_LABELS[p.status] ?? p.status,
       fundingStatus: p.fundingStatus,
       fundingLabel: FUNDING_LABELS[p.fundingStatus] ?? p.fundingStatus,
+      paidBy: p.fundingMethod ? FUNDING_METHOD_LABELS[p.fundingMethod] : null,
       fundingReference: p.fundingReference,
+      fundingMethod: p.fundingMethod,
+      amountCents: p.amountCents,
       amount: money(p.amountCents),
       feePercent: (p.feeBps / 100).toLocaleString("en-US", { maximumFractionDigits: 2 }),
       fee: money(fee),
@@ -179,6 +194,8 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
     })),
     review: detail.review ? { rating: detail.review.rating, body: detail.review.body, createdAt: detail.review.createdAt.toISOString() } : null,
     messages: messagesForPage(messages),
+    /** The client's available balance (whole cents), when the project awaits their payment. */
+    balance: balanceCents === null ? null : { available: money(balanceCents), covers: balanceCents >= BigInt(p.amountCents) },
     can: {
       advance: role === "provider" && open && funded && next !== null,
       upload: role === "provider" && open && funded,
@@ -187,8 +204,9 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
       cancel: (role === "client" || role === "provider") && open && !p.firstDeliveredAt,
       review: role === "client" && p.status === "completed" && ["released", "split"].includes(p.fundingStatus) && !detail.review,
       message: role !== "admin",
-      fund: area === "admin" && p.fundingStatus === "unfunded" && p.status === "in_progress",
-      payByCard: role === "client" && p.fundingStatus === "unfunded" && p.status === "in_progress" && cardFundingEnabled(),
+      fund: area === "admin" && awaitingFunding,
+      payByCard: role === "client" && awaitingFunding && cardFundingEnabled(),
+      payFromBalance: role === "client" && area === "member" && awaitingFunding && balanceCents !== null && balanceCents >= BigInt(p.amountCents),
       resolve: area === "admin" && open && funded,
       adminCancel: area === "admin" && open,
     },
@@ -256,6 +274,7 @@ const NOTE = "Say what should change (3 to 2000 characters).";
 
 export const MemberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("checkout") }),
+  z.object({ intent: z.literal("balance") }),
   z.object({ intent: z.literal("advance") }),
   z.object({ intent: z.literal("approve") }),
   z.object({ intent: z.literal("revision"), note: required(NOTE, 2000) }),
@@ -294,7 +313,7 @@ function clientMeta(request: Request) {
 }
 
 export async function memberProjectAction({ request, params, context }: Args) {
-  const { user } = requireMemberAreaAccess(request, context, params.memberId);
+  const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
   const id = idOr404(params.id);
   const url = new URL(request.url);
   const path = url.pathname;
@@ -313,16 +332,27 @@ export async function memberProjectAction({ request, params, context }: Args) {
   if (Number(request.headers.get("content-length") ?? 0) > FORM_BODY_MAX_BYTES) throw routeError(413, "The form is too large.");
   const formData = await readForm(request);
   const rawIntent = String(formData.get("intent") ?? "");
-  const form = (["checkout", "advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message") as ProjectForm;
+  const form = (["checkout", "balance", "advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message") as ProjectForm;
   const submission = parseForm(formData, { schema: MemberActionSchema });
   if (submission.status !== "success") return reply(form, submission.reply());
   const value = submission.value;
   // An administrator visiting the member area acts as an administrator: the same guard as on the admin page.
-  if (MONEY_INTENTS.has(value.intent) && user.acctType === 2 && !(await hasTwoFactor(user.id))) {
-    return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+  if (MONEY_INTENTS.has(value.intent) && user.acctType === 2) {
+    if (!(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+    await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   }
   try {
+    if (value.intent === "balance") {
+      // Paying from one's balance moves earnings like a payout request: the same fresh confirmation (decision 022).
+      // Only the area's own member pays (an administrator visiting is refused before being asked to confirm).
+      if (user.id !== memberId) throw notFound();
+      await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
+    }
     switch (value.intent) {
+      case "balance": {
+        const p = await payProjectFromBalance(user, id);
+        return redirectAfterSuccess(path, doneId("balance"), `${money(p.amountCents)} from your Backline balance is held in escrow: the provider can start. It is released only when you approve the delivery.`);
+      }
       case "checkout": {
         const payAt = await startProjectCheckout(user, id, path);
         if (payAt) return redirect(payAt, 303);
@@ -369,6 +399,8 @@ export async function adminProjectAction({ request, params, context }: Args) {
   if (submission.status !== "success") return reply(form, submission.reply());
   // Moving escrow (in, back to the client, or out to the provider's earnings) needs two-factor on (decision 022).
   if (!(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
+  // And a current code with it, or one within 5 minutes (decision 020).
+  await requireFreshCode(request, user, formData, context.get(requestInfoContext).ip);
   const value = submission.value;
   try {
     if (value.intent === "fund") {
@@ -381,14 +413,9 @@ export async function adminProjectAction({ request, params, context }: Args) {
     }
     let resolution: Resolution;
     if (value.outcome === "split") {
-      let cents: bigint;
-      try {
-        cents = parseDollarsToCents(value.releaseAmount ?? "");
-      } catch (error) {
-        if (error instanceof MoneyParseError) return reply("resolve", submission.reply({ fieldErrors: { releaseAmount: ["Enter the provider's part in dollars and cents, such as 50.00."] } }));
-        throw error;
-      }
-      resolution = { outcome: "split", releaseCents: Number(cents) };
+      const part = dollarsField(value.releaseAmount, "Enter the provider's part in dollars and cents, such as 50.00.");
+      if ("error" in part) return reply("resolve", submission.reply({ fieldErrors: { releaseAmount: [part.error] } }));
+      resolution = { outcome: "split", releaseCents: Number(part.cents) };
     } else resolution = { outcome: value.outcome };
     const p = await adminResolve(user, id, resolution, value.reason, clientMeta(request));
     return redirectAfterSuccess(

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { MarketplaceService } from "~/db/schema";
-import { MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
+import { dollarsField } from "~/modules/ledger/money";
 import { LIMITS, SERVICE_LABELS } from "../marketplace-rules";
 
 /**
- * The work request and estimate forms' schemas (issue 12), shared by the pages (Conform on the client) and the
+ * The work request and estimate forms' schemas, shared by the pages (Conform on the client) and the
  * actions (parseForm on the server). Money is typed in dollars and becomes cents here; points are typed in %
  * and become basis points. The services validate again (their rules are the source of truth) and their
  * field errors are mapped back onto these fields by `FIELD_OF_SERVICE`.
@@ -21,20 +21,21 @@ export const SERVICE_OPTIONS = SERVICES.map((s) => ({
   label: SERVICE_LABELS[s],
 }));
 
-/** "12.34" → 1234n, or null when it is not an amount of dollars and cents. */
+const BUDGET_MESSAGE = "Enter a budget in dollars, such as 500 or 499.99.";
+const LINE_AMOUNT_MESSAGE = "Enter an amount in dollars above $0.00.";
+
+/**
+ * A budget or line amount through money.ts's one parser: its cents, or the message for the field (a comma that
+ * is not a thousands separator has its own: "10,00" is refused, not read as $1,000.00).
+ */
+function amountField(value: string | undefined, message: string) {
+  return dollarsField(value, message, { min: 1n, max: BigInt(LIMITS.estimateMaxCents) });
+}
+
+/** "12.34" → 1234, or null when it is not an amount of dollars and cents in range. */
 export function dollarsToCents(value: string | undefined): number | null {
-  if (!value) return null;
-  try {
-    const cents = parseDollarsToCents(
-      value.replace(/^\$/, "").replace(/,/g, ""),
-    );
-    return cents > 0n && cents <= BigInt(LIMITS.estimateMaxCents)
-      ? Number(cents)
-      : null;
-  } catch (error) {
-    if (error instanceof MoneyParseError) return null;
-    throw error;
-  }
+  const field = amountField(value, BUDGET_MESSAGE);
+  return "cents" in field ? Number(field.cents) : null;
 }
 
 /** "2.5" (%) → 250 basis points; null for empty; NaN when not a percentage with at most two decimals. */
@@ -71,12 +72,12 @@ export const WorkRequestSchema = z.object({
     .max(LIMITS.links * (LIMITS.linkMax + 2), "Too many reference links.")
     .optional(),
   budget: z
-    .string({ error: "Enter a budget in dollars, such as 500 or 499.99." })
+    .string({ error: BUDGET_MESSAGE })
     .max(20)
-    .refine(
-      (v) => dollarsToCents(v) !== null,
-      "Enter a budget in dollars, such as 500 or 499.99.",
-    ),
+    .superRefine((v, ctx) => {
+      const field = amountField(v, BUDGET_MESSAGE);
+      if ("error" in field) ctx.addIssue({ code: "custom", message: field.error });
+    }),
   deadline: z
     .string({ error: "Enter the deadline as a date." })
     .refine(isDate, "Enter the deadline as a date."),
@@ -139,11 +140,12 @@ export const EstimateSchema = z
           path: ["lineItems", index, "description"],
           message: "Describe this line.",
         });
-      if (dollarsToCents(item.amount) === null)
+      const amount = amountField(item.amount, LINE_AMOUNT_MESSAGE);
+      if ("error" in amount)
         ctx.addIssue({
           code: "custom",
           path: ["lineItems", index, "amount"],
-          message: "Enter an amount in dollars above $0.00.",
+          message: amount.error,
         });
     });
     if (filled === 0)

@@ -28,7 +28,7 @@ import { EstimateForm } from "./estimate-form";
 import { SERVICE_OPTIONS } from "./work-request-forms";
 
 /**
- * The work request pages (issue 12): create-work-request, the member's and the admin's lists, a request's
+ * The work request pages: create-work-request, the member's and the admin's lists, a request's
  * page (details, estimate summary, actions, thread) and its estimate page (versions, the provider's form, the
  * client's answer). Route modules pass their loader and action data through.
  */
@@ -473,12 +473,28 @@ export interface RequestPageData {
     budgetCents: number;
     deadline: string;
     songId: number | null;
+    song: { title: string; version: string } | null;
     createdAt: string;
   };
   provider: { id: number; name: string; type: string; username: string };
   client: { id: number; name: string };
   estimates: EstimateView[];
   project: { id: number; status: string } | null;
+}
+
+/** The request's song by its title, linked for those who may open its page (the client, an administrator). */
+function SongName({ data }: { data: RequestPageData }) {
+  const r = data.request;
+  if (!r.songId || !r.song) return <>None</>;
+  const title = r.song.version ? `${r.song.title} (${r.song.version})` : r.song.title;
+  const href = data.area === "admin" ? `/admin/song-profile/${r.songId}` : data.role === "client" ? `${data.base}/song-profile/${r.songId}` : null;
+  return href ? (
+    <Link to={href} className={linkClass}>
+      {title}
+    </Link>
+  ) : (
+    <>{title}</>
+  );
 }
 
 function RequestSummary({ data }: { data: RequestPageData }) {
@@ -509,21 +525,8 @@ function RequestSummary({ data }: { data: RequestPageData }) {
           <DateTime iso={`${r.deadline}T00:00:00Z`} />
         </dd>
         <dt className="text-stone-600">Song</dt>
-        <dd>
-          {r.songId ? (
-            data.area === "admin" ? (
-              <Link
-                to={`/admin/song-profile/${r.songId}`}
-                className={linkClass}
-              >
-                Song #{r.songId}
-              </Link>
-            ) : (
-              `Song #${r.songId}`
-            )
-          ) : (
-            "None"
-          )}
+        <dd className="break-words">
+          <SongName data={data} />
         </dd>
         <dt className="text-stone-600">Sent</dt>
         <dd>
@@ -711,9 +714,12 @@ export function WorkRequestPage({
 
 function EstimateCard({
   e,
+  songTitle,
   children,
 }: {
   e: EstimateView;
+  /** The request's song, to name in the points line. */
+  songTitle?: string | null;
   children?: ReactNode;
 }) {
   return (
@@ -756,7 +762,7 @@ function EstimateCard({
         <dt className="text-stone-600">Points</dt>
         <dd>
           {e.pointsBps
-            ? `${(e.pointsBps / 100).toFixed(2)}% of the song's master royalties`
+            ? `${(e.pointsBps / 100).toFixed(2)}% of ${songTitle ? `the master royalties of “${songTitle}”` : "the song's master royalties"}`
             : "None"}
         </dd>
         <dt className="text-stone-600">Expires</dt>
@@ -878,6 +884,12 @@ export function EstimatePage({
       <PageHeader title={`Estimate for work request #${r.id}`}>
         {SERVICE_LABELS[r.service as keyof typeof SERVICE_LABELS] ??
           r.serviceLabel}{" "}
+        {r.song ? (
+          <>
+            {" "}
+            for <SongName data={data} />
+          </>
+        ) : null}{" "}
         · budget <Money cents={r.budgetCents} /> ·{" "}
         <Link to={`${data.base}/work-request/${r.id}`} className={linkClass}>
           Back to the request
@@ -919,7 +931,7 @@ export function EstimatePage({
           </p>
         ) : (
           data.estimates.map((e) => (
-            <EstimateCard key={e.id} e={e}>
+            <EstimateCard key={e.id} e={e} songTitle={r.song?.title}>
               {data.canAct &&
               data.role === "client" &&
               e.status === "awaiting_approval" &&

@@ -48,6 +48,7 @@ import {
   cancelWorkRequest,
   createWorkRequest,
   getWorkRequest,
+  hasReceivedWaiting,
   listMemberWorkRequests,
   type WorkRequestDetail,
   type WorkRequestListRow,
@@ -63,7 +64,7 @@ import {
 } from "./work-request-forms";
 
 /**
- * Loaders and actions of the work request pages (issue 12), shared by the member and admin route modules:
+ * Loaders and actions of the work request pages, shared by the member and admin route modules:
  * guard → service → data; actions parse with the forms' schemas, call the service and redirect with a flash,
  * or answer 400 (bad input, errors beside the fields) / 409 (wrong state) with the Conform reply. Ids the
  * actor may not see are the area's 404. The estimate page's `{id}` is the work request's id (decision 021):
@@ -246,8 +247,11 @@ const pageParam = (value: string | null) => {
 export async function memberListLoader(args: RouteArgs) {
   const { user, memberId } = guard(args, "member");
   const url = new URL(args.request.url);
+  const as = url.searchParams.get("as");
+  // Without a tab chosen, the list opens where something waits for the member: on Received when a request
+  // sent to them waits for their estimate (one statement), else on Sent.
   const view: "sent" | "received" =
-    url.searchParams.get("as") === "provider" ? "received" : "sent";
+    as === "provider" ? "received" : as === "client" ? "sent" : (await hasReceivedWaiting(memberId!)) ? "received" : "sent";
   const status = url.searchParams.get("status") ?? "";
   const validStatus = (workRequestStatuses as readonly string[]).includes(
     status,
@@ -301,6 +305,7 @@ function detailForPage(detail: WorkRequestDetail) {
       budgetCents: r.budgetCents,
       deadline: r.deadline,
       songId: r.songId,
+      song: detail.song ? { title: detail.song.title, version: detail.song.version } : null,
       createdAt: r.createdAt.toISOString(),
     },
     provider: detail.provider,

@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import { env } from "~/env.server";
 
 /**
- * The Stripe SDK, configured from the environment (issue 11): STRIPE_SECRET_KEY turns Stripe Connect on;
+ * The Stripe SDK, configured from the environment: STRIPE_SECRET_KEY turns Stripe Connect on;
  * STRIPE_API_BASE (protocol, host and port only) sends the SDK's requests elsewhere than api.stripe.com,
  * which is how tests reach their local stand-in. Nothing else in the app talks to Stripe.
  */

@@ -11,7 +11,7 @@ import { lockMemberPayouts, payThroughProvider, type PayoutRequestView } from ".
 import { requireStripe, stripeClient } from "./client.server";
 
 /**
- * Stripe Connect Express (issue 11): a member's connected account, its onboarding through account links, and
+ * Stripe Connect Express: a member's connected account, its onboarding through account links, and
  * the transfer that pays a Stripe request. Every Stripe call goes through the official SDK (client.server.ts).
  *
  * - A member sets Stripe up: an Express account is created once (under the member's payout lock, with an

@@ -1,7 +1,7 @@
 import type { StripeOnboardingStatus } from "~/db/schema";
 
 /**
- * The Stripe Connect option on payouts-provider (issue 11). Rendered only when Stripe is configured (the
+ * The Stripe Connect option on payouts-provider. Rendered only when Stripe is configured (the
  * loader's `stripeMethodData` is null otherwise). The form is a plain document POST to the member's
  * payment-account-stripe-onboarding action, which answers with a redirect to Stripe's hosted onboarding
  * (another origin), so it works without JavaScript and is never fetched as data.

@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/forms";
 
 /**
- * The admin queue's pay form for a Stripe request (issue 11): posts `intent=pay-stripe` and the request id to
+ * The admin queue's pay form for a Stripe request: posts `intent=pay-stripe` and the request id to
  * the queue's own action, which calls `payStripeAndNotify` (a transfer of the net to the member's connected
  * account, then the payment entry). Errors (onboarding not complete, Stripe refused) show in the form's alert.
  */

@@ -13,7 +13,7 @@ import { stripeClient } from "./client.server";
 import { applyOnboardingStatus, onboardingStatusOf } from "./stripe-connect.server";
 
 /**
- * POST /api/stripe/webhooks (issue 11). The body is checked with the SDK's `stripe.webhooks.constructEvent`
+ * POST /api/stripe/webhooks. The body is checked with the SDK's `stripe.webhooks.constructEvent`
  * and STRIPE_WEBHOOK_SECRET (a missing or wrong signature, or one too old, is 400 and changes nothing).
  * Each event is handled once: its id is inserted into stripe_webhook_events in the same transaction as its
  * effects, so a second delivery (Stripe retries, or sends twice) finds it and does nothing; a failure rolls
@@ -45,8 +45,31 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   } catch {
     return json(400, { message: "Invalid signature." });
   }
+  const malformed = malformedEvent(event);
+  if (malformed) {
+    // Signed but unusable (a null or missing id, type or data.object): nothing is recorded, so a corrected
+    // delivery is still handled. One line, for whoever looks at why Stripe reports failed deliveries.
+    const id = typeof (event as { id?: unknown } | null)?.id === "string" ? (event as { id: string }).id : null;
+    console.warn(JSON.stringify({ level: "warn", message: "stripe webhook refused", reason: malformed, event: id }));
+    return json(400, { message: `Malformed event: ${malformed}.` });
+  }
   const outcome = await processStripeEvent(event);
   return json(200, { received: true, duplicate: outcome === "duplicate" });
+}
+
+const HANDLED_TYPES = new Set(["account.updated", "transfer.created", "transfer.reversed", "checkout.session.completed", "checkout.session.async_payment_succeeded"]);
+
+/** Why a verified event cannot be handled (it would throw deep inside a handler: a 500 Stripe retries for days), or null. */
+function malformedEvent(event: unknown): string | null {
+  if (typeof event !== "object" || event === null || Array.isArray(event)) return "not an object";
+  const { id, type, data } = event as { id?: unknown; type?: unknown; data?: unknown };
+  if (typeof id !== "string" || id === "" || id.length > 255) return "no id";
+  if (typeof type !== "string" || type === "" || type.length > 255) return "no type";
+  const object = typeof data === "object" && data !== null ? (data as { object?: unknown }).object : undefined;
+  if (typeof object !== "object" || object === null || Array.isArray(object)) return "no data.object";
+  // The events acted on name their object.
+  if (HANDLED_TYPES.has(type) && typeof (object as { id?: unknown }).id !== "string") return "no data.object.id";
+  return null;
 }
 
 type Notice = { userId: number; notification: NewNotification };

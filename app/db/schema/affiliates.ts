@@ -1,9 +1,9 @@
-/** Affiliates, referrals and clicks (issue 13): tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
+/** Affiliates, referrals and clicks: tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
 import { sql } from "drizzle-orm";
 import { bigint, check, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { journalEntries, postings, statementLines, users } from "./schema";
+import { journalEntries, postings, statementLines, users } from "./core";
 
-/** How the affiliate wants to be paid (the payout methods, decision 018; not imported from schema.ts, which loads this file first). */
+/** How the affiliate wants to be paid (the payout methods, decision 018; declared here rather than imported from the payouts module, which the schema must not depend on). */
 export const affiliatePayoutMethods = ["manual", "stripe"] as const;
 
 /**
@@ -83,7 +83,7 @@ export const affiliateClicks = pgTable(
 );
 
 /**
- * The trace of each affiliate commission posting (MONEY.md "Traceability"): the posting to the affiliate
+ * The trace of each affiliate commission posting (docs/money.md "Traceability"): the posting to the affiliate
  * owner's earnings, the platform commission posting it was computed from, the statement line and the
  * referred member whose income earned it.
  */

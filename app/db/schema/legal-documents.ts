@@ -1,5 +1,5 @@
 /**
- * Legal document versions and drafts (issue 13, decision 024): tables of this feature, re-exported by schema.ts
+ * Legal document versions and drafts (decision 024): tables of this feature, re-exported by schema.ts
  * (one file per feature keeps parallel work apart).
  *
  * `legal_documents` (schema.ts) stays the published state that the gate, the public pages and registration
@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { legalDocuments, users } from "./schema";
+import { legalDocuments, users } from "./core";
 
 /** One published version of a document: its name and sanitised HTML as published. Never changed afterwards. */
 export const legalDocumentVersions = pgTable(

@@ -1,18 +1,20 @@
-/** Post-production jobs (issue 12): tables of this feature, re-exported by schema.ts (one file per feature keeps parallel work apart). */
+/** Post-production jobs: tables of this feature, re-exported by the schema index. */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
-import { songs, users } from "./schema";
+import { escrowFundingMethods, escrowFundingStatuses } from "./escrow";
+import { journalEntries, songs, users } from "./core";
 
 /** What the engineer does (the marketplace's post-production services). */
 export const postProductionServices = ["mixing", "mastering", "mixing_and_mastering"] as const;
 export type PostProductionService = (typeof postProductionServices)[number];
 
 /**
- * The job's lifecycle: `pending` until the engineer accepts (or declines); `in_progress` while they work
+ * The job's lifecycle: `pending` until the engineer accepts (or declines); `awaiting_funding` once a priced job is
+ * accepted, until the owner's money is in escrow (decision 023); `in_progress` while they work
  * through the stages; `delivered` when a file waits for the owner; `revision_requested` when the owner sent
  * it back; `completed` when the owner accepted a delivery as the song's audio; `canceled`, `declined`.
  */
-export const postProductionStatuses = ["pending", "in_progress", "delivered", "revision_requested", "completed", "canceled", "declined"] as const;
+export const postProductionStatuses = ["pending", "awaiting_funding", "in_progress", "delivered", "revision_requested", "completed", "canceled", "declined"] as const;
 export type PostProductionStatus = (typeof postProductionStatuses)[number];
 
 /** The stage statuses (the spec's vocabulary, as projects use it); null until the engineer accepts. */
@@ -59,6 +61,22 @@ export const postProductionJobs = pgTable(
     revisions: smallint("revisions").notNull().default(0),
     acceptedDeliveryId: integer("accepted_delivery_id"),
     previousAudio: jsonb("previous_audio").$type<PreviousAudio>(),
+    /**
+     * The price the owner offers (whole cents) and the platform fee kept on it when the job is made; null on jobs
+     * made before jobs had a price, which run without escrow. Funding and settlement as a project's (decision 023).
+     */
+    amountCents: bigint("amount_cents", { mode: "number" }),
+    feeBps: integer("fee_bps"),
+    fundingStatus: text("funding_status", { enum: escrowFundingStatuses }).notNull().default("unfunded"),
+    fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
+    fundingReference: text("funding_reference"),
+    fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    refundedMicros: bigint("refunded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    fundEntryId: bigint("fund_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    settleEntryId: bigint("settle_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
+    fundedAt: timestamp("funded_at", { withTimezone: true }),
     cancelReason: text("cancel_reason"),
     canceledBy: integer("canceled_by").references(() => users.id, { onDelete: "set null" }),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
@@ -79,6 +97,19 @@ export const postProductionJobs = pgTable(
     check("post_production_jobs_engineer_named", sql`${t.engineerId} is not null or ${t.invitedEmail} is not null`),
     check("post_production_jobs_not_own_engineer", sql`${t.engineerId} is null or ${t.engineerId} <> ${t.ownerId}`),
     check("post_production_jobs_notes_length", sql`char_length(${t.notes}) <= 2000`),
+    check("post_production_jobs_amount", sql`(${t.amountCents} is null and ${t.feeBps} is null) or (${t.amountCents} > 0 and ${t.feeBps} between 0 and 10000)`),
+    check("post_production_jobs_funding_status_valid", sql`${t.fundingStatus} in (${list(escrowFundingStatuses)})`),
+    check("post_production_jobs_funding_method_valid", sql`${t.fundingMethod} is null or ${t.fundingMethod} in (${list(escrowFundingMethods)})`),
+    check("post_production_jobs_funded_priced", sql`${t.fundingStatus} = 'unfunded' or (${t.amountCents} is not null and ${t.fundingMethod} is not null)`),
+    check(
+      "post_production_jobs_money_parts",
+      sql`${t.releasedMicros} >= 0 and ${t.feeMicros} >= 0 and ${t.refundedMicros} >= 0 and ${t.releasedMicros} + ${t.feeMicros} + ${t.refundedMicros} <= ${t.fundedMicros}`,
+    ),
+    // The invariant, as on projects: a settled job paid out exactly what it held.
+    check(
+      "post_production_jobs_settled_sum",
+      sql`${t.fundingStatus} not in ('released', 'refunded', 'split') or ${t.releasedMicros} + ${t.feeMicros} + ${t.refundedMicros} = ${t.fundedMicros}`,
+    ),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { NotificationColor } from "../modules/notifications/colors";
+import type { NotificationColor } from "../../modules/notifications/colors";
+import { escrowFundingMethods, escrowFundingStatuses, type EscrowFundingStatus } from "./escrow";
 import {
   type AnyPgColumn,
   bigint,
@@ -29,7 +30,7 @@ export function userSearchText(t: { name: AnyPgColumn; lastName: AnyPgColumn; em
   return sql`lower(${t.name} || ' ' || ${t.lastName} || ' ' || ${t.email})`;
 }
 
-/** acct_type 1 member, 2 admin; role_id 1 super admin .. 5 user (spec section 6). */
+/** acct_type 1 member, 2 admin; role_id 1 super admin .. 5 user. */
 export const users = pgTable(
   "users",
   {
@@ -69,7 +70,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
 );
 
-export const tokenPurposes = ["password_reset", "email_verification", "email_change", "activation"] as const;
+export const tokenPurposes = ["password_reset", "email_verification", "email_change", "email_change_cancel", "activation"] as const;
 export type TokenPurpose = (typeof tokenPurposes)[number];
 
 /** One-time tokens, stored as SHA-256 hashes; single use, with an expiry. */
@@ -81,7 +82,10 @@ export const oneTimeTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: tokenPurposes }).notNull(),
-    /** For email_change: the address that becomes the account's once the link is opened. */
+    /**
+     * For email_change: the address that becomes the account's once the link is opened. For email_change_cancel:
+     * the address the change leaves, which the link sent to it puts back.
+     */
     newEmail: text("new_email"),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -128,7 +132,7 @@ export const signatures = pgTable(
   (t) => [uniqueIndex("signatures_user_document_version_unique").on(t.userId, t.documentId, t.documentVersion)],
 );
 
-/** Key-value settings the product serves as its config (spec section 7, GET config). */
+/** Key-value settings the product serves as its config. */
 export const appConfig = pgTable("app_config", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
@@ -157,9 +161,9 @@ export const contactMessages = pgTable(
   (t) => [index("contact_messages_user_id_idx").on(t.userId)],
 );
 
-export { notificationColors, type NotificationColor } from "../modules/notifications/colors";
+export { notificationColors, type NotificationColor } from "../../modules/notifications/colors";
 
-/** What a notification carries (spec section 3): the message and where clicking it leads. */
+/** What a notification carries: the message and where clicking it leads. */
 export interface NotificationData {
   message: string;
   color: NotificationColor;
@@ -216,7 +220,7 @@ export const appVersionViews = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.versionId] }), index("app_version_views_version_id_idx").on(t.versionId)],
 );
 
-/* ---------------------------------------------------------------- community (issue 5) */
+/* ---------------------------------------------------------------- community */
 
 /** Reference data: one table, one admin pattern. `pro` rows use country, website and code. */
 export const referenceKinds = ["genre", "skill", "instrument", "language", "pro"] as const;
@@ -435,7 +439,7 @@ export type Venue = typeof venues.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type LegalDocument = typeof legalDocuments.$inferSelect;
 
-/* ---------------------------------------------------------------- catalogue (issue 8) */
+/* ---------------------------------------------------------------- catalogue */
 
 export const releaseTypes = ["single", "ep", "album"] as const;
 export type ReleaseType = (typeof releaseTypes)[number];
@@ -734,7 +738,7 @@ export type SplitPartyStatus = (typeof splitPartyStatuses)[number];
  * A version of a song's split sheet. Proposed by the song's owner, an editor of its artist page or an
  * administrator; it comes into force on `effective_from` once the owner (or an admin) confirms it, and
  * stays in force until the next confirmed version's date, so confirmed versions never overlap.
- * Allocation uses the version in force on the first day of a line's sale period (MONEY.md).
+ * Allocation uses the version in force on the first day of a line's sale period (docs/money.md).
  */
 export const splitVersions = pgTable(
   "split_versions",
@@ -835,7 +839,7 @@ export type SplitVersion = typeof splitVersions.$inferSelect;
 export type SplitParty = typeof splitParties.$inferSelect;
 export type SplitEvent = typeof splitEvents.$inferSelect;
 
-/* ------------------------------------------------------------------ the ledger (MONEY.md) */
+/* ------------------------------------------------------------------ the ledger (docs/money.md) */
 
 export const statementKinds = ["digital", "pro", "license"] as const;
 export type StatementKindName = (typeof statementKinds)[number];
@@ -863,6 +867,8 @@ export const salesImports = pgTable(
     /** The rate the administrator entered for lines in another currency that carry none. */
     exchangeRate: text("exchange_rate"),
     lines: integer("lines").notNull().default(0),
+    /** The lines the upload's check read (known from the moment it is queued: the page's progress bar). */
+    expectedLines: integer("expected_lines"),
     matched: integer("matched").notNull().default(0),
     unmatched: integer("unmatched").notNull().default(0),
     totalMicros: bigint("total_micros", { mode: "bigint" }).notNull().default(sql`0`),
@@ -919,6 +925,14 @@ export const statementLines = pgTable(
     memberId: integer("member_id").references(() => users.id, { onDelete: "restrict" }),
     /** isrc, upc, ipi-iswc, ipi-title, alias or admin; null while in suspense. */
     matchedBy: text("matched_by"),
+    /**
+     * The code the line is matched and grouped by while in suspense, "type:key" (isrc:, upc:, ipi:, title:), as
+     * the alias it teaches is keyed; computed by the database (migration 0025, decision 028).
+     */
+    suspenseKey: text("suspense_key").generatedAlwaysAs(
+      sql`CASE WHEN "kind" = 'pro' THEN coalesce('ipi:' || "ipi", 'title:' || nullif(lower(btrim(regexp_replace("track_title", '\s+', ' ', 'g'))), ''))
+  ELSE coalesce('isrc:' || "isrc", 'upc:' || "upc", 'title:' || nullif(lower(btrim(regexp_replace("track_title", '\s+', ' ', 'g'))), '')) END`,
+    ),
   },
   (t) => [
     uniqueIndex("statement_lines_import_line_unique").on(t.importId, t.lineNo),
@@ -926,6 +940,7 @@ export const statementLines = pgTable(
     index("statement_lines_release_period_idx").on(t.releaseId, t.salePeriodStart),
     index("statement_lines_member_idx").on(t.memberId),
     index("statement_lines_unmatched_idx").on(t.importId).where(sql`${t.matchedBy} is null`),
+    index("statement_lines_suspense_key_idx").on(t.kind, t.suspenseKey).where(sql`${t.matchedBy} is null`),
     check("statement_lines_kind_valid", sql`${t.kind} in (${sqlList(statementKinds)})`),
   ],
 );
@@ -1019,7 +1034,7 @@ export const postings = pgTable(
 );
 
 /**
- * A cached running total of the postings (MONEY.md "Balances are derived": written in the same transaction as
+ * A cached running total of the postings (docs/money.md "Balances are derived": written in the same transaction as
  * the postings it sums, by the import and by postEntry; tests prove it equals the sums over postings). One row
  * per account and everything the sales and income pages group on; none is stored as '' (text) or 0 (ids).
  * - month: the first day of the month of the line's sale period, else of the entry (UTC);
@@ -1091,7 +1106,7 @@ export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
 export type JournalEntry = typeof journalEntries.$inferSelect;
 export type Posting = typeof postings.$inferSelect;
 
-/** A member's performing-rights identity: PRO lines match a member by this IPI/CAE number (MONEY.md "Matching"). */
+/** A member's performing-rights identity: PRO lines match a member by this IPI/CAE number (docs/money.md "Matching"). */
 export const memberProIdentities = pgTable(
   "member_pro_identities",
   {
@@ -1112,7 +1127,7 @@ export type MatchKeyType = (typeof matchKeyTypes)[number];
 
 /**
  * Codes and titles an administrator matched by hand, remembered so later statements match by themselves
- * (MONEY.md "Matched aliases are remembered"). A key points to a song, a release or (PRO) a member.
+ * (docs/money.md "Matched aliases are remembered"). A key points to a song, a release or (PRO) a member.
  */
 export const matchAliases = pgTable(
   "match_aliases",
@@ -1136,7 +1151,7 @@ export const matchAliases = pgTable(
 );
 export type MatchAlias = typeof matchAliases.$inferSelect;
 
-/* ------------------------------------------------------------------ payouts (issue 11, decision 018) */
+/* ------------------------------------------------------------------ payouts (decision 018) */
 
 export const payoutMethods = ["manual", "stripe"] as const;
 export type PayoutMethod = (typeof payoutMethods)[number];
@@ -1207,7 +1222,7 @@ export const payoutStatuses = ["pending", "approved", "paid", "rejected", "cance
 export type PayoutStatus = (typeof payoutStatuses)[number];
 
 /**
- * A member's payout request (MONEY.md "Money out"). The amount is reserved by a ledger entry when the
+ * A member's payout request (docs/money.md "Money out"). The amount is reserved by a ledger entry when the
  * request is made (reserve_entry_id); a rejection or cancellation releases it (release_entry_id); a payment
  * moves it to paid, withholding and the method fee (payment_entry_id). Whole cents, in micro-units.
  */
@@ -1256,7 +1271,7 @@ export const payoutRequests = pgTable(
   ],
 );
 /**
- * Stripe webhook events already handled (issue 11): the event id is inserted in the transaction that applies
+ * Stripe webhook events already handled: the event id is inserted in the transaction that applies
  * the event, so a second delivery of the same event does nothing.
  */
 export const stripeWebhookEvents = pgTable("stripe_webhook_events", {
@@ -1270,7 +1285,7 @@ export type TaxDeclaration = typeof taxDeclarations.$inferSelect;
 export type PayoutRequest = typeof payoutRequests.$inferSelect;
 
 /**
- * TOTP two-factor authentication (issue 11 step-up security, decision 019). One row per user; the secret is
+ * TOTP two-factor authentication (step-up security, decision 019). One row per user; the secret is
  * AES-256-GCM ciphertext (app/modules/security/sealed.server.ts). `enabled_at` is null while the user is
  * enrolling (the secret shown, no code confirmed yet). `last_used_step` is the last accepted time step, so
  * a code is accepted once.
@@ -1304,7 +1319,7 @@ export const payoutDetailChangeKinds = ["bank_details", "tax_status", "method"] 
 export type PayoutDetailChangeKind = (typeof payoutDetailChangeKinds)[number];
 
 /**
- * Every change of a member's payout details, emailed to them with a signed link to report it (issue 11).
+ * Every change of a member's payout details, emailed to them with a signed link to report it.
  * `reported_at` is set when the member says it was not them.
  */
 export const payoutDetailChanges = pgTable(
@@ -1328,7 +1343,7 @@ export const payoutDetailChanges = pgTable(
 );
 export type PayoutDetailChange = typeof payoutDetailChanges.$inferSelect;
 
-/* ------------------------------------------------------------------ hiring marketplace (issue 12, decision 021) */
+/* ------------------------------------------------------------------ hiring marketplace (decision 021) */
 
 /** What a client hires a provider profile for. */
 export const marketplaceServices = ["recording", "session_work", "production", "mixing", "mastering", "mixing_and_mastering"] as const;
@@ -1360,13 +1375,16 @@ export const projectStages = [
 ] as const;
 export type ProjectStage = (typeof projectStages)[number];
 
-/** in_progress -> awaiting_approval (a delivery waits for the client) -> revision_requested | completed; canceled. */
-export const projectStatuses = ["in_progress", "awaiting_approval", "revision_requested", "completed", "canceled"] as const;
+/**
+ * awaiting_funding (opened by an accepted estimate, until the client's money is in escrow) -> in_progress ->
+ * awaiting_approval (a delivery waits for the client) -> revision_requested | completed; canceled.
+ */
+export const projectStatuses = ["awaiting_funding", "in_progress", "awaiting_approval", "revision_requested", "completed", "canceled"] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
 
 /** Where the client's money is: not yet received, held in escrow, then released, refunded or split between the two. */
-export const projectFundingStatuses = ["unfunded", "funded", "released", "refunded", "split"] as const;
-export type ProjectFundingStatus = (typeof projectFundingStatuses)[number];
+export const projectFundingStatuses = escrowFundingStatuses;
+export type ProjectFundingStatus = EscrowFundingStatus;
 
 export interface EstimateLineItem {
   description: string;
@@ -1494,8 +1512,10 @@ export const projects = pgTable(
     revisionsUsed: smallint("revisions_used").notNull().default(0),
     dueAt: timestamp("due_at", { withTimezone: true }),
     stage: text("stage", { enum: projectStages }).notNull(),
-    status: text("status", { enum: projectStatuses }).notNull().default("in_progress"),
+    status: text("status", { enum: projectStatuses }).notNull().default("awaiting_funding"),
     fundingStatus: text("funding_status", { enum: projectFundingStatuses }).notNull().default("unfunded"),
+    /** How the escrow was funded; null while unfunded. */
+    fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
     fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
     releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
     feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
@@ -1530,6 +1550,8 @@ export const projects = pgTable(
     check("projects_stage_valid", sql`${t.stage} in (${sqlList(projectStages)})`),
     check("projects_status_valid", sql`${t.status} in (${sqlList(projectStatuses)})`),
     check("projects_funding_status_valid", sql`${t.fundingStatus} in (${sqlList(projectFundingStatuses)})`),
+    check("projects_funding_method_valid", sql`${t.fundingMethod} is null or ${t.fundingMethod} in (${sqlList(escrowFundingMethods)})`),
+    check("projects_funded_has_method", sql`${t.fundingStatus} = 'unfunded' or ${t.fundingMethod} is not null`),
     check("projects_amount_positive", sql`${t.amountCents} > 0`),
     check("projects_fee_bps_range", sql`${t.feeBps} between 0 and 10000`),
     check("projects_revisions", sql`${t.revisionsUsed} >= 0 and ${t.revisionsUsed} <= ${t.revisionsIncluded}`),
@@ -1621,8 +1643,3 @@ export type Project = typeof projects.$inferSelect;
 export type ProjectDeliverable = typeof projectDeliverables.$inferSelect;
 export type MarketplaceMessage = typeof marketplaceMessages.$inferSelect;
 export type ProjectReview = typeof projectReviews.$inferSelect;
-
-// Tables of the later features, one file each.
-export * from "./schema-post-production";
-export * from "./schema-legal-documents";
-export * from "./schema-affiliates";
