@@ -390,6 +390,11 @@ test.describe("/admin/transactions", () => {
     // Per line: receipts and commission, then Mia (lines 1, 3) or Mia, Paul and nina's held share (line 2).
     expect(all).toHaveLength(3 + 5 + 3);
     expect(sumMicros(all.map((p) => p.micros)), "the entry balances").toBe(0n);
+    // And it visibly adds up: each posting is shown in full (-7.123457, not -7.13), the sum under them is zero.
+    const shown = await entry.locator("tbody [data-micros]").allTextContents();
+    expect(shown).toContain("-$7.123457");
+    await expect(entry.locator("tfoot")).toContainText("Sum of the postings");
+    await expect(entry.locator("tfoot [data-micros]")).toHaveAttribute("data-micros", "0.000000");
     expect(
       formatMicros(
         sumMicros(
