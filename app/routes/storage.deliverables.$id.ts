@@ -1,7 +1,7 @@
 import { parseId, requireAgreedUser } from "~/modules/accounts/guards.server";
-import { storedFileResponse } from "~/modules/http/file-response.server";
 import { notFound } from "~/modules/http/route-errors.server";
-import { deliverableFilePath, deliverableForDownload } from "~/modules/marketplace/projects/deliverable-files.server";
+import { deliverableForDownload, deliverableKey } from "~/modules/marketplace/projects/deliverable-files.server";
+import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
 import type { Route } from "./+types/storage.deliverables.$id";
 
 /**
@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = requireAgreedUser(request, context);
   const id = parseId(params.id);
   const deliverable = id === null ? null : await deliverableForDownload(user, id);
-  const file = deliverable ? deliverableFilePath(deliverable.filePath) : null;
-  if (!deliverable || !file) throw notFound();
-  return storedFileResponse(request, file, { contentType: deliverable.mime, download: deliverable.fileName });
+  const key = deliverable ? deliverableKey(deliverable.filePath) : null;
+  if (!deliverable || !key) throw notFound();
+  return storedFileResponse(request, key, { contentType: deliverable.mime, download: deliverable.fileName });
 }

@@ -1,7 +1,7 @@
 import { parseId, requireAgreedUser } from "~/modules/accounts/guards.server";
-import { storedFileResponse } from "~/modules/http/file-response.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { deliveryForDownload } from "~/modules/post-production/post-production.server";
+import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
 import type { Route } from "./+types/storage.post-production.$id";
 
 /**
@@ -14,5 +14,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const found = id === null ? null : await deliveryForDownload(user, id);
   if (!found) throw notFound();
-  return storedFileResponse(request, found.file, { contentType: found.delivery.mime, download: found.delivery.fileName });
+  return storedFileResponse(request, found.key, { contentType: found.delivery.mime, download: found.delivery.fileName });
 }

@@ -1,10 +1,7 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { notifications, postProductionJobs, songs, users, type User } from "~/db/schema";
-import { env } from "~/env.server";
 import { loadLoggedUser } from "~/modules/accounts/logged-user.server";
 import { readSessionUser } from "~/modules/accounts/session-user.server";
 import { audioKey } from "~/modules/catalog/songs/audio.server";
@@ -72,7 +69,6 @@ async function acceptAndFund(jobId: number, by: User = engineer) {
   return fundJob(admin, jobId, `WIRE-${jobId}`);
 }
 
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
 
 describe("creating a job", () => {
   it("binds a member engineer at once and notifies them in the app", async () => {
@@ -158,13 +154,12 @@ describe("deliveries and the owner's answer", () => {
     expect((await refusedWith(receiveDelivery(uploadRequest(wav({ bitDepth: 8 })), engineer, job.id), 400)).message).toMatch(/16-bit/);
     expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.alloc(0)), engineer, job.id), 400)).field).toBe("file");
     // Nothing refused was kept.
-    const folder = path.resolve(env().STORAGE_DIR, "post-production", String(job.id));
-    expect(await fs.readdir(folder).catch(() => [])).toEqual([]);
+    expect(await storage().list(`post-production/${job.id}/`)).toEqual([]);
     const { job: delivered, delivery } = await receiveDelivery(uploadRequest(wav({ seconds: 2 }), "Final mix.wav"), engineer, job.id);
     expect(delivered.status).toBe("delivered");
     expect(delivery).toMatchObject({ fileName: "Final mix.wav", format: "wav", bitDepth: 16, sampleRate: 44_100, channels: 2, durationSeconds: 2, round: 0 });
     expect(delivery.filePath).toMatch(new RegExp(`^post-production/${job.id}/[0-9a-f]{32}\\.wav$`));
-    expect(await exists(path.resolve(env().STORAGE_DIR, delivery.filePath))).toBe(true);
+    expect(await storage().exists(delivery.filePath)).toBe(true);
   });
 
   it("sends a delivery back for a revision (owner only, only when delivered), then takes the new one", async () => {

@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { db, type Db } from "~/db/client.server";
@@ -37,9 +35,10 @@ import { LIMITS } from "~/modules/marketplace/marketplace-rules";
 import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { notifyParties } from "~/modules/marketplace/notify.server";
-import { DELIVERABLE_FIELD, receiveCheckedFile, storeCheckedFile, storedUploadPath, type CheckedFile } from "~/modules/marketplace/projects/deliverable-files.server";
+import { DELIVERABLE_FIELD, receiveCheckedFile, storeCheckedFile, storedUploadKey, type CheckedFile } from "~/modules/marketplace/projects/deliverable-files.server";
 import { cleanText, type ListPage } from "~/modules/marketplace/work-requests.server";
 import { signedUrl } from "~/modules/security/signed-url.server";
+import { storage, StoredFileMissingError } from "~/modules/storage/storage.server";
 import { PP_INVITE_PATH, PP_INVITE_TTL_SECONDS, PP_JOB_ROUTE, PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, ppFirstStage, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**
@@ -421,7 +420,7 @@ export type DeliveryInput = CheckedFile & { facts: AudioFacts };
  * the owner. A newer delivery may follow before the owner answers; the owner answers the newest.
  */
 export async function recordDelivery(actor: PpActor, id: number, file: DeliveryInput, now = new Date()): Promise<{ job: PostProductionJob; delivery: PostProductionDelivery }> {
-  if (!storedUploadPath(DELIVERY_ROOT, file.filePath) || !file.filePath.startsWith(`${DELIVERY_ROOT}/${id}/`)) throw new MarketplaceError(400, "The file was not stored.", DELIVERABLE_FIELD);
+  if (!storedUploadKey(DELIVERY_ROOT, file.filePath) || !file.filePath.startsWith(`${DELIVERY_ROOT}/${id}/`)) throw new MarketplaceError(400, "The file was not stored.", DELIVERABLE_FIELD);
   const fileName = cleanText(file.fileName).slice(0, 255) || `delivery.${file.facts.format}`;
   const mayAct = (j: PostProductionJob) => j.engineerId === actor.id;
   const result = await db().transaction(async (tx) => {
@@ -473,7 +472,7 @@ export async function receiveDelivery(request: Request, actor: PpActor, id: numb
   const current = await visibleJob(db(), actor, id);
   if (current.engineerId !== actor.id) throw new MarketplaceError(404, NO_JOB);
   const received = await receiveCheckedFile(request, {
-    tmpDir: path.resolve(env().STORAGE_DIR, DELIVERY_ROOT, "tmp"),
+    tmpDir: storage().tmpDir(),
     maxBytes: PP_LIMITS.deliveryMaxBytes,
     noFile: "Choose the mixed or mastered file: WAV or FLAC.",
     tooLarge: `The file can be at most ${PP_LIMITS.deliveryMaxBytes / 1024 / 1024} MB.`,
@@ -519,15 +518,14 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
     .where(eq(postProductionDeliveries.jobId, id))
     .orderBy(desc(postProductionDeliveries.createdAt), desc(postProductionDeliveries.id))
     .limit(1);
-  const source = delivery ? storedUploadPath(DELIVERY_ROOT, delivery.filePath) : null;
+  const source = delivery ? storedUploadKey(DELIVERY_ROOT, delivery.filePath) : null;
   if (!delivery || !source) throw new MarketplaceError(409, "The delivered file is missing: ask the engineer to deliver it again.");
   const recorded = `audio/${current.songId}-${randomBytes(16).toString("hex")}.${delivery.format}`;
-  const target = path.resolve(env().STORAGE_DIR, recorded);
-  await fs.mkdir(path.dirname(target), { recursive: true });
   try {
-    await fs.copyFile(source, target);
-  } catch {
-    throw new MarketplaceError(409, "The delivered file is missing: ask the engineer to deliver it again.");
+    await storage().copy(source, recorded);
+  } catch (error) {
+    if (error instanceof StoredFileMissingError) throw new MarketplaceError(409, "The delivered file is missing: ask the engineer to deliver it again.");
+    throw error;
   }
   try {
     const job = await db().transaction(async (tx) => {
@@ -591,7 +589,7 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
     });
     return { job, delivery };
   } catch (error) {
-    await fs.rm(target, { force: true });
+    await storage().delete(recorded);
     throw error;
   }
 }
@@ -812,15 +810,15 @@ export async function adminListJobs(actor: Pick<User, "acctType">, query: { stat
 /* ------------------------------------------------------------------ downloads */
 
 /** A delivery for download, when the actor may see its job (owner, engineer, administrator); null otherwise. One statement. */
-export async function deliveryForDownload(actor: Pick<User, "id" | "acctType">, deliveryId: number): Promise<{ delivery: PostProductionDelivery; file: string } | null> {
+export async function deliveryForDownload(actor: Pick<User, "id" | "acctType">, deliveryId: number): Promise<{ delivery: PostProductionDelivery; key: string } | null> {
   if (!validId(deliveryId)) return null;
   const [row] = await db()
     .select({ delivery: postProductionDeliveries })
     .from(postProductionDeliveries)
     .innerJoin(postProductionJobs, eq(postProductionJobs.id, postProductionDeliveries.jobId))
     .where(and(eq(postProductionDeliveries.id, deliveryId), visibleTo(actor)));
-  const file = row ? storedUploadPath(DELIVERY_ROOT, row.delivery.filePath) : null;
-  return row && file ? { delivery: row.delivery, file } : null;
+  const key = row ? storedUploadKey(DELIVERY_ROOT, row.delivery.filePath) : null;
+  return row && key ? { delivery: row.delivery, key } : null;
 }
 
 /**

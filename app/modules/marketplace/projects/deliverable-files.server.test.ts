@@ -4,12 +4,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { countQueries } from "~/db/client.server";
 import type { User } from "~/db/schema";
-import { env } from "~/env.server";
+import { storage } from "~/modules/storage/storage.server";
 import { createUser } from "../../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../../tests/helpers/database";
 import { openProject, refusedWith } from "../../../../tests/helpers/marketplace";
 import { getProject } from "../projects.server";
-import { deliverableFilePath, deliverableForDownload, sniffDeliverable, storeDeliverable } from "./deliverable-files.server";
+import { deliverableForDownload, deliverableKey, sniffDeliverable, storeDeliverable } from "./deliverable-files.server";
 
 useTestDatabase();
 
@@ -53,10 +53,10 @@ describe("what a deliverable is, by its first bytes", () => {
   });
 
   it("serves only paths it wrote", () => {
-    expect(deliverableFilePath("deliverables/12/0123456789abcdef0123456789abcdef.wav")).toBe(path.resolve(env().STORAGE_DIR, "deliverables/12/0123456789abcdef0123456789abcdef.wav"));
-    expect(deliverableFilePath("deliverables/12/../../secret.wav")).toBeNull();
-    expect(deliverableFilePath("/etc/passwd")).toBeNull();
-    expect(deliverableFilePath("deliverables/mix-v1.wav")).toBeNull();
+    expect(deliverableKey("deliverables/12/0123456789abcdef0123456789abcdef.wav")).toBe("deliverables/12/0123456789abcdef0123456789abcdef.wav");
+    expect(deliverableKey("deliverables/12/../../secret.wav")).toBeNull();
+    expect(deliverableKey("/etc/passwd")).toBeNull();
+    expect(deliverableKey("deliverables/mix-v1.wav")).toBeNull();
   });
 });
 
@@ -72,14 +72,15 @@ describe("storing and downloading", () => {
     // Only the provider's owner delivers; the file moved for a refused delivery is removed again.
     const byClient = await tmpFile(WAV);
     await refusedWith(storeDeliverable(client, project.id, byClient), 404);
-    expect(await fs.readdir(path.join(env().STORAGE_DIR, "deliverables", String(project.id))).catch(() => [])).toEqual([]);
+    expect(await storage().list(`deliverables/${project.id}/`)).toEqual([]);
 
     const good = await tmpFile(WAV);
     const { deliverable } = await storeDeliverable(provider, project.id, good);
     expect(deliverable.mime).toBe("audio/wav");
     expect(deliverable.fileName).toBe("take.wav");
-    const stored = deliverableFilePath(deliverable.filePath)!;
-    expect(await fs.readFile(stored)).toEqual(WAV);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage().read(deliverableKey(deliverable.filePath)!)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(WAV);
     expect(await exists(good.tmpPath)).toBe(false);
     expect((await getProject(client, project.id)).project.status).toBe("awaiting_approval");
 

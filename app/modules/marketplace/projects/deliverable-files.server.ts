@@ -4,8 +4,8 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { projectDeliverables, projects, type ProjectDeliverable } from "~/db/schema";
-import { env } from "~/env.server";
 import { receiveStreamedUpload, StreamedUploadError } from "~/modules/security/streamed-upload.server";
+import { storage } from "~/modules/storage/storage.server";
 import { participantOrAdmin, validId, type MarketplaceActor } from "../access.server";
 import { MarketplaceError } from "../marketplace-errors";
 import { LIMITS } from "../marketplace-rules";
@@ -15,30 +15,25 @@ import { uploadDeliverable } from "../projects.server";
  * Deliverable files: the provider's upload is streamed to a temporary file while it arrives
  * (busboy, as the song audio and the sales statements are), capped at LIMITS.deliverableMaxBytes, then its
  * first bytes say what it really is (the name and the browser's type prove nothing): WAV, FLAC, AIFF, MP3,
- * AAC, Ogg, MP4 audio or a zip. Stored as `deliverables/<projectId>/<random>.<ext>` under STORAGE_DIR and
- * served only through /storage/deliverables/<id>, to the project's two parties and administrators.
+ * AAC, Ogg, MP4 audio or a zip. Stored (app/modules/storage) under the key `deliverables/<projectId>/<random>.<ext>`
+ * and served only through /storage/deliverables/<id>, to the project's two parties and administrators.
  */
 
 export const DELIVERABLE_FIELD = "file";
 export const DELIVERABLE_TYPES_TEXT = "audio (WAV, FLAC, AIFF, MP3, AAC, Ogg) or a zip of it";
 
-function deliverablesRoot(): string {
-  return path.resolve(env().STORAGE_DIR, "deliverables");
-}
-
-/** The file on disk behind a recorded deliverable path; null when it is not one of ours. */
-export function deliverableFilePath(recorded: string): string | null {
-  return storedUploadPath("deliverables", recorded);
+/** The storage key of a recorded deliverable path; null when it is not one of ours. */
+export function deliverableKey(recorded: string): string | null {
+  return storedUploadKey("deliverables", recorded);
 }
 
 /**
- * The file on disk behind a path `storeCheckedFile` recorded under the `root` folder (`<root>/<id>/<random>.<ext>`);
+ * The storage key of a path `storeCheckedFile` recorded under the `root` folder (`<root>/<id>/<random>.<ext>`);
  * null for anything else (another folder, `..`, an absolute path, a name it does not write).
  */
-export function storedUploadPath(root: string, recorded: string): string | null {
+export function storedUploadKey(root: string, recorded: string): string | null {
   if (!/^[a-z][a-z-]*$/.test(root) || !recorded.startsWith(`${root}/`)) return null;
-  if (!/^[1-9][0-9]*\/[0-9a-f]{32}\.(wav|flac|aiff|mp3|aac|ogg|m4a|zip)$/.test(recorded.slice(root.length + 1))) return null;
-  return path.resolve(env().STORAGE_DIR, recorded);
+  return /^[1-9][0-9]*\/[0-9a-f]{32}\.(wav|flac|aiff|mp3|aac|ogg|m4a|zip)$/.test(recorded.slice(root.length + 1)) ? recorded : null;
 }
 
 /** What the first bytes of a file say it is; null for anything that is not deliverable audio or a zip. */
@@ -77,7 +72,7 @@ export interface ReceivedFile {
   sha256: string | null;
 }
 
-/** A file `storeCheckedFile` moved into place: its recorded path (relative to STORAGE_DIR) and what it is. */
+/** A file `storeCheckedFile` stored: its recorded path (its storage key) and what it is. */
 export interface CheckedFile {
   filePath: string;
   fileName: string;
@@ -89,8 +84,8 @@ export interface CheckedFile {
 /**
  * The shared part of a delivered file's way in (project deliverables, post-production deliveries): refuses an
  * empty file and anything its first bytes do not show to be deliverable audio or a zip, lets `check` refuse it
- * further (it may read the temporary file), moves it to `<folder>/<random>.<ext>` under STORAGE_DIR and hands
- * it to `record` (the service's rules). The temporary file is gone either way, and the stored one too when
+ * further (it may read the temporary file), stores it under the key `<folder>/<random>.<ext>` and hands it to
+ * `record` (the service's rules). The temporary file is gone either way, and the stored one too when
  * `check` or `record` refuses it. Refusals are MarketplaceErrors on the `file` field.
  */
 export async function storeCheckedFile<T>(
@@ -101,7 +96,7 @@ export async function storeCheckedFile<T>(
   /** What the refusal of an unrecognised file says is accepted. */
   typesText = DELIVERABLE_TYPES_TEXT,
 ): Promise<T> {
-  let target: string | null = null;
+  let stored: string | null = null;
   try {
     if (!/^[a-z][a-z-]*\/[1-9][0-9]*$/.test(folder)) throw new Error(`Not an upload folder: ${folder}`);
     if (source.bytes <= 0) throw new MarketplaceError(400, "The file is empty.", DELIVERABLE_FIELD);
@@ -109,18 +104,14 @@ export async function storeCheckedFile<T>(
     if (!kind) throw new MarketplaceError(400, `This file is not ${typesText}.`, DELIVERABLE_FIELD);
     if (check) await check(source.tmpPath, kind);
     const recorded = `${folder}/${randomBytes(16).toString("hex")}.${kind.ext}`;
-    target = path.resolve(env().STORAGE_DIR, recorded);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.rename(source.tmpPath, target).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EXDEV") throw error;
-      await fs.copyFile(source.tmpPath, target!);
-    });
+    stored = recorded;
+    await storage().putFile(recorded, source.tmpPath, { contentType: kind.mime });
     const result = await record({ filePath: recorded, fileName: path.basename(source.filename), bytes: source.bytes, mime: kind.mime, sha256: source.sha256 });
-    target = null;
+    stored = null;
     return result;
   } finally {
     await fs.rm(source.tmpPath, { force: true });
-    if (target) await fs.rm(target, { force: true });
+    if (stored) await storage().delete(stored);
   }
 }
 
@@ -165,7 +156,7 @@ export async function receiveCheckedFile(request: Request, options: { tmpDir: st
 
 /** Streams the multipart body's `file` to a temporary file and stores it as the project's deliverable. */
 export async function receiveDeliverable(request: Request, actor: MarketplaceActor, projectId: number) {
-  const file = await receiveCheckedFile(request, { tmpDir: path.join(deliverablesRoot(), "tmp") });
+  const file = await receiveCheckedFile(request, { tmpDir: storage().tmpDir() });
   return storeDeliverable(actor, projectId, file);
 }
 
