@@ -143,7 +143,7 @@ export async function notificationPanelProblems(page: Page): Promise<LayoutProbl
     : [];
 }
 
-/** The canonical digital statement header (MONEY.md). */
+/** The canonical digital statement header (docs/money.md). */
 const DIGITAL_HEADER =
   "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
 
