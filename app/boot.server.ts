@@ -73,7 +73,9 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     const demoLogins: string[] = [];
     if (settings.SEED_DEMO_DATA) {
       await seedDemoDataOnFirstRun();
-      demoLogins.push(...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`));
+      demoLogins.push(
+        ...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`),
+      );
     }
     // A server this process just started has no other client yet: a job run still marked active was cut off.
     if (bootOptions.jobWorkers) await startJobWorkers({ retryInterruptedRuns: embedded?.owned === true });

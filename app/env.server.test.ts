@@ -24,18 +24,16 @@ describe("settings", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir() } as NodeJS.ProcessEnv)).toThrow(
       /SESSION_SECRET: required when APP_ENV=production[\s\S]*REALTIME_SECRET: required/,
     );
-    expect(() => loadEnv({ SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir() } as NodeJS.ProcessEnv)).toThrow(
-      /REALTIME_SECRET: required/,
-    );
+    expect(() => loadEnv({ SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir() } as NodeJS.ProcessEnv)).toThrow(/REALTIME_SECRET: required/);
     const prod = loadEnv({ SESSION_SECRET: "x".repeat(32), REALTIME_SECRET: "r".repeat(16), DATA_DIR: dataDir() } as NodeJS.ProcessEnv);
     expect(prod.isProduction).toBe(true);
     expect(prod.SEED_DEMO_DATA).toBe(false);
   });
 
   it("names every bad value in one message", () => {
-    expect(() =>
-      loadEnv({ APP_ENV: "local", PORT: "abc", APP_URL: "not a url", SESSION_SECRET: "short", DATA_DIR: dataDir() } as NodeJS.ProcessEnv),
-    ).toThrow(/PORT:[\s\S]*APP_URL:[\s\S]*SESSION_SECRET: must be at least 32 characters/);
+    expect(() => loadEnv({ APP_ENV: "local", PORT: "abc", APP_URL: "not a url", SESSION_SECRET: "short", DATA_DIR: dataDir() } as NodeJS.ProcessEnv)).toThrow(
+      /PORT:[\s\S]*APP_URL:[\s\S]*SESSION_SECRET: must be at least 32 characters/,
+    );
   });
 
   it("treats blank values as unset", () => {

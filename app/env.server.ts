@@ -10,8 +10,7 @@ import { parseStorageUrl, StorageUrlError } from "~/modules/storage/storage-url"
  * build but must work on a fresh clone without secrets (see docs/decisions/002-settings.md).
  */
 /** An unset or blank variable both mean "not set". */
-const blankAsUnset = <T extends z.ZodType>(inner: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), inner.optional());
+const blankAsUnset = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), inner.optional());
 
 const optionalUrl = blankAsUnset(z.string().trim().pipe(z.url()));
 
@@ -45,7 +44,12 @@ const schema = z.object({
   /** Benchmarks and tests: every response says how many SQL statements it ran (X-Statement-Count). */
   STATEMENT_COUNT_HEADER: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
   ANALYTICS_PLAUSIBLE_DOMAIN: blankAsUnset(z.string().trim()),
-  ANALYTICS_GA4_ID: blankAsUnset(z.string().trim().regex(/^G-[A-Z0-9]+$/, "must look like G-XXXXXXX")),
+  ANALYTICS_GA4_ID: blankAsUnset(
+    z
+      .string()
+      .trim()
+      .regex(/^G-[A-Z0-9]+$/, "must look like G-XXXXXXX"),
+  ),
   ANALYTICS_ENDPOINT: z.string().trim().pipe(z.url()).default("https://plausible.io"),
   // The realtime server (ours, or any Pusher-compatible service): where the app publishes and signs.
   REALTIME_APP_ID: z.string().trim().min(1).default("backline"),
@@ -64,9 +68,19 @@ const schema = z.object({
   LOGIN_LIMIT_PER_ACCOUNT_GLOBAL: positiveInt(50),
   LOGIN_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
   /** AES-256-GCM key for payout bank details (decision 018); generated in DATA_DIR outside production. */
-  PAYOUT_ENCRYPTION_KEY: blankAsUnset(z.string().trim().regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, "must be 64 hex characters (32 bytes)")),
+  PAYOUT_ENCRYPTION_KEY: blankAsUnset(
+    z
+      .string()
+      .trim()
+      .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/, "must be 64 hex characters (32 bytes)"),
+  ),
   /** Stripe Connect Express payouts: without the secret key the Stripe method is hidden. */
-  STRIPE_SECRET_KEY: blankAsUnset(z.string().trim().regex(/^(?:sk|rk)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_... or rk_...)")),
+  STRIPE_SECRET_KEY: blankAsUnset(
+    z
+      .string()
+      .trim()
+      .regex(/^(?:sk|rk)_[A-Za-z0-9_]+$/, "must be a Stripe secret key (sk_... or rk_...)"),
+  ),
   /** Signs the webhooks Stripe sends to POST /api/stripe/webhooks (whsec_...); without it they are refused. */
   STRIPE_WEBHOOK_SECRET: blankAsUnset(z.string().trim().min(8, "must be the endpoint's signing secret (whsec_...)")),
   /** Where the SDK sends its requests (protocol, host and port only); unset means api.stripe.com. Tests point it at a stand-in. */

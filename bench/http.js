@@ -94,14 +94,28 @@ export const targets = [
     path: "/member/{memberId}/sales/digital/detail/artist/{artistId}",
     login: "member@example.com",
     ledger: true,
-    goal: { text: "member sales detail over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 6 statements", minLoginRatio: 0, maxP99Ms: 150, maxStatements: 6, connections: 10, ledgerLines: 1_000_000 },
+    goal: {
+      text: "member sales detail over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 6 statements",
+      minLoginRatio: 0,
+      maxP99Ms: 150,
+      maxStatements: 6,
+      connections: 10,
+      ledgerLines: 1_000_000,
+    },
   },
   {
     name: `member income (${ledgerLabel} lines)`,
     path: "/member/{memberId}/member-income",
     login: "member@example.com",
     ledger: true,
-    goal: { text: "member-income over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 7 statements", minLoginRatio: 0, maxP99Ms: 150, maxStatements: 7, connections: 10, ledgerLines: 1_000_000 },
+    goal: {
+      text: "member-income over 1,000,000 lines: p99 < 150 ms at 10 connections, <= 7 statements",
+      minLoginRatio: 0,
+      maxP99Ms: 150,
+      maxStatements: 7,
+      connections: 10,
+      ledgerLines: 1_000_000,
+    },
   },
   // Marketplace, over 10,000 seeded work requests from the demo member to the demo producer: the
   // client's list (the default "Sent" tab), the provider's, and the admin's filtered search. Statement budgets as
@@ -366,8 +380,10 @@ function goalResult(goal, measured, ratioToLogin, statements) {
   if (goal.connections !== undefined && goal.connections !== CONNECTIONS) unlike.push(`${CONNECTIONS} connections, goal at ${goal.connections}`);
   if (goal.directoryProfiles !== undefined && DIRECTORY_PROFILES < goal.directoryProfiles)
     unlike.push(`${profilesLabel} profiles, goal over ${goal.directoryProfiles.toLocaleString("en-US")}`);
-  if (goal.ledgerLines !== undefined && LEDGER_LINES < goal.ledgerLines) unlike.push(`${ledgerLabel} ledger lines, goal over ${goal.ledgerLines.toLocaleString("en-US")}`);
-  if (goal.workRequests !== undefined && WORK_REQUESTS < goal.workRequests) unlike.push(`${workRequestsLabel} work requests, goal over ${goal.workRequests.toLocaleString("en-US")}`);
+  if (goal.ledgerLines !== undefined && LEDGER_LINES < goal.ledgerLines)
+    unlike.push(`${ledgerLabel} ledger lines, goal over ${goal.ledgerLines.toLocaleString("en-US")}`);
+  if (goal.workRequests !== undefined && WORK_REQUESTS < goal.workRequests)
+    unlike.push(`${workRequestsLabel} work requests, goal over ${goal.workRequests.toLocaleString("en-US")}`);
   return {
     goal: goal.text,
     met: ratioMet && p99Met && statementsMet,
@@ -496,7 +512,9 @@ export async function runHttpBench(database = { name: "embedded PostgreSQL", url
         goal: target.goal ? goalResult(target.goal, measured, ratioToLogin, statements ?? null) : null,
       };
     });
-    const more = options.afterPages ? await options.afterPages({ serverEnv: serverEnv(dataDir, databaseUrl), dataDir, artistId: placeholders.artistId }) : undefined;
+    const more = options.afterPages
+      ? await options.afterPages({ serverEnv: serverEnv(dataDir, databaseUrl), dataDir, artistId: placeholders.artistId })
+      : undefined;
     return {
       kind: "http",
       database: database.name,

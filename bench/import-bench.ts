@@ -64,8 +64,12 @@ async function seedCatalogue() {
     from generate_series(1, ${BENCH_RELEASES}) r cross join generate_series(1, 3) t
     join releases rel on rel.slug = 'import-bench-' || r
     join songs s on s.isrc = 'QZBI' || chr(64 + t) || lpad(r::text, 7, '0')`);
-  const songs = (await db().execute(sql`select isrc, title from songs where isrc is not null order by id`)) as unknown as { rows: Array<{ isrc: string; title: string }> };
-  const upcs = (await db().execute(sql`select upc from releases r where upc is not null and exists (select 1 from release_tracks t where t.release_id = r.id) order by id`)) as unknown as {
+  const songs = (await db().execute(sql`select isrc, title from songs where isrc is not null order by id`)) as unknown as {
+    rows: Array<{ isrc: string; title: string }>;
+  };
+  const upcs = (await db().execute(
+    sql`select upc from releases r where upc is not null and exists (select 1 from release_tracks t where t.release_id = r.id) order by id`,
+  )) as unknown as {
     rows: Array<{ upc: string }>;
   };
   return { songs: songs.rows, upcs: upcs.rows.map((r) => r.upc) };
@@ -82,7 +86,10 @@ async function rawCopy(file: string): Promise<number> {
   const { from: copyFrom } = await import("pg-copy-streams");
   const client = await database.pool.connect();
   try {
-    await pipeline(fs.createReadStream(file, { highWaterMark: 1 << 16 }), client.query(copyFrom("copy bench_bare_lines from stdin with (format csv, header true)")));
+    await pipeline(
+      fs.createReadStream(file, { highWaterMark: 1 << 16 }),
+      client.query(copyFrom("copy bench_bare_lines from stdin with (format csv, header true)")),
+    );
   } finally {
     client.release();
   }
@@ -186,7 +193,14 @@ const timing = (seconds: number): Timing => ({ seconds: Number(seconds.toFixed(3
 async function runOn(name: string, databaseUrl: string | undefined): Promise<ImportRun> {
   const dataDir = fs.mkdtempSync(path.join(work, "data-"));
   resetEnvForTests(
-    loadEnv({ ...process.env, APP_ENV: "local", SEED_DEMO_DATA: "false", DATA_DIR: dataDir, STORAGE_DIR: path.join(dataDir, "storage"), DATABASE_URL: databaseUrl ?? "" }),
+    loadEnv({
+      ...process.env,
+      APP_ENV: "local",
+      SEED_DEMO_DATA: "false",
+      DATA_DIR: dataDir,
+      STORAGE_DIR: path.join(dataDir, "storage"),
+      DATABASE_URL: databaseUrl ?? "",
+    }),
   );
   await boot();
   try {
@@ -195,7 +209,9 @@ async function runOn(name: string, databaseUrl: string | undefined): Promise<Imp
     if (!fs.existsSync(file)) {
       const started = performance.now();
       writeStatement(file, LINES, catalogue.songs, catalogue.upcs);
-      console.error(`[bench] ${LINES} lines written (${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MB, ${catalogue.songs.length} songs, ${catalogue.upcs.length} UPCs) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.error(
+        `[bench] ${LINES} lines written (${(fs.statSync(file).size / 2 ** 20).toFixed(1)} MB, ${catalogue.songs.length} songs, ${catalogue.upcs.length} UPCs) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
     const [admin] = await db().select().from(users).where(eq(users.email, "admin@example.com"));
     const copySeconds = await rawCopy(file);
@@ -216,7 +232,9 @@ async function runOn(name: string, databaseUrl: string | undefined): Promise<Imp
     const done = await runSalesImport(created.id);
     const importSeconds = (performance.now() - started) / 1000;
     if (done?.status !== "completed" || done.lines !== LINES) throw new Error(`the import ended ${done?.status} with ${done?.lines} lines: ${done?.error}`);
-    const counted = (await db().execute(sql`select count(*)::int as n from postings p join journal_entries e on e.id = p.entry_id where e.import_id = ${created.id}`)) as unknown as {
+    const counted = (await db().execute(
+      sql`select count(*)::int as n from postings p join journal_entries e on e.id = p.entry_id where e.import_id = ${created.id}`,
+    )) as unknown as {
       rows: Array<{ n: number }>;
     };
 
@@ -240,7 +258,11 @@ async function runOn(name: string, databaseUrl: string | undefined): Promise<Imp
       importVsFloor: Number((importSeconds / floor.seconds).toFixed(2)),
       bound: { ...timing((parseSeconds + floor.seconds) / os.availableParallelism()), cores: os.availableParallelism() },
       goals: [
-        { goal: `>= ${GOAL_PG_LINES_PER_S.toLocaleString("en")} lines/s`, value: `${Math.round(LINES / importSeconds).toLocaleString("en")} lines/s`, pass: LINES / importSeconds >= GOAL_PG_LINES_PER_S },
+        {
+          goal: `>= ${GOAL_PG_LINES_PER_S.toLocaleString("en")} lines/s`,
+          value: `${Math.round(LINES / importSeconds).toLocaleString("en")} lines/s`,
+          pass: LINES / importSeconds >= GOAL_PG_LINES_PER_S,
+        },
         { goal: `>= ${GOAL_RATIO}x the raw COPY`, value: `${ratio.toFixed(3)}x`, pass: ratio >= GOAL_RATIO },
       ],
     };
@@ -255,7 +277,8 @@ const tableRows = (floor: Floor) =>
   Object.entries(floor.tables).map(([table, t]) => `    ${`${table}: ${t.rows.toLocaleString("en")} rows`.padEnd(32)} ${t.seconds.toFixed(2).padStart(7)} s`);
 
 function format(run: ImportRun): string {
-  const row = (label: string, t: Timing, note = "") => `  ${label.padEnd(34)} ${t.seconds.toFixed(2).padStart(7)} s  ${t.linesPerSecond.toLocaleString("en").padStart(10)} lines/s${note}`;
+  const row = (label: string, t: Timing, note = "") =>
+    `  ${label.padEnd(34)} ${t.seconds.toFixed(2).padStart(7)} s  ${t.linesPerSecond.toLocaleString("en").padStart(10)} lines/s${note}`;
   return [
     `Sales import on ${run.database}: ${run.lines.toLocaleString("en")} lines (${(run.fileBytes / 2 ** 20).toFixed(1)} MB), ${run.matched.toLocaleString("en")} matched, ${run.unmatched.toLocaleString("en")} to suspense, ${run.postings.toLocaleString("en")} postings`,
     row("parse alone (readStatementFile)", run.parseOnly),
@@ -263,9 +286,17 @@ function format(run: ImportRun): string {
     row("raw COPY into a bare table", run.rawCopy),
     row(`its ${run.rowsFloor.rows.toLocaleString("en")} rows, COPY only (floor)`, run.rowsFloor, "  = writing them alone, on one connection"),
     ...tableRows(run.rowsFloor),
-    row("the same rows without indexes", run.bareRowsFloor, `  = ${(run.rawCopy.seconds / run.bareRowsFloor.seconds).toFixed(3)}x the raw COPY, before any index or work`),
+    row(
+      "the same rows without indexes",
+      run.bareRowsFloor,
+      `  = ${(run.rawCopy.seconds / run.bareRowsFloor.seconds).toFixed(3)}x the raw COPY, before any index or work`,
+    ),
     ...tableRows(run.bareRowsFloor),
-    row(`parse + floor over ${run.bound.cores} cores (bound)`, run.bound, `  = ${(run.rawCopy.seconds / run.bound.seconds).toFixed(3)}x the raw COPY: no engine writing these rows beats it here`),
+    row(
+      `parse + floor over ${run.bound.cores} cores (bound)`,
+      run.bound,
+      `  = ${(run.rawCopy.seconds / run.bound.seconds).toFixed(3)}x the raw COPY: no engine writing these rows beats it here`,
+    ),
     row("import (runSalesImport)", run.import, `  = ${run.importVsRawCopy.toFixed(3)}x the raw COPY, ${run.importVsFloor.toFixed(2)}x its floor`),
     ...run.goals.map((g) => `  ${g.pass ? "PASS" : "MISS"} ${g.goal}: ${g.value}`),
   ].join("\n");
@@ -312,7 +343,8 @@ for (const target of targets) {
     await drop?.().catch(() => {});
   }
 }
-if (!process.env.BENCH_DATABASE_URL) console.log("\nA PostgreSQL server skipped: set BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run there too.");
+if (!process.env.BENCH_DATABASE_URL)
+  console.log("\nA PostgreSQL server skipped: set BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run there too.");
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(resultsDir, { recursive: true });
 const out = path.join(resultsDir, `import-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);

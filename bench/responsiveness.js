@@ -134,7 +134,11 @@ async function importWhilePolling(dataDir) {
   const admin = await login("admin@example.com");
   const adminHeaders = { cookie: admin.cookie };
   const file = path.join(dataDir, "responsiveness-statement.csv");
-  const written = spawnSync(process.execPath, ["--import", "tsx", "bench/write-statement.ts", file, String(IMPORT_LINES)], { cwd: root, env: serverEnv(dataDir, ""), stdio: ["ignore", "ignore", "inherit"] });
+  const written = spawnSync(process.execPath, ["--import", "tsx", "bench/write-statement.ts", file, String(IMPORT_LINES)], {
+    cwd: root,
+    env: serverEnv(dataDir, ""),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (written.status !== 0) throw new Error(`bench/write-statement.ts exited with ${written.status ?? written.signal}`);
   const idle = await idleBaseline("/login", {});
   const polling = poll("/login", {});
@@ -143,7 +147,12 @@ async function importWhilePolling(dataDir) {
   form.set("kind", "digital");
   form.set("exchange_rate", "");
   form.set("file", new Blob([fs.readFileSync(file)], { type: "text/csv" }), "responsiveness.csv");
-  const uploaded = await fetch(`${BASE}/admin/upload-sales?index`, { method: "POST", body: form, headers: { ...adminHeaders, Origin: BASE }, redirect: "manual" });
+  const uploaded = await fetch(`${BASE}/admin/upload-sales?index`, {
+    method: "POST",
+    body: form,
+    headers: { ...adminHeaders, Origin: BASE },
+    redirect: "manual",
+  });
   const id = /\/admin\/upload-sales\/(\d+)/.exec(uploaded.headers.get("location") ?? "")?.[1];
   if (!id) {
     await polling.stop();

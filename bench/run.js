@@ -41,7 +41,9 @@ for (const database of databases) {
   }
 }
 if (!process.env.BENCH_DATABASE_URL) {
-  console.log("\nA PostgreSQL server skipped: set BENCH_DATABASE_URL to a server the bench may create a database on (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run every target there too.");
+  console.log(
+    "\nA PostgreSQL server skipped: set BENCH_DATABASE_URL to a server the bench may create a database on (e.g. postgres://postgres@127.0.0.1:5432/postgres) to run every target there too.",
+  );
 }
 const measuredRuns = httpRuns.filter((run) => !("error" in run));
 if (measuredRuns.length) console.log(`\n${formatHttpGoals(/** @type {import("./http.js").HttpRun[]} */ (measuredRuns))}`);
@@ -54,7 +56,9 @@ const weight = await runPageWeight();
 console.log("\nFirst-load JavaScript (gzip, level 9, every script and modulepreload of the HTML)");
 for (const page of weight.pages) {
   const goal = page.goalKb ? `  ${page.gzipBytes / 1024 <= page.goalKb ? "PASS" : "MISS"} (goal <= ${page.goalKb} KB)` : "";
-  console.log(`${page.name.padEnd(30)} ${(page.gzipBytes / 1024).toFixed(1).padStart(6)} KB in ${page.files} files (${(page.rawBytes / 1024).toFixed(0)} KB raw)${goal}`);
+  console.log(
+    `${page.name.padEnd(30)} ${(page.gzipBytes / 1024).toFixed(1).padStart(6)} KB in ${page.files} files (${(page.rawBytes / 1024).toFixed(0)} KB raw)${goal}`,
+  );
 }
 const weightFile = path.join(resultsDir, `page-weight-${stamp}.json`);
 fs.writeFileSync(weightFile, JSON.stringify({ at: new Date().toISOString(), ...weight }, null, 2));

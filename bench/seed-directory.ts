@@ -141,9 +141,7 @@ function nameFor(type: ProfileType): string {
 
 await boot();
 try {
-  const values = await db()
-    .select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name })
-    .from(referenceValues);
+  const values = await db().select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name }).from(referenceValues);
   const byKind = (kind: ReferenceKind) => values.filter((v) => v.kind === kind).map((v) => v.id);
   const idOf = (kind: ReferenceKind, name: string) => values.find((v) => v.kind === kind && v.name === name)!.id;
 
@@ -151,8 +149,7 @@ try {
     .select({ seeded: sql<number>`count(*)::int` })
     .from(profiles)
     .where(like(profiles.username, "bench-%"))) as [{ seeded: number }];
-  if (seeded > 0 && seeded !== COUNT)
-    console.error(`[bench] this database already has ${seeded} bench profiles (not ${COUNT}); measuring those`);
+  if (seeded > 0 && seeded !== COUNT) console.error(`[bench] this database already has ${seeded} bench profiles (not ${COUNT}); measuring those`);
   if (seeded === 0 && COUNT > 0) {
     const started = Date.now();
     // Owners left by an interrupted run (no profiles): start clean.

@@ -45,12 +45,58 @@ const PRO_HEADER =
 const LICENSE_HEADER = "statement_id,license_id,licensee,usage,territory,term_start,term_end,song_title,isrc,amount,currency,exchange_rate";
 
 const STORES = [
-  "Spotify", "Apple Music", "Amazon Music", "YouTube Music", "Deezer", "Tidal", "TikTok", "Pandora", "SoundCloud", "Audiomack",
-  "iTunes", "Anghami", "Boomplay", "JioSaavn", "NetEase", "Tencent", "Napster", "Qobuz", "Beatport", "Instagram",
+  "Spotify",
+  "Apple Music",
+  "Amazon Music",
+  "YouTube Music",
+  "Deezer",
+  "Tidal",
+  "TikTok",
+  "Pandora",
+  "SoundCloud",
+  "Audiomack",
+  "iTunes",
+  "Anghami",
+  "Boomplay",
+  "JioSaavn",
+  "NetEase",
+  "Tencent",
+  "Napster",
+  "Qobuz",
+  "Beatport",
+  "Instagram",
 ];
 const COUNTRIES = [
-  "US", "GB", "DE", "FR", "BR", "JP", "MX", "CA", "AU", "ES", "IT", "NL", "SE", "NO", "PL", "AR", "CO", "IN", "KR", "ZA",
-  "NG", "KE", "PT", "IE", "NZ", "CH", "AT", "BE", "DK", "FI",
+  "US",
+  "GB",
+  "DE",
+  "FR",
+  "BR",
+  "JP",
+  "MX",
+  "CA",
+  "AU",
+  "ES",
+  "IT",
+  "NL",
+  "SE",
+  "NO",
+  "PL",
+  "AR",
+  "CO",
+  "IN",
+  "KR",
+  "ZA",
+  "NG",
+  "KE",
+  "PT",
+  "IE",
+  "NZ",
+  "CH",
+  "AT",
+  "BE",
+  "DK",
+  "FI",
 ];
 const SOCIETIES = ["Radio", "Television", "Streaming", "Live", "Background"];
 const LICENSEES = ["Netflix", "HBO", "Ubisoft", "Nike", "BBC", "Spotify Studios"];
@@ -123,13 +169,19 @@ function digitalStatement(month: string, lines: number, cat: Catalogue): string 
     const quantity = 1 + Math.floor(rand() * 400);
     if (bucket < 87) {
       const song = cat.songs[Math.floor(rand() * cat.songs.length)]!;
-      out.push(`BL-D-${month},${month}-28,${month},${month},${store},,stream,track,${country},Midnight Owls,,,${song.title},${song.isrc},${quantity},0.004,USD,${value},${value},USD,`);
+      out.push(
+        `BL-D-${month},${month}-28,${month},${month},${store},,stream,track,${country},Midnight Owls,,,${song.title},${song.isrc},${quantity},0.004,USD,${value},${value},USD,`,
+      );
     } else if (bucket < 95) {
       const release = cat.upcs[i % cat.upcs.length]!;
       const price = amount(9, 2);
-      out.push(`BL-D-${month},${month}-28,${month},${month},${store},,download,album,${country},Midnight Owls,${release.title},${release.upc},,,1,${price},USD,${price},${price},USD,`);
+      out.push(
+        `BL-D-${month},${month}-28,${month},${month},${store},,download,album,${country},Midnight Owls,${release.title},${release.upc},,,1,${price},USD,${price},${price},USD,`,
+      );
     } else {
-      out.push(`BL-D-${month},${month}-28,${month},${month},${store},,stream,track,${country},Somebody Else,,,Not Ours ${i % 211},GBXXX24${String(i % 99_991).padStart(5, "0")},${quantity},0.004,USD,${value},${value},USD,`);
+      out.push(
+        `BL-D-${month},${month}-28,${month},${month},${store},,stream,track,${country},Somebody Else,,,Not Ours ${i % 211},GBXXX24${String(i % 99_991).padStart(5, "0")},${quantity},0.004,USD,${value},${value},USD,`,
+      );
     }
   }
   return out.join("\n") + "\n";
@@ -146,7 +198,9 @@ function proStatement(quarter: string[], lines: number, cat: Catalogue): string 
     const who = i % 10;
     const [party, ipi] = who < 6 ? ["Mia Member", "523419871"] : who < 9 ? ["Paul Producer", "00611887234"] : ["Someone Else", "00999999999"];
     const country = COUNTRIES[Math.floor(rand() * COUNTRIES.length)]!;
-    out.push(`BL-P-${quarter[0]},${end},${party},${ipi},Writer,${work.title},${work.iswc},${SOCIETIES[i % SOCIETIES.length]},${country},${start},${end},${1 + (i % 500)},50,${amount(20)},USD,,`);
+    out.push(
+      `BL-P-${quarter[0]},${end},${party},${ipi},Writer,${work.title},${work.iswc},${SOCIETIES[i % SOCIETIES.length]},${country},${start},${end},${1 + (i % 500)},50,${amount(20)},USD,,`,
+    );
   }
   return out.join("\n") + "\n";
 }
@@ -157,7 +211,9 @@ function licenseStatement(quarter: string[], lines: number, cat: Catalogue): str
     const song = cat.songs[i % cat.songs.length]!;
     const month = quarter[i % quarter.length]!;
     const country = COUNTRIES[Math.floor(rand() * COUNTRIES.length)]!;
-    out.push(`BL-L-${quarter[0]},LIC-${quarter[0]}-${i},${LICENSEES[i % LICENSEES.length]},sync,${country},${month}-01,${lastDay(month)},${song.title},${song.isrc},${amount(400, 2)},USD,`);
+    out.push(
+      `BL-L-${quarter[0]},LIC-${quarter[0]}-${i},${LICENSEES[i % LICENSEES.length]},sync,${country},${month}-01,${lastDay(month)},${song.title},${song.isrc},${amount(400, 2)},USD,`,
+    );
   }
   return out.join("\n") + "\n";
 }
@@ -185,18 +241,23 @@ async function importText(kind: StatementKind, name: string, text: string, uploa
 async function multiply(importId: number, target: number, kind: StatementKind) {
   await db().transaction(async (tx) => {
     const run = (query: ReturnType<typeof sql>) => tx.execute(query);
-    const [{ n: template }] = ((await run(sql`select count(*)::int as n from statement_lines where import_id = ${importId}`)) as unknown as { rows: [{ n: number }] }).rows;
+    const [{ n: template }] = (
+      (await run(sql`select count(*)::int as n from statement_lines where import_id = ${importId}`)) as unknown as { rows: [{ n: number }] }
+    ).rows;
     const copies = Math.ceil(target / template) - 1; // besides the template itself
     if (copies <= 0) return;
     const extra = Math.min(copies * template, target - template);
     await run(sql`drop table if exists bench_template`);
     await run(sql`create temp table bench_template as
       select sl.*, (row_number() over (order by sl.id) - 1)::int as idx from statement_lines sl where sl.import_id = ${importId}`);
-    const [{ max_line: maxLine }] = ((await run(sql`select max(line_no)::int as max_line from bench_template`)) as unknown as { rows: [{ max_line: number }] }).rows;
+    const [{ max_line: maxLine }] = ((await run(sql`select max(line_no)::int as max_line from bench_template`)) as unknown as { rows: [{ max_line: number }] })
+      .rows;
     // Ids for the copies, reserved as the engine reserves its batches.
-    const [{ last }] = ((await run(
-      sql`select setval(pg_get_serial_sequence('statement_lines', 'id'), nextval(pg_get_serial_sequence('statement_lines', 'id')) + ${extra - 1})::text as last`,
-    )) as unknown as { rows: [{ last: string }] }).rows;
+    const [{ last }] = (
+      (await run(
+        sql`select setval(pg_get_serial_sequence('statement_lines', 'id'), nextval(pg_get_serial_sequence('statement_lines', 'id')) + ${extra - 1})::text as last`,
+      )) as unknown as { rows: [{ last: string }] }
+    ).rows;
     const first = BigInt(last) - BigInt(extra) + 1n;
     const stores = `array[${STORES.map((s) => `'${s}'`).join(",")}]`;
     const countries = `array[${COUNTRIES.map((c) => `'${c}'`).join(",")}]`;
@@ -220,7 +281,12 @@ async function multiply(importId: number, target: number, kind: StatementKind) {
       join postings p on p.statement_line_id = t.id
       where (c - 1) * ${template} + t.idx < ${extra}`);
     // The pages' summaries of the copied postings, in the same transaction (as the engine keeps them).
-    await addToSummaries(tx, sql`p.statement_line_id >= ${first.toString()}::bigint and p.statement_line_id < ${(first + BigInt(extra)).toString()}::bigint`, 1, true);
+    await addToSummaries(
+      tx,
+      sql`p.statement_line_id >= ${first.toString()}::bigint and p.statement_line_id < ${(first + BigInt(extra)).toString()}::bigint`,
+      1,
+      true,
+    );
     // The import's figures, from its lines (the file on disk stays the template).
     await run(sql`
       update sales_imports si set lines = x.lines, matched = x.matched, unmatched = x.lines - x.matched, total_micros = x.total, suspense_micros = x.suspense
@@ -258,7 +324,12 @@ try {
     const pro = spread(Math.round(TOTAL * 0.05), quarters.length);
     const license = spread(TOTAL - Math.round(TOTAL * 0.9) - Math.round(TOTAL * 0.05), quarters.length);
     const statements: Array<{ kind: StatementKind; name: string; lines: number; text: (n: number) => string }> = [
-      ...MONTHS.map((month, i) => ({ kind: "digital" as const, name: `digital-${month}`, lines: digital[i]!, text: (n: number) => digitalStatement(month, n, cat) })),
+      ...MONTHS.map((month, i) => ({
+        kind: "digital" as const,
+        name: `digital-${month}`,
+        lines: digital[i]!,
+        text: (n: number) => digitalStatement(month, n, cat),
+      })),
       ...quarters.map((q, i) => ({ kind: "pro" as const, name: `pro-${q[0]}`, lines: pro[i]!, text: (n: number) => proStatement(q, n, cat) })),
       ...quarters.map((q, i) => ({ kind: "license" as const, name: `license-${q[0]}`, lines: license[i]!, text: (n: number) => licenseStatement(q, n, cat) })),
     ].filter((s) => s.lines > 0);
@@ -284,7 +355,9 @@ try {
           select coalesce(sum(p.amount_micros), 0) from journal_entries je join postings p on p.entry_id = je.id
           join ledger_accounts a on a.id = p.account_id and a.kind <> 'receipts' where je.import_id = si.id)) as mismatched,
         (select count(*)::int from statement_lines) as lines,
-        (select count(*)::int from postings) as postings`)) as unknown as { rows: [{ unbalanced: number; mismatched: number; lines: number; postings: number }] };
+        (select count(*)::int from postings) as postings`)) as unknown as {
+      rows: [{ unbalanced: number; mismatched: number; lines: number; postings: number }];
+    };
     const figures = check.rows[0];
     if (figures.unbalanced || figures.mismatched) throw new Error(`the seeded ledger does not balance: ${JSON.stringify(figures)}`);
     // Fresh statistics, as autovacuum would gather on a live database, so the planner sees the real sizes.

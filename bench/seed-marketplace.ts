@@ -15,7 +15,9 @@ const MARK = "Bench work request";
 
 await boot();
 try {
-  const seeded = (await db().execute(sql`select count(*)::int as n from work_requests where description like ${`${MARK} %`}`)) as unknown as { rows: [{ n: number }] };
+  const seeded = (await db().execute(sql`select count(*)::int as n from work_requests where description like ${`${MARK} %`}`)) as unknown as {
+    rows: [{ n: number }];
+  };
   const already = seeded.rows[0].n;
   if (already === 0 && COUNT > 0) {
     const started = Date.now();

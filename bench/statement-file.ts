@@ -11,7 +11,7 @@ export const HEADER =
  */
 export function writeStatement(file: string, lines: number, songs: Array<{ isrc: string; title: string }>, upcs: string[]) {
   let seed = 20260815;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const stores = ["Spotify", "Apple Music", "Amazon Music", "YouTube Music", "Deezer", "Tidal"];
   const territories = ["US", "GB", "DE", "FR", "BR", "JP", "MX", "CA"];
   const out = fs.openSync(file, "w");

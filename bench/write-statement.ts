@@ -14,11 +14,20 @@ const [file, lines] = [process.argv[2]!, Number(process.argv[3])];
 process.env.SEED_DEMO_DATA = "false";
 await boot();
 try {
-  const songs = (await db().execute(sql`select isrc, title from songs where isrc is not null order by id`)) as unknown as { rows: Array<{ isrc: string; title: string }> };
-  const upcs = (await db().execute(sql`select upc from releases r where upc is not null and exists (select 1 from release_tracks t where t.release_id = r.id) order by id`)) as unknown as {
+  const songs = (await db().execute(sql`select isrc, title from songs where isrc is not null order by id`)) as unknown as {
+    rows: Array<{ isrc: string; title: string }>;
+  };
+  const upcs = (await db().execute(
+    sql`select upc from releases r where upc is not null and exists (select 1 from release_tracks t where t.release_id = r.id) order by id`,
+  )) as unknown as {
     rows: Array<{ upc: string }>;
   };
-  writeStatement(file, lines, songs.rows, upcs.rows.map((r) => r.upc));
+  writeStatement(
+    file,
+    lines,
+    songs.rows,
+    upcs.rows.map((r) => r.upc),
+  );
 } finally {
   await shutdown();
 }

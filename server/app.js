@@ -286,10 +286,7 @@ export function createApp(options) {
   if (options.viteDevServer) {
     app.use(options.viteDevServer.middlewares);
   } else {
-    app.use(
-      "/assets",
-      express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-    );
+    app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     // The service worker script is revalidated on every check, so a deploy reaches browsers at once.
     const serviceWorker = path.join(options.clientDir, "sw.js");
     const publicFiles = express.static(options.clientDir, {

@@ -5,7 +5,11 @@ import { contentSecurityPolicy, drainUnreadBody, isCrossSiteWrite, isUnreadableU
 /** @param {string} method @param {Record<string,string>} headers */
 function req(method, headers) {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return /** @type {any} */ ({ method, protocol: "http", get: (/** @type {string} */ name) => lower[name.toLowerCase()] ?? (name.toLowerCase() === "host" ? "localhost:3000" : undefined) });
+  return /** @type {any} */ ({
+    method,
+    protocol: "http",
+    get: (/** @type {string} */ name) => lower[name.toLowerCase()] ?? (name.toLowerCase() === "host" ? "localhost:3000" : undefined),
+  });
 }
 
 describe("the cross-site write guard", () => {
@@ -44,8 +48,7 @@ describe("the cross-site write guard", () => {
 
 describe("what the HTTP layer refuses before reading a body", () => {
   /** @param {string} method @param {string} path @param {Record<string,string>} headers */
-  const request = (method, path, headers) =>
-    /** @type {any} */ ({ method, path, get: (/** @type {string} */ name) => headers[name.toLowerCase()] });
+  const request = (method, path, headers) => /** @type {any} */ ({ method, path, get: (/** @type {string} */ name) => headers[name.toLowerCase()] });
   const limit = (/** @type {string} */ path) => (path.startsWith("/upload") ? 5000 : 1000);
 
   it("answers 413 above the path's limit, 411 for a body of unknown length", () => {

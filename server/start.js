@@ -60,9 +60,7 @@ if (env.REALTIME_SERVER && !dev) {
 }
 
 const app = createApp({
-  build: viteDevServer
-    ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build")
-    : build,
+  build: viteDevServer ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") : build,
   clientDir: path.join(root, "build/client"),
   appUrl: env.APP_URL,
   trustProxy: env.TRUST_PROXY,

@@ -16,11 +16,7 @@ export default function AvatarDropdown({ user, showAdminArea }: AvatarMenuProps)
         <Avatar name={user.fullname} src={user.avatar_img} />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-56 rounded-lg border border-stone-200 bg-white p-1 shadow-lg"
-        >
+        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 min-w-56 rounded-lg border border-stone-200 bg-white p-1 shadow-lg">
           <div className="px-3 py-2">
             <p className="text-sm font-semibold">{user.fullname}</p>
             <p className="truncate text-xs text-stone-500">{user.email}</p>
@@ -35,10 +31,7 @@ export default function AvatarDropdown({ user, showAdminArea }: AvatarMenuProps)
             </DropdownMenu.Item>
           ) : null}
           {/* Radix unmounts the item while the click is handled, so the form is submitted from onSelect. */}
-          <DropdownMenu.Item
-            className={itemClass}
-            onSelect={() => (document.getElementById("avatar-logout") as HTMLFormElement | null)?.requestSubmit()}
-          >
+          <DropdownMenu.Item className={itemClass} onSelect={() => (document.getElementById("avatar-logout") as HTMLFormElement | null)?.requestSubmit()}>
             Logout
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -2,7 +2,6 @@ import { lazy, Suspense } from "react";
 import { Avatar, AVATAR_TRIGGER_CLASS, type AvatarMenuProps } from "./avatar";
 import { useHydrated } from "./hydrated";
 
-
 const AvatarDropdown = lazy(() => import("./avatar-dropdown"));
 
 /**

@@ -52,7 +52,13 @@ describe("months", () => {
       { month: "2025-11", v: 2 },
       { month: "2026-02", v: 3 },
     ];
-    expect(continuousMonths(rows, (r) => r.month, (month) => ({ month, v: 0 }))).toEqual([
+    expect(
+      continuousMonths(
+        rows,
+        (r) => r.month,
+        (month) => ({ month, v: 0 }),
+      ),
+    ).toEqual([
       { month: "2025-11", v: 2 },
       { month: "2025-12", v: 0 },
       { month: "2026-01", v: 0 },
@@ -61,7 +67,13 @@ describe("months", () => {
       { month: "2026-04", v: 1 },
     ]);
     const names = [{ k: "Spotify" }, { k: "Tidal" }];
-    expect(continuousMonths(names, (r) => r.k, (k) => ({ k }))).toBe(names);
+    expect(
+      continuousMonths(
+        names,
+        (r) => r.k,
+        (k) => ({ k }),
+      ),
+    ).toBe(names);
   });
 
   it("carry their year on the first tick and on January", () => {

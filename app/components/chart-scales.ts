@@ -118,7 +118,9 @@ export function monthTick(value: string, isFirst: boolean, locale?: string): str
 export function monthName(value: string, locale?: string): string {
   const match = MONTH.exec(value);
   if (!match) return value;
-  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
+  return new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)),
+  );
 }
 
 /**

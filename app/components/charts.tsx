@@ -2,7 +2,6 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { CHART, continuousMonths, formatChartValue, sharePercent, type ChartValueFormat } from "./chart-scales";
 import { useHydrated } from "./hydrated";
 
-
 export function ChartCard({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
     <section className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
@@ -72,7 +71,11 @@ export interface PieChartProps {
 }
 
 export function LineChart(props: LineChartProps) {
-  const points = continuousMonths(props.points, (p) => p.x, (month) => ({ x: month, y: 0 }));
+  const points = continuousMonths(
+    props.points,
+    (p) => p.x,
+    (month) => ({ x: month, y: 0 }),
+  );
   return (
     <ClientOnlyChart height={CHART.lineHeight} label={props.label}>
       <NivoLine {...props} points={points} color={CHART_COLORS[0]!} />
@@ -89,7 +92,11 @@ export function BarChart(props: BarChartProps) {
 }
 
 export function MonthBarChart(props: MonthBarChartProps) {
-  const months = continuousMonths(props.months, (m) => m.month, (month) => ({ month, values: {} }));
+  const months = continuousMonths(
+    props.months,
+    (m) => m.month,
+    (month) => ({ month, values: {} }),
+  );
   return (
     <>
       {props.series.length > 1 ? <ChartLegend items={props.series.map((s) => ({ id: s.key, label: s.label, color: s.color }))} /> : null}

@@ -35,14 +35,14 @@ export function ConfirmAccess({ confirm }: { confirm: ConfirmPayload }) {
         <p className="mt-2 text-sm text-stone-600">
           {moneyDecision ? (
             <>
-              Paying, rejecting and other money decisions need a current code from your authenticator app. Enter the 6-digit code it shows now. You
-              will not be asked again for 5 minutes.
+              Paying, rejecting and other money decisions need a current code from your authenticator app. Enter the 6-digit code it shows now. You will not be
+              asked again for 5 minutes.
             </>
           ) : (
             <>
               Changing how you log in, your email address or how you are paid, and requesting a payout, need a fresh confirmation.{" "}
-              {confirm.twoFactor ? "Enter the code from your authenticator app (or a recovery code)." : "Enter your password."} You will not be asked
-              again for 10 minutes.
+              {confirm.twoFactor ? "Enter the code from your authenticator app (or a recovery code)." : "Enter your password."} You will not be asked again for
+              10 minutes.
             </>
           )}
         </p>

@@ -42,9 +42,7 @@ export function DataTable<T>({
   return (
     <div className="md:overflow-x-auto md:rounded-lg md:border md:border-stone-200 md:bg-white md:shadow-sm">
       <table role="table" className="data-table w-full text-left text-sm max-md:block">
-        <caption className={captionHidden ? "sr-only" : "px-4 py-3 text-left font-semibold max-md:block max-md:px-0"}>
-          {caption}
-        </caption>
+        <caption className={captionHidden ? "sr-only" : "px-4 py-3 text-left font-semibold max-md:block max-md:px-0"}>{caption}</caption>
         <thead role="rowgroup" className="bg-stone-50 max-md:sr-only">
           <tr role="row">
             {columns.map((column) => (

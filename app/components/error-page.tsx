@@ -20,13 +20,9 @@ export function RouteErrorPage({ homeHref = "/", homeLabel = "Go to the start pa
   return (
     <div role="alert" className="mx-auto max-w-lg px-4 py-16 text-center">
       <p className="text-sm font-semibold text-brand-800">{status}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">
-        {status < 500 ? "This request could not be completed" : "Something went wrong"}
-      </h1>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight">{status < 500 ? "This request could not be completed" : "Something went wrong"}</h1>
       <p className="mt-4 text-stone-600">
-        {status < 500
-          ? (serverMessage ?? "Please check what you asked for and try again.")
-          : "We have been told about it. Please try again in a moment."}
+        {status < 500 ? (serverMessage ?? "Please check what you asked for and try again.") : "We have been told about it. Please try again in a moment."}
       </p>
       {status >= 500 && requestId ? (
         <p className="mt-4 text-sm text-stone-500">

@@ -41,9 +41,7 @@ export function Money({ cents, currency = "USD" }: { cents: number; currency?: s
 
 export function DateTime({ iso, withTime = false }: { iso: string; withTime?: boolean }) {
   const hydrated = useHydrated();
-  const options: Intl.DateTimeFormatOptions = withTime
-    ? { dateStyle: "medium", timeStyle: "short" }
-    : { dateStyle: "medium" };
+  const options: Intl.DateTimeFormatOptions = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
   const text = dateTimeFormat(hydrated ? undefined : "en-US", hydrated ? options : { ...options, timeZone: "UTC" }).format(new Date(iso));
   return <time dateTime={iso}>{text}</time>;
 }

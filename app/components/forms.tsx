@@ -47,8 +47,10 @@ const controlClass = (invalid: boolean) =>
 /** A text or search input's look, for the few controls drawn outside Field (a list's search box). */
 export const inputClass = controlClass(false);
 /** A secondary action beside the form's main button (move a stage, download), and a destructive one (cancel). */
-export const secondaryButton = "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
-export const dangerButton = "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
+export const secondaryButton =
+  "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold text-stone-800 shadow-sm hover:bg-stone-50";
+export const dangerButton =
+  "inline-flex items-center justify-center rounded-md border border-red-300 bg-white px-4 py-2.5 text-sm font-semibold text-red-800 shadow-sm hover:bg-red-50";
 
 /**
  * What every labelled control shares: the label, the help text and the errors beside it, and the
@@ -95,10 +97,7 @@ export function Field({ inputProps, ...control }: ControlProps & { inputProps: I
   return <LabelledControl {...control} id={props.id} render={(a11y) => <input key={key} {...props} {...a11y} />} />;
 }
 
-export function TextareaField({
-  textareaProps,
-  ...control
-}: ControlProps & { textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> & { key?: string } }) {
+export function TextareaField({ textareaProps, ...control }: ControlProps & { textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> & { key?: string } }) {
   const { key, ...props } = textareaProps;
   return (
     <LabelledControl

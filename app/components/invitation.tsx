@@ -9,7 +9,17 @@ export const inviteSecondaryButton =
  * An invitation page (split, credit, band, post-production job) opened while logged in with another address:
  * who it was sent to, who is logged in, and a way out. The form posts `intent=logout` to the page itself.
  */
-export function InviteMismatch({ what, sentTo, currentEmail, answer = "answer" }: { what: string; sentTo: string; currentEmail: string | null; answer?: string }) {
+export function InviteMismatch({
+  what,
+  sentTo,
+  currentEmail,
+  answer = "answer",
+}: {
+  what: string;
+  sentTo: string;
+  currentEmail: string | null;
+  answer?: string;
+}) {
   return (
     <div className="space-y-4">
       <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -2,17 +2,7 @@ import { Bar, type BarDatum, type BarTooltipProps } from "@nivo/bar";
 import { Line } from "@nivo/line";
 import { Pie } from "@nivo/pie";
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import {
-  formatChartValue,
-  monthName,
-  monthTick,
-  sharePercent,
-  spacedTicks,
-  textWidth,
-  truncateLabel,
-  valueAxis,
-  type ChartValueFormat,
-} from "./chart-scales";
+import { formatChartValue, monthName, monthTick, sharePercent, spacedTicks, textWidth, truncateLabel, valueAxis, type ChartValueFormat } from "./chart-scales";
 import { CHART } from "./chart-scales";
 import type { BarChartProps, LineChartProps, MonthBarChartProps, PieChartProps } from "./charts";
 
@@ -161,7 +151,9 @@ export function NivoBar({ bars, format, color }: BarChartProps & { color: string
             label={(d) => (fits(Number(d.value)) ? fmt(Number(d.value)) : "")}
             labelSkipHeight={14}
             labelTextColor="#ffffff"
-            tooltip={({ indexValue, value, color: c }: BarTooltipProps<BarDatum>) => <Tooltip color={c} title={nameOf.get(String(indexValue)) ?? ""} value={fmt(value)} />}
+            tooltip={({ indexValue, value, color: c }: BarTooltipProps<BarDatum>) => (
+              <Tooltip color={c} title={nameOf.get(String(indexValue)) ?? ""} value={fmt(value)} />
+            )}
             motionConfig={motion}
           />
         );
@@ -218,7 +210,11 @@ export function NivoMonthBars({ months, series, format }: MonthBarChartProps) {
             labelSkipHeight={16}
             labelTextColor="#ffffff"
             tooltip={({ id, indexValue, value, color }: BarTooltipProps<BarDatum>) => (
-              <Tooltip color={color} title={single ? monthName(String(indexValue)) : `${labelOf.get(String(id))}, ${monthName(String(indexValue))}`} value={fmt(value)} />
+              <Tooltip
+                color={color}
+                title={single ? monthName(String(indexValue)) : `${labelOf.get(String(id))}, ${monthName(String(indexValue))}`}
+                value={fmt(value)}
+              />
             )}
             motionConfig={motion}
           />

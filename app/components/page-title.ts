@@ -22,11 +22,7 @@ export interface AreaTitle {
  */
 export function pageTitle(matches: ReadonlyArray<MatchLike | undefined>, ...parts: Array<string | undefined | null>) {
   const root = matches.find((m) => m?.id === "root")?.loaderData as { appName?: string } | undefined;
-  const area = matches
-    .map((m) => (m?.loaderData as { areaTitle?: AreaTitle } | undefined)?.areaTitle)
-    .find(Boolean);
-  const title = [area?.prefix, ...parts, area?.suffix, root?.appName ?? "Backline"]
-    .filter((p): p is string => Boolean(p))
-    .join(" | ");
+  const area = matches.map((m) => (m?.loaderData as { areaTitle?: AreaTitle } | undefined)?.areaTitle).find(Boolean);
+  const title = [area?.prefix, ...parts, area?.suffix, root?.appName ?? "Backline"].filter((p): p is string => Boolean(p)).join(" | ");
   return [{ title }] satisfies MetaDescriptor[];
 }

@@ -123,9 +123,7 @@ export function Pagination({
                     to={pageHref(search, item, param)}
                     aria-current={item === page ? "page" : undefined}
                     aria-label={`Page ${item}`}
-                    className={`${linkBase} ${
-                      item === page ? "bg-brand-900 text-white hover:bg-brand-800" : "text-stone-700 hover:bg-stone-100"
-                    }`}
+                    className={`${linkBase} ${item === page ? "bg-brand-900 text-white hover:bg-brand-800" : "text-stone-700 hover:bg-stone-100"}`}
                   >
                     <Count value={item} />
                   </Link>

@@ -47,8 +47,7 @@ export function ProgressBar() {
         width,
         opacity: state === "idle" ? 0 : 1,
         backgroundColor: state === "failed" ? "#dc2626" : "#14532d",
-        transition:
-          state === "loading" ? "width 8s cubic-bezier(0.1, 0.7, 0.2, 1)" : "width 200ms ease-out, opacity 300ms ease 200ms",
+        transition: state === "loading" ? "width 8s cubic-bezier(0.1, 0.7, 0.2, 1)" : "width 200ms ease-out, opacity 300ms ease 200ms",
       }}
     />
   );

@@ -24,10 +24,7 @@ function submitAction(event: SubmitEvent): string | null {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return null;
   const submitter = event.submitter;
-  if (
-    (submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) &&
-    submitter.hasAttribute("formaction")
-  ) {
+  if ((submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) && submitter.hasAttribute("formaction")) {
     return submitter.formAction;
   }
   return form.action;

@@ -44,16 +44,10 @@ export function SiteHeader({ appName, user }: { appName: string; user: HeaderUse
             </>
           ) : (
             <>
-              <Link
-                to="/register"
-                className="rounded-md px-3 py-2 text-sm font-semibold text-brand-900 hover:bg-brand-50"
-              >
+              <Link to="/register" className="rounded-md px-3 py-2 text-sm font-semibold text-brand-900 hover:bg-brand-50">
                 Register
               </Link>
-              <Link
-                to="/login"
-                className="rounded-md bg-brand-900 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800"
-              >
+              <Link to="/login" className="rounded-md bg-brand-900 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-800">
                 Login
               </Link>
             </>

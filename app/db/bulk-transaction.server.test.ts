@@ -18,18 +18,26 @@ beforeAll(async () => {
 });
 
 // Tabs, line breaks, backslashes, quotes, a COPY end marker, NUL-free Unicode, and an empty string.
-const TRICKY = ["plain", "tab\there", "line\nbreak\r\nend", "back\\slash \\N", "it's \"quoted\"", "\\.", "Beyoncé – 東京 🎵", ""];
+const TRICKY = ["plain", "tab\there", "line\nbreak\r\nend", "back\\slash \\N", 'it\'s "quoted"', "\\.", "Beyoncé – 東京 🎵", ""];
 
 describe("withBulkTransaction", () => {
   it("writes what it is given, value for value, text escaped and NULL as NULL", async () => {
     await withBulkTransaction(async (_tx, bulk) => {
       const rows = bulk.rows("bulk_child", ["id", "parent_id", "note"]);
-      TRICKY.forEach((note, i) => rows.plain(i + 1).plain(1).text(note).end());
+      TRICKY.forEach((note, i) =>
+        rows
+          .plain(i + 1)
+          .plain(1)
+          .text(note)
+          .end(),
+      );
       rows.plain(100).plain(null).text(null).end();
       expect(rows.count).toBe(TRICKY.length + 1);
       await bulk.write(rows);
     });
-    const read = rowsOf<{ id: number; parent_id: number | null; note: string | null }>(await db().execute(sql`select id, parent_id, note from bulk_child order by id`));
+    const read = rowsOf<{ id: number; parent_id: number | null; note: string | null }>(
+      await db().execute(sql`select id, parent_id, note from bulk_child order by id`),
+    );
     expect(read).toEqual([...TRICKY.map((note, i) => ({ id: i + 1, parent_id: 1, note })), { id: 100, parent_id: null, note: null }]);
     await db().execute(sql`delete from bulk_child`);
   });
@@ -82,7 +90,10 @@ describe("withBulkTransaction", () => {
       // Unchecked writes in a row all skip the checks (they share one switch on PostgreSQL).
       for (const id of [1, 2]) {
         const rows = bulk.rows("bulk_child", ["id", "parent_id"]);
-        rows.plain(id).plain(990 + id).end();
+        rows
+          .plain(id)
+          .plain(990 + id)
+          .end();
         await bulk.write(rows, { uncheckedReferences: true });
       }
       const [{ n }] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from bulk_child where parent_id > 990`));
@@ -112,7 +123,9 @@ describe("pgArrayLiteral", () => {
     const values = [...TRICKY, "{braces}, and commas", "NULL", null];
     const [{ back }] = rowsOf<{ back: Array<string | null> }>(await db().execute(sql`select ${pgArrayLiteral(values)}::text[] as back`));
     expect(back).toEqual(values);
-    const [{ sum }] = rowsOf<{ sum: string }>(await db().execute(sql`select sum(v)::text as sum from unnest(${pgArrayLiteral([9_007_199_254_740_993n, -3n, 10])}::bigint[]) v`));
+    const [{ sum }] = rowsOf<{ sum: string }>(
+      await db().execute(sql`select sum(v)::text as sum from unnest(${pgArrayLiteral([9_007_199_254_740_993n, -3n, 10])}::bigint[]) v`),
+    );
     expect(sum).toBe("9007199254741000");
   });
 });

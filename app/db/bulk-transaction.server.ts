@@ -168,7 +168,8 @@ export async function withBulkTransaction<T>(work: (tx: Db, bulk: BulkWriter) =>
     const result = await work(tx, bulk);
     // COMMIT of a transaction that a swallowed error aborted answers ROLLBACK, without an error.
     const committed = await client.query("commit");
-    if (committed.command !== "COMMIT") throw new Error(`The transaction was rolled back (the database answered ${committed.command} to COMMIT): a statement in it failed.`);
+    if (committed.command !== "COMMIT")
+      throw new Error(`The transaction was rolled back (the database answered ${committed.command} to COMMIT): a statement in it failed.`);
     return result;
   } catch (error) {
     try {

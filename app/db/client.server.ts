@@ -67,7 +67,14 @@ export function preparingClient(Client: typeof import("pg").Client, limit = PREP
     query(config: unknown, values?: unknown, callback?: unknown): never {
       const plain = config as { text?: unknown; name?: unknown; values?: unknown[]; submit?: unknown } | null;
       const parameterised = Array.isArray(values) ? values.length > 0 : (plain?.values?.length ?? 0) > 0;
-      if (plain && typeof plain === "object" && typeof plain.text === "string" && plain.name === undefined && typeof plain.submit !== "function" && parameterised) {
+      if (
+        plain &&
+        typeof plain === "object" &&
+        typeof plain.text === "string" &&
+        plain.name === undefined &&
+        typeof plain.submit !== "function" &&
+        parameterised
+      ) {
         const name = nameFor(plain.text);
         if (name) config = { ...plain, name };
       }

@@ -113,7 +113,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const base = { port: server.port, password };
     let stopping: Promise<void> | undefined;
     server.child.once("exit", (code, sig) => {
-      if (!stopping) console.error(`[database] the embedded PostgreSQL stopped unexpectedly (${sig ?? `exit ${code}`}); see ${path.join(dataDir, "postgres.log")}`);
+      if (!stopping)
+        console.error(`[database] the embedded PostgreSQL stopped unexpectedly (${sig ?? `exit ${code}`}); see ${path.join(dataDir, "postgres.log")}`);
     });
     // A process that exits without stop() (an uncaught error, process.exit) still asks the server to stop.
     const onExit = () => {
@@ -200,7 +201,13 @@ async function leaveServer(target: { dataDir: string; clusterDir: string; adminU
 }
 
 /** A server another live process owns: waits until it accepts connections. */
-async function joinRunningServer(target: { dataDir: string; clusterDir: string; database: string; password: string; ownerPid: number }): Promise<EmbeddedPostgres> {
+async function joinRunningServer(target: {
+  dataDir: string;
+  clusterDir: string;
+  database: string;
+  password: string;
+  ownerPid: number;
+}): Promise<EmbeddedPostgres> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const pidFile = readPostmasterPid(target.clusterDir);
@@ -218,12 +225,15 @@ async function joinRunningServer(target: { dataDir: string; clusterDir: string; 
         version: clusterVersion(target.clusterDir),
         owned: false,
         notes: [`the embedded PostgreSQL is run by process ${target.ownerPid}; this process uses it and leaves it running`],
-        stop: () => (stopping ??= leaveServer({ dataDir: target.dataDir, clusterDir: target.clusterDir, adminUrl: handle.adminUrl, postmasterPid: pidFile.pid })),
+        stop: () =>
+          (stopping ??= leaveServer({ dataDir: target.dataDir, clusterDir: target.clusterDir, adminUrl: handle.adminUrl, postmasterPid: pidFile.pid })),
       };
       return handle;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Process ${target.ownerPid} owns the embedded PostgreSQL in ${target.clusterDir} (${ownerFile(target.dataDir)}), but it did not become ready within 60 s.`);
+      throw new Error(
+        `Process ${target.ownerPid} owns the embedded PostgreSQL in ${target.clusterDir} (${ownerFile(target.dataDir)}), but it did not become ready within 60 s.`,
+      );
     }
     await sleep(200);
   }
@@ -297,7 +307,8 @@ async function stopStaleServer(clusterDir: string): Promise<string | null> {
     signal(stale.pid, "SIGINT");
     if (!(await exited(stale.pid, 30_000))) {
       signal(stale.pid, "SIGQUIT");
-      if (!(await exited(stale.pid, 10_000))) throw new Error(`The PostgreSQL server left running in ${clusterDir} (process ${stale.pid}) does not stop: stop it, then start again.`);
+      if (!(await exited(stale.pid, 10_000)))
+        throw new Error(`The PostgreSQL server left running in ${clusterDir} (process ${stale.pid}) does not stop: stop it, then start again.`);
     }
     return `a PostgreSQL server left running by a process that stopped abruptly (process ${stale.pid}) was shut down cleanly before this start`;
   }
@@ -313,7 +324,10 @@ interface StartedServer {
   port: number;
 }
 
-async function startServer(bin: Binaries, target: { dataDir: string; clusterDir: string; password: string; runAs?: OsUser; settings: Record<string, string> }): Promise<StartedServer> {
+async function startServer(
+  bin: Binaries,
+  target: { dataDir: string; clusterDir: string; password: string; runAs?: OsUser; settings: Record<string, string> },
+): Promise<StartedServer> {
   const logPath = path.join(target.dataDir, "postgres.log");
   if ((fs.statSync(logPath, { throwIfNoEntry: false })?.size ?? 0) > LOG_ROTATE_BYTES) fs.renameSync(logPath, `${logPath}.old`);
   // A port another program takes between our check and the server's bind: try another.
@@ -325,7 +339,11 @@ async function startServer(bin: Binaries, target: { dataDir: string; clusterDir:
     const log = fs.openSync(logPath, "a", 0o600);
     // Its own session (detached): a Ctrl-C in the terminal reaches the app, which drains its requests and then
     // stops the server, instead of the server going first.
-    const child = spawn(bin.postgres, args, { detached: true, stdio: ["ignore", log, log], ...(target.runAs ? { uid: target.runAs.uid, gid: target.runAs.gid } : {}) });
+    const child = spawn(bin.postgres, args, {
+      detached: true,
+      stdio: ["ignore", log, log],
+      ...(target.runAs ? { uid: target.runAs.uid, gid: target.runAs.gid } : {}),
+    });
     fs.closeSync(log);
     child.unref();
     const failed = new Promise<Error>((resolve) => {
@@ -452,7 +470,9 @@ function osUser(notes: string[]): OsUser {
   try {
     execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", OS_USER], { stdio: "ignore" });
   } catch (error) {
-    throw new Error(`PostgreSQL does not run as root, and the OS user "${OS_USER}" could not be created (${(error as Error).message}). Create it, run the app as another user, or set DATABASE_URL.`);
+    throw new Error(
+      `PostgreSQL does not run as root, and the OS user "${OS_USER}" could not be created (${(error as Error).message}). Create it, run the app as another user, or set DATABASE_URL.`,
+    );
   }
   notes.push(`the OS user "${OS_USER}" was created to run PostgreSQL (it does not run as root)`);
   const created = lookup();
@@ -496,7 +516,9 @@ function openDataDirTo(user: OsUser, dataDir: string, notes: string[]) {
     );
   }
   fs.chmodSync(dataDir, (stat.mode & 0o7777) | 0o010);
-  notes.push(`DATA_DIR (${dataDir}) was private: the group "${user.name}" may now pass through it (mode ${((stat.mode & 0o777) | 0o010).toString(8)}), so that PostgreSQL, which runs as that user, reaches its cluster`);
+  notes.push(
+    `DATA_DIR (${dataDir}) was private: the group "${user.name}" may now pass through it (mode ${((stat.mode & 0o777) | 0o010).toString(8)}), so that PostgreSQL, which runs as that user, reaches its cluster`,
+  );
 }
 
 /* ---------------------------------------------------------- processes */
@@ -533,7 +555,9 @@ const canInspectProcesses = () => fs.existsSync("/proc/self/cmdline") || os.plat
 function commandLine(pid: number): string[] | null {
   try {
     if (fs.existsSync("/proc/self/cmdline")) return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    return execFileSync("ps", ["-o", "command=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split(/\s+/);
+    return execFileSync("ps", ["-o", "command=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+      .trim()
+      .split(/\s+/);
   } catch {
     return null;
   }
@@ -561,7 +585,9 @@ function run(file: string, args: string[], runAs?: OsUser): Promise<void> {
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${output.trim().split("\n").slice(-8).join("\n")}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${output.trim().split("\n").slice(-8).join("\n")}`)),
+    );
   });
 }
 

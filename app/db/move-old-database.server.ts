@@ -88,7 +88,9 @@ export function oldDatabaseNotes(dataDir: string, usingDatabaseUrl: boolean): st
     return notes;
   }
   for (const name of names.filter((n) => n.startsWith(MOVED_PREFIX))) {
-    notes.push(`${shown(path.join(dataDir, name))} is the earlier embedded database (PGlite), kept after its move into PostgreSQL: delete it once you no longer need it.`);
+    notes.push(
+      `${shown(path.join(dataDir, name))} is the earlier embedded database (PGlite), kept after its move into PostgreSQL: delete it once you no longer need it.`,
+    );
   }
   if (usingDatabaseUrl && names.includes(OLD_FOLDER) && fs.existsSync(path.join(dataDir, OLD_FOLDER, "PG_VERSION"))) {
     notes.push(
@@ -132,12 +134,20 @@ async function copyEverything(pglite: PGliteClient, client: PgClient, target: Da
         const executor = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
         const sent: string[] = [];
         for (const job of queue.jobs) {
-          const id = await boss.send(job.name, (job.data ?? null) as object | null, { id: job.id, singletonKey: job.singletonKey ?? undefined, startAfter: job.startAfter, db: executor });
+          const id = await boss.send(job.name, (job.data ?? null) as object | null, {
+            id: job.id,
+            singletonKey: job.singletonKey ?? undefined,
+            startAfter: job.startAfter,
+            db: executor,
+          });
           if (id) sent.push(id);
           // null: a second waiting job with the key of one just queued (one waiting for its retry, one queued
           // behind it), which the stately queue holds once; the handler's run covers both (decision 016).
         }
-        const { rows: found } = await client.query<{ n: number }>("select count(*)::int as n from pgboss.job where id = any($1::uuid[]) and state = 'created'", [sent]);
+        const { rows: found } = await client.query<{ n: number }>(
+          "select count(*)::int as n from pgboss.job where id = any($1::uuid[]) and state = 'created'",
+          [sent],
+        );
         if (found[0]!.n !== sent.length) mismatched.push(`pgboss.job: ${sent.length} waiting jobs queued again, ${found[0]!.n} found`);
         jobs = sent.length;
       }
@@ -214,7 +224,10 @@ async function commonTables(pglite: PGliteClient, client: PgClient, schema: stri
     where n.nspname = '${schema}' and c.relkind in ('r', 'p') and not c.relispartition
     group by c.relname
     order by c.relname`;
-  const [old, current] = [(await pglite.query<{ name: string; columns: string[] }>(list)).rows, (await client.query<{ name: string; columns: string[] }>(list)).rows];
+  const [old, current] = [
+    (await pglite.query<{ name: string; columns: string[] }>(list)).rows,
+    (await client.query<{ name: string; columns: string[] }>(list)).rows,
+  ];
   const missing = old.filter((t) => !current.some((c) => c.name === t.name)).map((t) => `${schema}.${t.name}`);
   if (missing.length) throw new Error(`The old database has tables this version does not know: ${missing.join(", ")}. Nothing was moved.`);
   return old.map((t) => {

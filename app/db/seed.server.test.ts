@@ -22,7 +22,11 @@ type Counted =
   | typeof profileRates
   | typeof artistMembers;
 const count = async (table: Counted) =>
-  (await db().select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+  (
+    await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+  )[0]!.n;
 
 describe("demo data", () => {
   it("is idempotent and gives the documented logins", async () => {
@@ -49,13 +53,15 @@ describe("demo data", () => {
 
   it("gives the demo member a published artist page and musician profile, with the seeded reference lists", async () => {
     await seedDemoData();
-    const community = async () =>
-      Promise.all([profiles, referenceValues, profileReferenceValues, profileRates, artistMembers].map((t) => count(t)));
+    const community = async () => Promise.all([profiles, referenceValues, profileReferenceValues, profileRates, artistMembers].map((t) => count(t)));
     const first = await community();
     await seedDemoData();
     expect(await community()).toEqual(first);
 
-    const pros = await db().select().from(referenceValues).where(sql`${referenceValues.kind} = 'pro'`);
+    const pros = await db()
+      .select()
+      .from(referenceValues)
+      .where(sql`${referenceValues.kind} = 'pro'`);
     expect(pros.map((p) => p.code)).toEqual(expect.arrayContaining(["ASCAP", "BMI", "SESAC", "GMR", "SOCAN", "PRS", "GEMA", "SACEM", "JASRAC"]));
     const seeded = await db().select().from(profiles);
     expect(seeded.map((p) => [p.type, p.username, p.status]).sort()).toEqual([
@@ -68,16 +74,33 @@ describe("demo data", () => {
   it("gives Mia her manual bank transfer ending 4242 and a W-9 on file, once (docs/demo-data.md)", async () => {
     await seedDemoData();
     await seedDemoData();
-    const [mia] = await db().select().from(users).where(sql`${users.email} = 'member@example.com'`);
-    const accounts = await db().select().from(payoutAccounts).where(sql`${payoutAccounts.userId} = ${mia!.id}`);
+    const [mia] = await db()
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'member@example.com'`);
+    const accounts = await db()
+      .select()
+      .from(payoutAccounts)
+      .where(sql`${payoutAccounts.userId} = ${mia!.id}`);
     expect(accounts.map((a) => [a.method, a.country, a.bankLast4])).toEqual([["manual", "US", "4242"]]);
     expect(decryptBankDetails(mia!.id, accounts[0]!.bankDetailsEncrypted!).accountNumber).toBe("000123454242");
-    const forms = await db().select().from(taxDeclarations).where(sql`${taxDeclarations.userId} = ${mia!.id}`);
+    const forms = await db()
+      .select()
+      .from(taxDeclarations)
+      .where(sql`${taxDeclarations.userId} = ${mia!.id}`);
     expect(forms.map((f) => [f.form, f.country, f.supersededAt])).toEqual([["w9", "US", null]]);
     // So a payout pays her without withholding, by manual transfer.
     expect(await taxStatusOf(mia!.id)).toMatchObject({ method: "manual", country: "US", declaration: { form: "w9", country: "US" } });
     // Paul has no tax form (docs/demo-data.md).
-    const [paul] = await db().select().from(users).where(sql`${users.email} = 'producer@example.com'`);
-    expect(await db().select().from(taxDeclarations).where(sql`${taxDeclarations.userId} = ${paul!.id}`)).toEqual([]);
+    const [paul] = await db()
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'producer@example.com'`);
+    expect(
+      await db()
+        .select()
+        .from(taxDeclarations)
+        .where(sql`${taxDeclarations.userId} = ${paul!.id}`),
+    ).toEqual([]);
   });
 });

@@ -78,14 +78,25 @@ export async function seedDemoData(): Promise<void> {
     const signers = await tx
       .select({ id: users.id })
       .from(users)
-      .where(inArray(users.email, DEMO_USERS.filter((u) => u.signs).map((u) => u.email)));
+      .where(
+        inArray(
+          users.email,
+          DEMO_USERS.filter((u) => u.signs).map((u) => u.email),
+        ),
+      );
     const docs = await tx
       .select({ id: legalDocuments.id, version: legalDocuments.version })
       .from(legalDocuments)
-      .where(and(inArray(legalDocuments.slug, DEMO_DOCUMENTS.map((d) => d.slug)), eq(legalDocuments.published, true)));
-    const rows = signers.flatMap((u) =>
-      docs.map((d) => ({ userId: u.id, documentId: d.id, documentVersion: d.version, ip: "seed", userAgent: "seed" })),
-    );
+      .where(
+        and(
+          inArray(
+            legalDocuments.slug,
+            DEMO_DOCUMENTS.map((d) => d.slug),
+          ),
+          eq(legalDocuments.published, true),
+        ),
+      );
+    const rows = signers.flatMap((u) => docs.map((d) => ({ userId: u.id, documentId: d.id, documentVersion: d.version, ip: "seed", userAgent: "seed" })));
     if (rows.length) await tx.insert(signatures).values(rows).onConflictDoNothing();
     await seedReferenceData(tx);
     await seedDemoProfiles(tx);

@@ -21,11 +21,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleSetPassword(
-    request,
-    (password) => activateAccount({ token: tokenOf(request), url: request.url, password }),
-    { invalidLink: INVALID_LINK, success: "Your account is active. Log in with your new password." },
-  );
+  return handleSetPassword(request, (password) => activateAccount({ token: tokenOf(request), url: request.url, password }), {
+    invalidLink: INVALID_LINK,
+    success: "Your account is active. Log in with your new password.",
+  });
 }
 
 export default function ActivateAccountRoute({ loaderData }: Route.ComponentProps) {

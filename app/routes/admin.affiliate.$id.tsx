@@ -5,7 +5,8 @@ import type { Route } from "./+types/admin.affiliate.$id";
 
 export const handle = { routeName: "admin-affiliate" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData ? `Affiliate #${loaderData.affiliate.id}` : undefined, "Affiliate");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData ? `Affiliate #${loaderData.affiliate.id}` : undefined, "Affiliate");
 
 export const loader = (args: Route.LoaderArgs) => adminAffiliateLoader(args);
 

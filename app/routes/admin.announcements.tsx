@@ -53,9 +53,7 @@ export default function AdminAnnouncements() {
     <div className="max-w-xl space-y-4">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Announcements</h1>
-        <p className="text-sm text-stone-600">
-          An announcement arrives at once in the members' notification bell, and stays there until they delete it.
-        </p>
+        <p className="text-sm text-stone-600">An announcement arrives at once in the members' notification bell, and stays there until they delete it.</p>
       </div>
       <Form key={formResetKey} method="post" className="space-y-4 rounded-xl border border-stone-200 bg-white p-4 shadow-sm" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
@@ -75,12 +73,7 @@ export default function AdminAnnouncements() {
           errors={fields.email.errors}
           errorId={fields.email.errorId}
         />
-        <TextareaField
-          label="Message"
-          textareaProps={getTextareaProps(fields.message)}
-          errors={fields.message.errors}
-          errorId={fields.message.errorId}
-        />
+        <TextareaField label="Message" textareaProps={getTextareaProps(fields.message)} errors={fields.message.errors} errorId={fields.message.errorId} />
         <SelectField
           label="Colour"
           selectProps={getSelectProps(fields.color)}

@@ -57,7 +57,15 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             }
           />
           <StatCard label="Held for pending parties" value={<Money cents={financial.held_cents} currency={financial.currency} />} />
-          <StatCard label="Owed to members" value={<Money cents={financial.owed_to_members_cents} currency={financial.currency} />} hint={<><Count value={financial.members_with_balance} /> with a balance</>} />
+          <StatCard
+            label="Owed to members"
+            value={<Money cents={financial.owed_to_members_cents} currency={financial.currency} />}
+            hint={
+              <>
+                <Count value={financial.members_with_balance} /> with a balance
+              </>
+            }
+          />
           <StatCard
             label="Pending payouts"
             value={<Money cents={financial.pending_payouts_cents} currency={financial.currency} />}
@@ -87,9 +95,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             hint="Every entry and its postings"
           />
         </div>
-        {financial.income_cents === 0 ? (
-          <p className="text-sm text-stone-500">No money has moved yet: upload sales to start the ledger.</p>
-        ) : null}
+        {financial.income_cents === 0 ? <p className="text-sm text-stone-500">No money has moved yet: upload sales to start the ledger.</p> : null}
       </section>
 
       <section aria-labelledby="catalogue-heading" className="space-y-3">
@@ -126,7 +132,14 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <ChartCard title="New accounts" description="Sign-ups per month, last 12 months">
           <LineChart label="New accounts per month" format="count" points={profiles.signups_by_month.map((m) => ({ x: m.month, y: m.count }))} />
         </ChartCard>
-        <ChartCard title="Email verification" description={<><Count value={people} /> accounts</>}>
+        <ChartCard
+          title="Email verification"
+          description={
+            <>
+              <Count value={people} /> accounts
+            </>
+          }
+        >
           {people === 0 ? (
             <EmptyState title="No accounts yet" />
           ) : (
@@ -146,9 +159,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </ChartCard>
         <ChartCard title="Community">
           {profiles.artists + profiles.provider_profiles === 0 ? (
-            <EmptyState title="No artist pages or provider profiles yet">
-              Members create them from their area; they will be counted here.
-            </EmptyState>
+            <EmptyState title="No artist pages or provider profiles yet">Members create them from their area; they will be counted here.</EmptyState>
           ) : (
             <div className="space-y-3">
               <div className="grid grid-cols-2 gap-3">

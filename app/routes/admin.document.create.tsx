@@ -20,9 +20,7 @@ export default function AdminDocumentCreateRoute({ actionData }: Route.Component
           All documents
         </Link>
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">New document</h1>
-        <p className="mt-1 text-sm text-stone-600">
-          A new document is saved as a draft: nobody sees it until you preview and publish it from its page.
-        </p>
+        <p className="mt-1 text-sm text-stone-600">A new document is saved as a draft: nobody sees it until you preview and publish it from its page.</p>
       </div>
       <section aria-label="Document" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
         <DocumentForm id="create-document" lastResult={actionData} defaults={{ name: "", slug: "", required: true, content: "" }} />

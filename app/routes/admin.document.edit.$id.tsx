@@ -55,7 +55,16 @@ export default function AdminDocumentEditRoute({ loaderData, actionData }: Route
         />
       </Card>
 
-      <Card title={doc.draft ? `Preview of the draft (version ${doc.nextVersion}, not published)` : doc.version !== null ? `Published text (version ${doc.version})` : "Preview"} id="preview">
+      <Card
+        title={
+          doc.draft
+            ? `Preview of the draft (version ${doc.nextVersion}, not published)`
+            : doc.version !== null
+              ? `Published text (version ${doc.version})`
+              : "Preview"
+        }
+        id="preview"
+      >
         {doc.draft ? (
           <div className="space-y-3">
             <p className="text-sm text-stone-600">
@@ -106,7 +115,9 @@ export default function AdminDocumentEditRoute({ loaderData, actionData }: Route
         )}
         {doc.published ? (
           <Form method="post" className="mt-4 flex flex-col gap-2 border-t border-stone-200 pt-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="text-sm text-stone-600">Withdrawing removes it from Legal Terms and from what users must agree to. Versions and agreements are kept.</p>
+            <p className="text-sm text-stone-600">
+              Withdrawing removes it from Legal Terms and from what users must agree to. Versions and agreements are kept.
+            </p>
             <SubmitButton name="intent" value="withdraw" pendingLabel="Withdrawing…" className={smallButton}>
               Withdraw the document
             </SubmitButton>

@@ -57,8 +57,7 @@ export default function AdminDocumentsRoute({ loaderData }: Route.ComponentProps
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Documents</h1>
           <p className="mt-1 text-sm text-stone-600">
-            The legal documents on Legal Terms. Edit a draft, preview it, then publish it as a new version; users agree to each version
-            of a required document.
+            The legal documents on Legal Terms. Edit a draft, preview it, then publish it as a new version; users agree to each version of a required document.
           </p>
         </div>
         <Link
@@ -85,7 +84,14 @@ export default function AdminDocumentsRoute({ loaderData }: Route.ComponentProps
           />
         }
       />
-      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["document", "documents"]} label="Document list pages" />
+      <Pagination
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        total={loaderData.total}
+        pageSize={loaderData.pageSize}
+        noun={["document", "documents"]}
+        label="Document list pages"
+      />
     </div>
   );
 }

@@ -196,20 +196,13 @@ function Card({ title, id, children, description }: { title: string; id: string;
   );
 }
 
-
 function Details({ member }: { member: LoaderData["member"] }) {
   const rows: Array<[string, ReactNode]> = [
     ["First name", member.name],
     ["Last name", member.lastName],
     ["Email", <span className="break-all">{member.email}</span>],
-    [
-      "Email verified",
-      member.emailVerifiedAt ? <DateTime iso={member.emailVerifiedAt} withTime /> : <StatusTag status="unverified" label="Not verified" />,
-    ],
-    [
-      "Activated",
-      member.activatedAt ? <DateTime iso={member.activatedAt} withTime /> : <StatusTag status="account_pending" label="Pending activation" />,
-    ],
+    ["Email verified", member.emailVerifiedAt ? <DateTime iso={member.emailVerifiedAt} withTime /> : <StatusTag status="unverified" label="Not verified" />],
+    ["Activated", member.activatedAt ? <DateTime iso={member.activatedAt} withTime /> : <StatusTag status="account_pending" label="Pending activation" />],
     ["Suspended", member.suspendedAt ? <DateTime iso={member.suspendedAt} withTime /> : <span className="text-stone-500">No</span>],
     ["Account type", acctTypeLabel(member.acctType)],
     ["Role", roleName(member.roleId)],
@@ -292,7 +285,11 @@ function Actions({ loaderData, actionData }: { loaderData: LoaderData; actionDat
   return (
     <div className="space-y-6">
       {/* Keyed on the saved access so the selects show it again after a change. */}
-      <AccessForm key={`${member.acctType}-${member.roleId}`} loaderData={loaderData} lastResult={actionData?.intent === "change-access" ? actionData.result : undefined} />
+      <AccessForm
+        key={`${member.acctType}-${member.roleId}`}
+        loaderData={loaderData}
+        lastResult={actionData?.intent === "change-access" ? actionData.result : undefined}
+      />
 
       <Card title="Account" id="member-account-heading">
         <div className="space-y-5">
@@ -332,9 +329,7 @@ function Actions({ loaderData, actionData }: { loaderData: LoaderData; actionDat
             <h3 className="text-sm font-semibold text-stone-900">Emails</h3>
             {!member.activatedAt ? (
               <>
-                <p className="text-sm text-stone-600">
-                  The member has not chosen a password yet. The activation link also verifies the email address.
-                </p>
+                <p className="text-sm text-stone-600">The member has not chosen a password yet. The activation link also verifies the email address.</p>
                 <Form method="post">
                   <SubmitButton name="intent" value="resend-activation" pendingLabel="Sending…" className={secondaryButton}>
                     Resend activation link

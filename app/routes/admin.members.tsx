@@ -118,12 +118,18 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
             />
           }
         />
-        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["member", "members"]} label="Member list pages" />
+        <Pagination
+          page={list.page}
+          pageCount={list.pageCount}
+          total={list.total}
+          pageSize={list.pageSize}
+          noun={["member", "members"]}
+          label="Member list pages"
+        />
       </section>
     </div>
   );
 }
-
 
 function SearchForm({ query }: { query: Route.ComponentProps["loaderData"]["query"] }) {
   const location = useLocation();
@@ -264,7 +270,13 @@ function CreateMember({ actor }: { actor: { id: number; acctType: number; roleId
             }))}
             errors={fields.roleId.errors}
             errorId={fields.roleId.errorId}
-            help={elevated ? (actor.roleId === 1 ? undefined : "Only a Super admin can grant the Super admin role.") : "Only a Super admin or an Admin can create admins or give a role other than User."}
+            help={
+              elevated
+                ? actor.roleId === 1
+                  ? undefined
+                  : "Only a Super admin can grant the Super admin role."
+                : "Only a Super admin or an Admin can create admins or give a role other than User."
+            }
           />
         </div>
         <div className="flex justify-end">

@@ -97,7 +97,6 @@ const columns: Array<DataColumn<PaymentAccountRow>> = [
   { key: "updated", header: "Changed", cell: (r) => <DateTime iso={r.updatedAt} /> },
 ];
 
-
 export default function AdminPaymentAccounts({ loaderData }: Route.ComponentProps) {
   const { query, list } = loaderData;
   const location = useLocation();
@@ -106,7 +105,9 @@ export default function AdminPaymentAccounts({ loaderData }: Route.ComponentProp
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Payment Accounts</h1>
-        <p className="mt-1 text-sm text-stone-600">How each member is paid and their tax status. Bank details are stored encrypted; only their last 4 characters are shown.</p>
+        <p className="mt-1 text-sm text-stone-600">
+          How each member is paid and their tax status. Bank details are stored encrypted; only their last 4 characters are shown.
+        </p>
       </div>
       <Form
         method="get"
@@ -132,11 +133,17 @@ export default function AdminPaymentAccounts({ loaderData }: Route.ComponentProp
           </select>
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className="inline-flex flex-1 items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 sm:flex-none">
+          <button
+            type="submit"
+            className="inline-flex flex-1 items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 sm:flex-none"
+          >
             Search
           </button>
           {filtered ? (
-            <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+            <Link
+              to={location.pathname}
+              className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+            >
               Clear
             </Link>
           ) : null}
@@ -163,7 +170,14 @@ export default function AdminPaymentAccounts({ loaderData }: Route.ComponentProp
           />
         }
       />
-      <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["account", "accounts"]} label="Payment account pages" />
+      <Pagination
+        page={list.page}
+        pageCount={list.pageCount}
+        total={list.total}
+        pageSize={list.pageSize}
+        noun={["account", "accounts"]}
+        label="Payment account pages"
+      />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import type { Route } from "./+types/admin.project.$id";
 
 export const handle = { routeName: "admin-project" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData ? `Project #${loaderData.project.id}` : undefined, "Project");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData ? `Project #${loaderData.project.id}` : undefined, "Project");
 
 export const loader = (args: Route.LoaderArgs) => adminProjectLoader(args);
 

@@ -107,7 +107,6 @@ const STATUS_OPTIONS = [
   ["all", "All statuses"],
 ] as const;
 
-
 const money = (cents: string) => formatCents(BigInt(cents));
 
 export default function AdminRoyaltyPaymentRequests({ loaderData, actionData }: Route.ComponentProps) {
@@ -119,7 +118,9 @@ export default function AdminRoyaltyPaymentRequests({ loaderData, actionData }: 
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Royalty Payment Requests</h1>
         <p className="mt-1 text-sm text-stone-600" data-testid="queue-summary">
-          {queue.pendingCount === 0 ? "No request is waiting." : `${queue.pendingCount} pending ${queue.pendingCount === 1 ? "request" : "requests"}, ${money(queue.pendingCents)} reserved.`}{" "}
+          {queue.pendingCount === 0
+            ? "No request is waiting."
+            : `${queue.pendingCount} pending ${queue.pendingCount === 1 ? "request" : "requests"}, ${money(queue.pendingCents)} reserved.`}{" "}
           Pay each by bank transfer first, then record its reference here.
         </p>
       </div>
@@ -153,7 +154,14 @@ export default function AdminRoyaltyPaymentRequests({ loaderData, actionData }: 
             ))}
           </ul>
         )}
-        <Pagination page={queue.page} pageCount={queue.pageCount} total={queue.total} pageSize={queue.pageSize} noun={["request", "requests"]} label="Payout request pages" />
+        <Pagination
+          page={queue.page}
+          pageCount={queue.pageCount}
+          total={queue.total}
+          pageSize={queue.pageSize}
+          noun={["request", "requests"]}
+          label="Payout request pages"
+        />
       </section>
     </div>
   );
@@ -173,7 +181,15 @@ function QueueFilters({ query }: { query: Route.ComponentProps["loaderData"]["qu
         <label htmlFor="queue-search" className="block text-sm font-medium text-stone-800">
           Member name or email
         </label>
-        <input id="queue-search" type="search" name="q" defaultValue={query.q} maxLength={100} placeholder="e.g. Mia or mia@example.com" className={inputClass} />
+        <input
+          id="queue-search"
+          type="search"
+          name="q"
+          defaultValue={query.q}
+          maxLength={100}
+          placeholder="e.g. Mia or mia@example.com"
+          className={inputClass}
+        />
       </div>
       <div>
         <label htmlFor="queue-status" className="block text-sm font-medium text-stone-800">
@@ -188,11 +204,17 @@ function QueueFilters({ query }: { query: Route.ComponentProps["loaderData"]["qu
         </select>
       </div>
       <div className="flex items-end gap-2">
-        <button type="submit" className="inline-flex flex-1 items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 sm:flex-none">
+        <button
+          type="submit"
+          className="inline-flex flex-1 items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 sm:flex-none"
+        >
           Filter
         </button>
         {query.q || query.status !== "pending" ? (
-          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+          <Link
+            to={location.pathname}
+            className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+          >
             Clear
           </Link>
         ) : null}
@@ -227,7 +249,12 @@ function RequestCard({ row, actionData }: { row: PayoutQueueRow; actionData: Row
           <dt className="text-stone-600">Method</dt>
           <dd>
             {row.method === "manual" ? "Bank transfer" : "Stripe"}
-            {row.method === "manual" && <> to ••••&nbsp;<span className="font-mono">{row.bankLast4 ?? "—"}</span></>}
+            {row.method === "manual" && (
+              <>
+                {" "}
+                to ••••&nbsp;<span className="font-mono">{row.bankLast4 ?? "—"}</span>
+              </>
+            )}
           </dd>
         </div>
         <div>

@@ -1,24 +1,15 @@
 import { pageTitle } from "~/components/page-title";
 import { CreateWorkRequestPage } from "~/modules/marketplace/work-requests/work-request-pages";
-import {
-  createWorkRequestAction,
-  createWorkRequestLoader,
-} from "~/modules/marketplace/work-requests/work-request-routes.server";
+import { createWorkRequestAction, createWorkRequestLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/admin.studios.$id.create-work-request";
 
 export const handle = { routeName: "admin-studios-create-work-request" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.provider.name, "Request work");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData?.provider.name, "Request work");
 
-export const loader = (args: Route.LoaderArgs) =>
-  createWorkRequestLoader(args, "admin", "studio");
-export const action = (args: Route.ActionArgs) =>
-  createWorkRequestAction(args, "admin", "studio");
+export const loader = (args: Route.LoaderArgs) => createWorkRequestLoader(args, "admin", "studio");
+export const action = (args: Route.ActionArgs) => createWorkRequestAction(args, "admin", "studio");
 
-export default function StudioCreateWorkRequestRoute({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function StudioCreateWorkRequestRoute({ loaderData, actionData }: Route.ComponentProps) {
   return <CreateWorkRequestPage data={loaderData} reply={actionData} />;
 }

@@ -20,11 +20,7 @@ export const handle = { area: "admin", routeName: "admin" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { loggedUser } = await requireAdminUser(request, context);
-  const [config, notifications, whatsNew] = await Promise.all([
-    readConfig(),
-    adminNotifications(),
-    whatsNewFor(loggedUser.id),
-  ]);
+  const [config, notifications, whatsNew] = await Promise.all([readConfig(), adminNotifications(), whatsNewFor(loggedUser.id)]);
   return {
     loggedUser,
     config,

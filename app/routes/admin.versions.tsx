@@ -37,11 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const version = await publishVersion({ ...submission.value, publishedBy: user.id, socketId: socketIdOf(request) });
-    return redirectAfterSuccess(
-      "/admin/versions",
-      version.id,
-      `${version.name} was published. Everyone signed in sees its notes once, in “What’s new”.`,
-    );
+    return redirectAfterSuccess("/admin/versions", version.id, `${version.name} was published. Everyone signed in sees its notes once, in “What’s new”.`);
   } catch (error) {
     if (error instanceof VersionValidationError) {
       return data(submission.reply({ fieldErrors: error.fieldErrors }), { status: 400 });
@@ -60,7 +56,10 @@ const columns: Array<DataColumn<VersionListRow>> = [
         <span className="break-words">{v.name}</span>
         <details className="mt-1 font-normal">
           <summary className="cursor-pointer text-sm text-brand-800 underline-offset-2 hover:underline">Show notes</summary>
-          <div className={`mt-2 max-w-prose rounded-md border border-stone-200 bg-white p-3 ${VERSION_CONTENT_CLASS}`} dangerouslySetInnerHTML={{ __html: v.content }} />
+          <div
+            className={`mt-2 max-w-prose rounded-md border border-stone-200 bg-white p-3 ${VERSION_CONTENT_CLASS}`}
+            dangerouslySetInnerHTML={{ __html: v.content }}
+          />
         </details>
       </>
     ),
@@ -116,7 +115,14 @@ export default function AdminVersions({ loaderData, actionData }: Route.Componen
             )
           }
         />
-        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["version", "versions"]} label="Version list pages" />
+        <Pagination
+          page={list.page}
+          pageCount={list.pageCount}
+          total={list.total}
+          pageSize={list.pageSize}
+          noun={["version", "versions"]}
+          label="Version list pages"
+        />
       </section>
     </div>
   );
@@ -168,8 +174,8 @@ function PublishVersion({ lastResult }: { lastResult: Route.ComponentProps["acti
               } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
             />
             <p id={contentHelpId} className="mt-1 text-xs text-stone-500">
-              Headings, paragraphs, lists, links, emphasis and code are kept; any other markup (scripts, styles, images,
-              attributes) is removed when you publish.
+              Headings, paragraphs, lists, links, emphasis and code are kept; any other markup (scripts, styles, images, attributes) is removed when you
+              publish.
             </p>
             <FieldErrors id={fields.content.errorId} errors={fields.content.errors} />
           </div>

@@ -5,18 +5,11 @@ import type { Route } from "./+types/admin.work-request.$id";
 
 export const handle = { routeName: "admin-work-request" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(
-    matches,
-    loaderData ? `Work request #${loaderData.request.id}` : "Not Found",
-  );
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData ? `Work request #${loaderData.request.id}` : "Not Found");
 
-export const loader = (args: Route.LoaderArgs) =>
-  workRequestLoader(args, "admin");
+export const loader = (args: Route.LoaderArgs) => workRequestLoader(args, "admin");
 
-export default function AdminWorkRequestRoute({
-  loaderData,
-}: Route.ComponentProps) {
+export default function AdminWorkRequestRoute({ loaderData }: Route.ComponentProps) {
   const { messages, ...page } = loaderData;
   return <WorkRequestPage data={page} messages={messages} reply={undefined} />;
 }

@@ -7,18 +7,10 @@ import type { Route } from "./+types/admin.work-request.estimate.$id";
 export const handle = { routeName: "admin-work-request-estimate" };
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(
-    matches,
-    loaderData
-      ? `Estimate for work request #${loaderData.request.id}`
-      : "Not Found",
-  );
+  pageTitle(matches, loaderData ? `Estimate for work request #${loaderData.request.id}` : "Not Found");
 
-export const loader = (args: Route.LoaderArgs) =>
-  estimatePageLoader(args, "admin");
+export const loader = (args: Route.LoaderArgs) => estimatePageLoader(args, "admin");
 
-export default function AdminEstimateRoute({
-  loaderData,
-}: Route.ComponentProps) {
+export default function AdminEstimateRoute({ loaderData }: Route.ComponentProps) {
   return <EstimatePage data={loaderData} reply={undefined} />;
 }

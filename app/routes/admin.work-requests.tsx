@@ -5,13 +5,10 @@ import type { Route } from "./+types/admin.work-requests";
 
 export const handle = { routeName: "admin-work-requests" };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageTitle(matches, undefined, "Work Requests");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, undefined, "Work Requests");
 
 export const loader = (args: Route.LoaderArgs) => adminListLoader(args);
 
-export default function AdminWorkRequestsRoute({
-  loaderData,
-}: Route.ComponentProps) {
+export default function AdminWorkRequestsRoute({ loaderData }: Route.ComponentProps) {
   return <AdminWorkRequestsPage data={loaderData} />;
 }

@@ -1,9 +1,5 @@
 import { apiError, requireApiMember } from "~/modules/api/api.server";
-import {
-  memberDashboardProjects,
-  memberDashboardStats,
-  memberDashboardWorkRequests,
-} from "~/modules/dashboard/member-dashboard.server";
+import { memberDashboardProjects, memberDashboardStats, memberDashboardWorkRequests } from "~/modules/dashboard/member-dashboard.server";
 import { loadDashboardProfiles } from "~/modules/members/member-area.server";
 import type { Route } from "./+types/api.members.$id.dashboard.$section";
 

@@ -45,8 +45,8 @@ export default function EmailChangeCancelRoute({ loaderData, actionData }: Route
           <p>
             {done.addressTaken ? (
               <>
-                The change is stopped, but <strong className="break-all">{done.oldEmail}</strong> is now used by another account, so it could not be put
-                back. Contact us: we will check the account with you.
+                The change is stopped, but <strong className="break-all">{done.oldEmail}</strong> is now used by another account, so it could not be put back.
+                Contact us: we will check the account with you.
               </>
             ) : done.restored ? (
               <>
@@ -96,8 +96,8 @@ export default function EmailChangeCancelRoute({ loaderData, actionData }: Route
         Someone asked to move your account away from <strong className="break-all">{loaderData.oldEmail}</strong>.
       </p>
       <p className="mt-3 text-sm text-stone-600">
-        If it was not you, cancel it: your account keeps (or gets back) this address, and every session of it is signed out. If you made the change
-        yourself, you can close this page.
+        If it was not you, cancel it: your account keeps (or gets back) this address, and every session of it is signed out. If you made the change yourself,
+        you can close this page.
       </p>
       <Form method="post" className="mt-6">
         <SubmitButton pendingLabel="Cancelling…">This was not me: cancel the change</SubmitButton>

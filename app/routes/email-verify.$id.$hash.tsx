@@ -12,9 +12,7 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Ver
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const userId = Number(params.id);
-  const result = Number.isSafeInteger(userId)
-    ? await verifyEmail({ userId, token: params.hash, url: request.url })
-    : "invalid_signature";
+  const result = Number.isSafeInteger(userId) ? await verifyEmail({ userId, token: params.hash, url: request.url }) : "invalid_signature";
   if (result === "verified") {
     return redirectWithFlash("/login", { kind: "success", message: "Your email address is verified. You can log in now." });
   }

@@ -35,10 +35,7 @@ export default function ForgotPasswordRoute() {
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthCard
-      title="Forgot your password?"
-      intro="Enter the email address of your account and we will send you a link to choose a new password."
-    >
+    <AuthCard title="Forgot your password?" intro="Enter the email address of your account and we will send you a link to choose a new password.">
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
         <Field

@@ -12,8 +12,7 @@ export function documentTitle(documentName: string) {
   return documentName.replace(/-/g, " ");
 }
 
-export const meta: Route.MetaFunction = ({ matches, params }) =>
-  pageTitle(matches, documentTitle(params.documentName), "Legal Terms");
+export const meta: Route.MetaFunction = ({ matches, params }) => pageTitle(matches, documentTitle(params.documentName), "Legal Terms");
 
 export async function loader({ params }: Route.LoaderArgs) {
   const document = await findPublishedDocument(params.documentName);

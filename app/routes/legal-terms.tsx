@@ -36,13 +36,7 @@ export default function LegalTermsRoute({ loaderData }: Route.ComponentProps) {
           <p className="mt-4 text-sm text-stone-600">No documents have been published yet.</p>
         )}
       </nav>
-      <div>
-        {documentName ? (
-          <Outlet />
-        ) : (
-          <p className="text-stone-600 md:mt-12">Choose a document to read it.</p>
-        )}
-      </div>
+      <div>{documentName ? <Outlet /> : <p className="text-stone-600 md:mt-12">Choose a document to read it.</p>}</div>
     </div>
   );
 }

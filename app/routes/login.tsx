@@ -169,7 +169,10 @@ function SecondStepForm() {
   const [form, fields] = useForm({ id: "login-code", lastResult });
   useClearOnError(form.id, lastResult, ["code"]);
   return (
-    <AuthCard title="Two-factor authentication" intro="Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead.">
+    <AuthCard
+      title="Two-factor authentication"
+      intro="Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead."
+    >
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
         <Field
@@ -192,20 +195,11 @@ function SecondStepForm() {
   );
 }
 
-function AgreeToDocuments({
-  documents,
-  redirectTo,
-}: {
-  documents: PendingDocument[];
-  redirectTo: string;
-}) {
+function AgreeToDocuments({ documents, redirectTo }: { documents: PendingDocument[]; redirectTo: string }) {
   const lastResult = useActionData<typeof action>();
   const [form] = useForm({ id: "agree", lastResult });
   return (
-    <AuthCard
-      title="Before you continue"
-      intro="Please read and agree to the following documents. They have been published or updated since you last agreed."
-    >
+    <AuthCard title="Before you continue" intro="Please read and agree to the following documents. They have been published or updated since you last agreed.">
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
         <ul className="divide-y divide-stone-200 rounded-md border border-stone-200">
@@ -213,12 +207,7 @@ function AgreeToDocuments({
             <li key={doc.id} className="px-3 py-2.5">
               <div className="flex items-center justify-between gap-3">
                 <span className="font-medium">{doc.name}</span>
-                <Link
-                  to={`/legal-terms/${doc.slug}`}
-                  target="_blank"
-                  rel="noopener"
-                  className="text-sm font-medium text-brand-800 underline"
-                >
+                <Link to={`/legal-terms/${doc.slug}`} target="_blank" rel="noopener" className="text-sm font-medium text-brand-800 underline">
                   Read<span className="sr-only"> {doc.name}</span>
                 </Link>
               </div>

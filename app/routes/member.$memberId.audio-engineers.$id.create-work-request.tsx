@@ -1,26 +1,17 @@
 import { pageTitle } from "~/components/page-title";
 import { CreateWorkRequestPage } from "~/modules/marketplace/work-requests/work-request-pages";
-import {
-  createWorkRequestAction,
-  createWorkRequestLoader,
-} from "~/modules/marketplace/work-requests/work-request-routes.server";
+import { createWorkRequestAction, createWorkRequestLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.audio-engineers.$id.create-work-request";
 
 export const handle = {
   routeName: "member-audio-engineers-create-work-request",
 };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.provider.name, "Request work");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData?.provider.name, "Request work");
 
-export const loader = (args: Route.LoaderArgs) =>
-  createWorkRequestLoader(args, "member", "audio_engineer");
-export const action = (args: Route.ActionArgs) =>
-  createWorkRequestAction(args, "member", "audio_engineer");
+export const loader = (args: Route.LoaderArgs) => createWorkRequestLoader(args, "member", "audio_engineer");
+export const action = (args: Route.ActionArgs) => createWorkRequestAction(args, "member", "audio_engineer");
 
-export default function AudioEngineerCreateWorkRequestRoute({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function AudioEngineerCreateWorkRequestRoute({ loaderData, actionData }: Route.ComponentProps) {
   return <CreateWorkRequestPage data={loaderData} reply={actionData} />;
 }

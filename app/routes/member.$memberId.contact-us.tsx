@@ -34,11 +34,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  return redirectAfterSuccess(
-    new URL(request.url).pathname,
-    sent.id,
-    `Thank you, your message was sent. We will answer at ${user.email}.`,
-  );
+  return redirectAfterSuccess(new URL(request.url).pathname, sent.id, `Thank you, your message was sent. We will answer at ${user.email}.`);
 }
 
 export default function ContactUsRoute({ loaderData, actionData }: Route.ComponentProps) {

@@ -76,7 +76,11 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
               <Count value={stats.projects} />
             </Link>
           }
-          hint={<><Count value={stats.projects_open} /> open</>}
+          hint={
+            <>
+              <Count value={stats.projects_open} /> open
+            </>
+          }
         />
         <StatCard
           label="Work requests"
@@ -85,7 +89,11 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
               <Count value={stats.work_requests} />
             </Link>
           }
-          hint={<><Count value={stats.work_requests_open} /> open</>}
+          hint={
+            <>
+              <Count value={stats.work_requests_open} /> open
+            </>
+          }
         />
       </div>
 
@@ -125,9 +133,7 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title="Income" description="Royalties and sales, month by month">
           {stats.income_by_month.length === 0 ? (
-            <EmptyState title="No income yet">
-              Release your music or join a project: your earnings will show here, every cent traced to its lines.
-            </EmptyState>
+            <EmptyState title="No income yet">Release your music or join a project: your earnings will show here, every cent traced to its lines.</EmptyState>
           ) : (
             <>
               <LineChart label="Income per month, in dollars" format="cents" points={stats.income_by_month.map((m) => ({ x: m.month, y: m.cents }))} />
@@ -156,8 +162,15 @@ export default function MemberDashboard({ loaderData }: Route.ComponentProps) {
         <ChartCard title="Recent projects and work requests">
           {loaderData.projects.length + loaderData.workRequests.length === 0 ? (
             <EmptyState title="Nothing in progress">
-              Browse the <Link to={`${base}/music-producers`} className="underline">music producers</Link> or{" "}
-              <Link to={`${base}/studios`} className="underline">studios</Link> and send your first work request.
+              Browse the{" "}
+              <Link to={`${base}/music-producers`} className="underline">
+                music producers
+              </Link>{" "}
+              or{" "}
+              <Link to={`${base}/studios`} className="underline">
+                studios
+              </Link>{" "}
+              and send your first work request.
             </EmptyState>
           ) : (
             <RecentWork base={base} projects={loaderData.projects} workRequests={loaderData.workRequests} />

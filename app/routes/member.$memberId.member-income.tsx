@@ -42,7 +42,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             page,
             total: lines.total,
             pageSize: LINES_PAGE_SIZE,
-            lines: lines.lines.map(({ lineAmountMicros, amountMicros, ...line }) => ({ ...line, lineAmount: lineAmountMicros.toString(), amount: amountMicros.toString() })),
+            lines: lines.lines.map(({ lineAmountMicros, amountMicros, ...line }) => ({
+              ...line,
+              lineAmount: lineAmountMicros.toString(),
+              amount: amountMicros.toString(),
+            })),
           }
         : null,
   };
@@ -60,7 +64,11 @@ export default function MemberIncome({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold tracking-tight">Income &amp; Shares</h1>
       <IncomeTotals data={income} />
       <IncomeSection data={income} />
-      <Section title="Shares" id="shares" description="Your share of each song's master royalties, from its split sheet. Sales are shared by the split in force on the first day of their period.">
+      <Section
+        title="Shares"
+        id="shares"
+        description="Your share of each song's master royalties, from its split sheet. Sales are shared by the split in force on the first day of their period."
+      >
         <SharesTable memberId={loaderData.memberId} shares={loaderData.shares} />
       </Section>
       <Section title="Statements" id="statements" description="The statements each amount came from, with your part of each. Open one to see its lines.">

@@ -1,24 +1,15 @@
 import { pageTitle } from "~/components/page-title";
 import { CreateWorkRequestPage } from "~/modules/marketplace/work-requests/work-request-pages";
-import {
-  createWorkRequestAction,
-  createWorkRequestLoader,
-} from "~/modules/marketplace/work-requests/work-request-routes.server";
+import { createWorkRequestAction, createWorkRequestLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.musicians.$id.create-work-request";
 
 export const handle = { routeName: "member-musicians-create-work-request" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(matches, loaderData?.provider.name, "Request work");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData?.provider.name, "Request work");
 
-export const loader = (args: Route.LoaderArgs) =>
-  createWorkRequestLoader(args, "member", "musician");
-export const action = (args: Route.ActionArgs) =>
-  createWorkRequestAction(args, "member", "musician");
+export const loader = (args: Route.LoaderArgs) => createWorkRequestLoader(args, "member", "musician");
+export const action = (args: Route.ActionArgs) => createWorkRequestAction(args, "member", "musician");
 
-export default function MusicianCreateWorkRequestRoute({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function MusicianCreateWorkRequestRoute({ loaderData, actionData }: Route.ComponentProps) {
   return <CreateWorkRequestPage data={loaderData} reply={actionData} />;
 }

@@ -41,7 +41,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Only the member changes these; an administrator visiting the area sees them.
     own: user.id === memberId,
     account: account && { method: account.method, country: account.country, bankLast4: account.bankLast4 },
-    declaration: declaration && { form: declaration.form, country: declaration.country, tinLast4: declaration.tinLast4, signedAt: declaration.signedAt.toISOString() },
+    declaration: declaration && {
+      form: declaration.form,
+      country: declaration.country,
+      tinLast4: declaration.tinLast4,
+      signedAt: declaration.signedAt.toISOString(),
+    },
     residence: status.country ?? status.declaration?.country ?? null,
     withholdingBps: withholdingBps(status),
     stripe,
@@ -92,11 +97,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         accountNumber: value.accountNumber,
         routingCode: value.routingCode ?? "",
       });
-      await recordPayoutDetailChange(user, { kind: before && before.method !== "manual" ? "method" : "bank_details", summary: `Bank transfer to the account ending ${saved.bankLast4} (${saved.country})`, ip });
+      await recordPayoutDetailChange(user, {
+        kind: before && before.method !== "manual" ? "method" : "bank_details",
+        summary: `Bank transfer to the account ending ${saved.bankLast4} (${saved.country})`,
+        ip,
+      });
       return redirectAfterSuccess(path, "bank", `You are paid by bank transfer to the account ending ${saved.bankLast4}.`);
     }
     const declared = await declareTaxStatus(user, memberId, value, { ip });
-    await recordPayoutDetailChange(user, { kind: "tax_status", summary: `${declared.form === "w9" ? "W-9" : "W-8"} for ${declared.country}, TIN ending ${declared.tinLast4}`, ip });
+    await recordPayoutDetailChange(user, {
+      kind: "tax_status",
+      summary: `${declared.form === "w9" ? "W-9" : "W-8"} for ${declared.country}, TIN ending ${declared.tinLast4}`,
+      ip,
+    });
     return redirectAfterSuccess(path, "tax", `Your ${declared.form === "w9" ? "W-9" : "W-8"} is recorded (TIN ending ${declared.tinLast4}).`);
   } catch (error) {
     if (error instanceof PayoutError) {
@@ -113,10 +126,20 @@ const percent = (bps: number) => `${bps / 100}%`;
 /** The rate, said once and in bold, in the sentence that explains it. */
 function WithholdingExplanation({ bps, residence, form }: { bps: number; residence: string | null; form: string | null }) {
   const rate = <strong className="text-stone-900">{percent(bps)}</strong>;
-  if (bps === 0) return <>{rate}: no tax is withheld from your payouts, your {form === "w9" ? "W-9" : "W-8"} is on file.</>;
+  if (bps === 0)
+    return (
+      <>
+        {rate}: no tax is withheld from your payouts, your {form === "w9" ? "W-9" : "W-8"} is on file.
+      </>
+    );
   if (bps === US_BACKUP_WITHHOLDING_BPS) return <>{rate} US backup withholding applies to each payout until you send a W-9.</>;
-  if (bps === NON_US_WITHHOLDING_BPS && residence === null) return <>{rate} is withheld from each payout until you tell us your country and send the form that fits it.</>;
-  return <>{rate} is withheld from each payout until you send a W-8 for {residence}.</>;
+  if (bps === NON_US_WITHHOLDING_BPS && residence === null)
+    return <>{rate} is withheld from each payout until you tell us your country and send the form that fits it.</>;
+  return (
+    <>
+      {rate} is withheld from each payout until you send a W-8 for {residence}.
+    </>
+  );
 }
 
 const sectionClass = "rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
@@ -189,15 +212,20 @@ export default function PayoutsProviderRoute({ loaderData, actionData }: Route.C
 type LastResult = NonNullable<Route.ComponentProps["actionData"]>["result"] | undefined;
 
 function BankForm({ lastResult, current }: { lastResult: LastResult; current: Route.ComponentProps["loaderData"]["account"] }) {
-  const [form, fields] = useForm<z.input<typeof BankSchema>>({ id: "bank-details", lastResult, shouldValidate: "onSubmit", defaultValue: { country: current?.country } });
+  const [form, fields] = useForm<z.input<typeof BankSchema>>({
+    id: "bank-details",
+    lastResult,
+    shouldValidate: "onSubmit",
+    defaultValue: { country: current?.country },
+  });
   return (
     <section aria-labelledby="bank-heading" className={sectionClass}>
       <h2 id="bank-heading" className="text-lg font-semibold">
         Manual bank transfer
       </h2>
       <p className="mt-1 text-sm text-stone-600">
-        {current ? "Enter new details to replace the account ending " + (current.bankLast4 ?? "") + "." : "An administrator sends each payout to this account."} Your details are
-        stored encrypted; only the last 4 characters of the account number are ever shown. A manual transfer has no fee.
+        {current ? "Enter new details to replace the account ending " + (current.bankLast4 ?? "") + "." : "An administrator sends each payout to this account."}{" "}
+        Your details are stored encrypted; only the last 4 characters of the account number are ever shown. A manual transfer has no fee.
       </p>
       <Form method="post" className="mt-4 space-y-4" aria-labelledby="bank-heading" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="bank" />
@@ -249,7 +277,12 @@ function BankForm({ lastResult, current }: { lastResult: LastResult; current: Ro
 }
 
 function TaxForm({ lastResult, current }: { lastResult: LastResult; current: Route.ComponentProps["loaderData"]["declaration"] }) {
-  const [form, fields] = useForm<z.input<typeof TaxSchema>>({ id: "tax-status", lastResult, shouldValidate: "onSubmit", defaultValue: { form: current?.form, country: current?.country } });
+  const [form, fields] = useForm<z.input<typeof TaxSchema>>({
+    id: "tax-status",
+    lastResult,
+    shouldValidate: "onSubmit",
+    defaultValue: { form: current?.form, country: current?.country },
+  });
   const formErrorId = fields.form.errorId;
   const formInvalid = Boolean(fields.form.errors?.length);
   return (
@@ -258,8 +291,8 @@ function TaxForm({ lastResult, current }: { lastResult: LastResult; current: Rou
         Tax status
       </h2>
       <p className="mt-1 text-sm text-stone-600">
-        Without a form that fits your country, {percent(US_BACKUP_WITHHOLDING_BPS)} (US) or {percent(NON_US_WITHHOLDING_BPS)} (everyone else) is withheld from each
-        payout. Only the last 4 digits of your taxpayer identification number are kept. A new form replaces the one on file.
+        Without a form that fits your country, {percent(US_BACKUP_WITHHOLDING_BPS)} (US) or {percent(NON_US_WITHHOLDING_BPS)} (everyone else) is withheld from
+        each payout. Only the last 4 digits of your taxpayer identification number are kept. A new form replaces the one on file.
       </p>
       <Form method="post" className="mt-4 space-y-4" aria-labelledby="tax-heading" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="tax" />

@@ -5,7 +5,8 @@ import type { Route } from "./+types/member.$memberId.post-production-job.$id";
 
 export const handle = { routeName: "member-post-production-job" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData ? `Job #${loaderData.job.id}` : undefined, "Post Production Job");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData ? `Job #${loaderData.job.id}` : undefined, "Post Production Job");
 
 export const loader = (args: Route.LoaderArgs) => memberJobLoader(args);
 

@@ -87,13 +87,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  if (typeof intent === "string" && intent.startsWith("tfa-")) return twoFactorAction(request, user, memberId, intent, formData, context.get(requestInfoContext).ip);
+  if (typeof intent === "string" && intent.startsWith("tfa-"))
+    return twoFactorAction(request, user, memberId, intent, formData, context.get(requestInfoContext).ip);
   switch (intent) {
     case "names": {
       const submission = parseForm(formData, { schema: NamesSchema });
       if (submission.status !== "success") return reply("names", submission.reply());
       // The login email leads to the password reset: changing it is a takeover's first step (decision 020).
-      if (await changesLoginEmail(memberId, submission.value.email)) await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
+      if (await changesLoginEmail(memberId, submission.value.email))
+        await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
       try {
         const { pendingEmail } = await updateNamesAndEmail(memberId, submission.value);
         return redirectWithFlash(here, {
@@ -120,11 +122,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "password": {
       const submission = parseForm(formData, { schema: PasswordSchema });
       if (user.id !== memberId) {
-        return reply(
-          "password",
-          submission.reply({ formErrors: ["Only the account's owner can change its password."], hideFields: PASSWORD_FIELDS }),
-          403,
-        );
+        return reply("password", submission.reply({ formErrors: ["Only the account's owner can change its password."], hideFields: PASSWORD_FIELDS }), 403);
       }
       if (submission.status !== "success") return reply("password", submission.reply({ hideFields: PASSWORD_FIELDS }));
       try {
@@ -132,11 +130,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await changePassword(user.id, submission.value, session.id);
       } catch (error) {
         if (error instanceof ProfileError) {
-          return reply(
-            "password",
-            submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: PASSWORD_FIELDS }),
-            error.status,
-          );
+          return reply("password", submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: PASSWORD_FIELDS }), error.status);
         }
         throw error;
       }
@@ -273,7 +267,11 @@ export default function ProfileRoute({ loaderData, actionData }: Route.Component
         <Section
           id="agreements"
           title="Legal agreements"
-          description={isOwnAccount ? "The documents you agreed to, and when: each new version of a required document is agreed to again." : `The documents ${fullname} agreed to, and when.`}
+          description={
+            isOwnAccount
+              ? "The documents you agreed to, and when: each new version of a required document is agreed to again."
+              : `The documents ${fullname} agreed to, and when.`
+          }
         >
           <OwnSignatures rows={loaderData.agreements} />
         </Section>
@@ -399,15 +397,7 @@ function PasswordForm({ lastResult }: { lastResult: SubmissionResult<string[]> |
   );
 }
 
-function AvatarForm({
-  name,
-  src,
-  lastResult,
-}: {
-  name: string;
-  src: string | null;
-  lastResult: SubmissionResult<string[]> | undefined;
-}) {
+function AvatarForm({ name, src, lastResult }: { name: string; src: string | null; lastResult: SubmissionResult<string[]> | undefined }) {
   const [form, fields] = useForm({
     id: "profile-avatar",
     lastResult,

@@ -5,7 +5,8 @@ import type { Route } from "./+types/member.$memberId.project.$id";
 
 export const handle = { routeName: "member-project" };
 
-export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(matches, loaderData ? `Project #${loaderData.project.id}` : undefined, "Project");
+export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
+  pageTitle(matches, loaderData ? `Project #${loaderData.project.id}` : undefined, "Project");
 
 export const loader = (args: Route.LoaderArgs) => memberProjectLoader(args);
 

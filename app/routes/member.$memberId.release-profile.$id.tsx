@@ -5,8 +5,7 @@ import type { Route } from "./+types/member.$memberId.release-profile.$id";
 
 export const handle = { routeName: "member-release-profile" };
 
-export const meta: Route.MetaFunction = ({ matches, data }) =>
-  pageTitle(matches, data && data.mode === "edit" ? data.release.title : "New release", "Release");
+export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches, data && data.mode === "edit" ? data.release.title : "New release", "Release");
 
 export const loader = (args: Route.LoaderArgs) => memberReleaseProfileLoader(args);
 

@@ -11,7 +11,16 @@ import { notFound } from "~/modules/http/route-errors.server";
 import { formatCents, MoneyParseError, parseDollarsToCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { taxStatusOf } from "~/modules/payouts/payout-accounts.server";
 import { simulatePayout, type PayoutConfig, type PaySchedule, type TaxStatus } from "~/modules/payouts/payout-math";
-import { ALREADY_REQUESTED, availableCents, cancelPayoutRequest, listMemberPayoutRequests, payoutConfig, PayoutError, previewPayout, requestPayout } from "~/modules/payouts/payouts.server";
+import {
+  ALREADY_REQUESTED,
+  availableCents,
+  cancelPayoutRequest,
+  listMemberPayoutRequests,
+  payoutConfig,
+  PayoutError,
+  previewPayout,
+  requestPayout,
+} from "~/modules/payouts/payouts.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { requestInfoContext } from "~/request-context";
 import type { Route } from "./+types/member.$memberId.royalty-payment-requests";
@@ -24,7 +33,12 @@ const cents = (micros: bigint) => microsToCentsFloor(micros).toString();
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
-  const [available, config, tax, requests] = await Promise.all([availableCents(memberId), payoutConfig(), taxStatusOf(memberId), listMemberPayoutRequests(user, memberId)]);
+  const [available, config, tax, requests] = await Promise.all([
+    availableCents(memberId),
+    payoutConfig(),
+    taxStatusOf(memberId),
+    listMemberPayoutRequests(user, memberId),
+  ]);
   return {
     memberId,
     // The request form's hidden single-use key: submitted twice, it reserves once (requestPayout).
@@ -36,7 +50,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     tax: { country: tax.country, declaration: tax.declaration },
     config: {
       minPayoutCents: config.minPayoutCents.toString(),
-      fees: Object.fromEntries(Object.entries(config.fees).map(([m, f]) => [m, { fixedCents: f.fixedCents.toString(), bps: f.bps }])) as Record<string, { fixedCents: string; bps: number }>,
+      fees: Object.fromEntries(Object.entries(config.fees).map(([m, f]) => [m, { fixedCents: f.fixedCents.toString(), bps: f.bps }])) as Record<
+        string,
+        { fixedCents: string; bps: number }
+      >,
       schedule: config.schedule,
     },
     requests: requests.map((r) => ({
@@ -58,7 +75,10 @@ const ActionSchema = z.object({
   intent: z.enum(["request", "preview", "cancel"]),
   amount: z.string().max(40).optional(),
   requestId: z.string().max(12).optional(),
-  idempotencyKey: z.string().regex(/^[\w-]{16,64}$/).optional(),
+  idempotencyKey: z
+    .string()
+    .regex(/^[\w-]{16,64}$/)
+    .optional(),
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -73,14 +93,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const id = Number(requestId);
       if (!Number.isInteger(id) || id <= 0) throw notFound();
       const canceled = await cancelPayoutRequest(user, id);
-      return redirectAfterSuccess(path, canceled.id, `Request #${canceled.id} was canceled; ${formatCents(microsToCentsFloor(canceled.amountMicros))} is available again.`);
+      return redirectAfterSuccess(
+        path,
+        canceled.id,
+        `Request #${canceled.id} was canceled; ${formatCents(microsToCentsFloor(canceled.amountMicros))} is available again.`,
+      );
     }
     if (intent === "preview") {
       const { simulation, problem } = await previewPayout(user, memberId, amount);
       return data(
         {
           result: submission.reply(problem ? { fieldErrors: { amount: [problem.message] } } : undefined),
-          preview: { amountCents: simulation.amountCents.toString(), feeCents: simulation.feeCents.toString(), withholdingBps: simulation.withholdingBps, withholdingCents: simulation.withholdingCents.toString(), netCents: simulation.netCents.toString(), nextPayDate: simulation.nextPayDate },
+          preview: {
+            amountCents: simulation.amountCents.toString(),
+            feeCents: simulation.feeCents.toString(),
+            withholdingBps: simulation.withholdingBps,
+            withholdingCents: simulation.withholdingCents.toString(),
+            netCents: simulation.netCents.toString(),
+            nextPayDate: simulation.nextPayDate,
+          },
         },
         { status: problem ? 400 : 200 },
       );
@@ -90,13 +121,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (user.id !== memberId) throw notFound();
     await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
     const created = await requestPayout(user, memberId, amount, { idempotencyKey });
-    return redirectAfterSuccess(path, created.id, `Request #${created.id} for ${formatCents(microsToCentsFloor(created.amountMicros))} is pending; the amount is reserved.`);
+    return redirectAfterSuccess(
+      path,
+      created.id,
+      `Request #${created.id} for ${formatCents(microsToCentsFloor(created.amountMicros))} is pending; the amount is reserved.`,
+    );
   } catch (error) {
     if (error instanceof PayoutError) {
       if (error.status === 404) throw notFound();
       // The same form again (a reload, a second click): the first request stands; say so on the page.
       if (error.status === ALREADY_REQUESTED) return redirectWithFlash(path, { kind: "info", message: error.message });
-      const reply = error.field === "amount" ? submission.reply({ fieldErrors: { amount: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+      const reply =
+        error.field === "amount" ? submission.reply({ fieldErrors: { amount: [error.message] } }) : submission.reply({ formErrors: [error.message] });
       return data({ result: reply, preview: null }, { status: error.status });
     }
     throw error;
@@ -114,7 +150,14 @@ function livePreview(amount: string, method: "manual" | "stripe", tax: TaxStatus
   }
 }
 
-const STATUS_LABEL: Record<string, string> = { pending: "Pending", approved: "Approved", paid: "Paid", rejected: "Rejected", canceled: "Canceled", reversed: "Reversed by Stripe" };
+const STATUS_LABEL: Record<string, string> = {
+  pending: "Pending",
+  approved: "Approved",
+  paid: "Paid",
+  rejected: "Rejected",
+  canceled: "Canceled",
+  reversed: "Reversed by Stripe",
+};
 
 export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({ id: "payout-request", lastResult: actionData?.result, shouldValidate: "onSubmit" });
@@ -133,7 +176,14 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
   };
   const live = typed === null ? null : livePreview(typed, loaderData.method ?? "manual", loaderData.tax, config);
   const shown = live
-    ? { amountCents: live.amountCents, feeCents: live.feeCents, withholdingBps: live.withholdingBps, withholdingCents: live.withholdingCents, netCents: live.netCents, nextPayDate: live.nextPayDate }
+    ? {
+        amountCents: live.amountCents,
+        feeCents: live.feeCents,
+        withholdingBps: live.withholdingBps,
+        withholdingCents: live.withholdingCents,
+        netCents: live.netCents,
+        nextPayDate: live.nextPayDate,
+      }
     : actionData?.preview
       ? {
           amountCents: BigInt(actionData.preview.amountCents),
@@ -162,7 +212,13 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
             <FormAlert id={form.errorId} errors={form.errors} />
             <Field
               label="Amount (USD)"
-              inputProps={{ ...getInputProps(fields.amount, { type: "text" }), inputMode: "decimal", placeholder: "12.34", autoComplete: "off", onInput: (e) => setTyping({ key: resetKey, value: e.currentTarget.value }) }}
+              inputProps={{
+                ...getInputProps(fields.amount, { type: "text" }),
+                inputMode: "decimal",
+                placeholder: "12.34",
+                autoComplete: "off",
+                onInput: (e) => setTyping({ key: resetKey, value: e.currentTarget.value }),
+              }}
               errors={fields.amount.errors}
               errorId={fields.amount.errorId}
               help="Dollars and cents, such as 12.34."
@@ -182,7 +238,12 @@ export default function RoyaltyPaymentRequestsRoute({ loaderData, actionData }: 
               </dl>
             )}
             <div className="flex flex-wrap justify-end gap-2 sm:[&>*]:w-auto">
-              <SubmitButton name="intent" value="preview" pendingLabel="Working…" className="rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold">
+              <SubmitButton
+                name="intent"
+                value="preview"
+                pendingLabel="Working…"
+                className="rounded-md border border-stone-300 bg-white px-4 py-2.5 text-sm font-semibold"
+              >
                 Preview
               </SubmitButton>
               <SubmitButton name="intent" value="request" pendingLabel="Requesting…">

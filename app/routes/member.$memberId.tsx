@@ -58,35 +58,31 @@ export default function MemberLayout({ loaderData }: Route.ComponentProps) {
       <RevalidateOn channel={`member-notifications.${loggedUser.id}`} event=".member.notifications" />
       {/* Inside the member area a newly published version is fetched and shown live. */}
       <WhatsNew whatsNew={loaderData.whatsNew} live />
-    <AreaShell
-      appName={loaderData.appName}
-      area="member"
-      user={loggedUser}
-      homePath={loggedUser.acct_type === 2 && loggedUser.id !== memberArea.id ? "/admin/dashboard" : `/member/${memberArea.id}/dashboard`}
-      menu={memberMenu({
-        memberId: memberArea.id,
-        profiles: memberArea.profiles,
-        postProductionJobsCount: loggedUser.id === memberArea.id ? loggedUser.post_production_jobs_count : 0,
-      })}
-      version={loaderData.version}
-      notifications={
-        <div className="flex items-center">
-          <ConnectionIndicator />
-          <NotificationBell
-            list={loaderData.notifications}
-            actionPath={`/member/${memberArea.id}/notifications`}
-            label="Notifications"
-          />
-        </div>
-      }
-    >
-      {loggedUser.id !== memberArea.id ? (
-        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          You are viewing the member area of {memberArea.fullname} as an administrator.
-        </p>
-      ) : null}
-      <Outlet />
-    </AreaShell>
+      <AreaShell
+        appName={loaderData.appName}
+        area="member"
+        user={loggedUser}
+        homePath={loggedUser.acct_type === 2 && loggedUser.id !== memberArea.id ? "/admin/dashboard" : `/member/${memberArea.id}/dashboard`}
+        menu={memberMenu({
+          memberId: memberArea.id,
+          profiles: memberArea.profiles,
+          postProductionJobsCount: loggedUser.id === memberArea.id ? loggedUser.post_production_jobs_count : 0,
+        })}
+        version={loaderData.version}
+        notifications={
+          <div className="flex items-center">
+            <ConnectionIndicator />
+            <NotificationBell list={loaderData.notifications} actionPath={`/member/${memberArea.id}/notifications`} label="Notifications" />
+          </div>
+        }
+      >
+        {loggedUser.id !== memberArea.id ? (
+          <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            You are viewing the member area of {memberArea.fullname} as an administrator.
+          </p>
+        ) : null}
+        <Outlet />
+      </AreaShell>
     </RealtimeProvider>
   );
 }

@@ -1,29 +1,17 @@
 import { pageTitle } from "~/components/page-title";
 import { EstimatePage } from "~/modules/marketplace/work-requests/work-request-pages";
-import {
-  estimateAction,
-  estimatePageLoader,
-} from "~/modules/marketplace/work-requests/work-request-routes.server";
+import { estimateAction, estimatePageLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.work-request.estimate.$id";
 
 /** `{id}` is the work request's id: the page holds every version of its estimate (decision 021). */
 export const handle = { routeName: "member-work-request-estimate" };
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
-  pageTitle(
-    matches,
-    loaderData
-      ? `Estimate for work request #${loaderData.request.id}`
-      : "Not Found",
-  );
+  pageTitle(matches, loaderData ? `Estimate for work request #${loaderData.request.id}` : "Not Found");
 
-export const loader = (args: Route.LoaderArgs) =>
-  estimatePageLoader(args, "member");
+export const loader = (args: Route.LoaderArgs) => estimatePageLoader(args, "member");
 export const action = (args: Route.ActionArgs) => estimateAction(args);
 
-export default function MemberEstimateRoute({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function MemberEstimateRoute({ loaderData, actionData }: Route.ComponentProps) {
   return <EstimatePage data={loaderData} reply={actionData} />;
 }

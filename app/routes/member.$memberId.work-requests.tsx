@@ -5,13 +5,10 @@ import type { Route } from "./+types/member.$memberId.work-requests";
 
 export const handle = { routeName: "member-work-requests" };
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageTitle(matches, undefined, "Work Requests");
+export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, undefined, "Work Requests");
 
 export const loader = (args: Route.LoaderArgs) => memberListLoader(args);
 
-export default function MemberWorkRequestsRoute({
-  loaderData,
-}: Route.ComponentProps) {
+export default function MemberWorkRequestsRoute({ loaderData }: Route.ComponentProps) {
   return <MemberWorkRequestsPage data={loaderData} />;
 }

@@ -23,14 +23,9 @@ export default function OfflineRoute() {
         <path d="M2 8.5a15 15 0 0 1 20 0M5.5 12a10 10 0 0 1 13 0M9 15.5a5 5 0 0 1 6 0M12 19h.01M3 3l18 18" strokeLinecap="round" />
       </svg>
       <h1 className="mt-4 text-3xl font-bold tracking-tight">You are offline</h1>
-      <p className="mt-4 text-stone-600">
-        This page cannot be loaded without a network connection. Check your connection, then try again.
-      </p>
+      <p className="mt-4 text-stone-600">This page cannot be loaded without a network connection. Check your connection, then try again.</p>
       {/* A full page load, not a client-side navigation: the page's data has to come from the server. */}
-      <a
-        href={back}
-        className="mt-8 inline-block rounded-md bg-brand-900 px-4 py-2 font-semibold text-white hover:bg-brand-800"
-      >
+      <a href={back} className="mt-8 inline-block rounded-md bg-brand-900 px-4 py-2 font-semibold text-white hover:bg-brand-800">
         Try again
       </a>
     </div>

@@ -27,7 +27,10 @@ async function changeOf(request: Request, idParam: string | undefined) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const change = await changeOf(request, params.id);
-  return { change: { kind: change.kind, summary: change.summary, createdAt: change.createdAt.toISOString(), reported: change.reportedAt !== null }, justReported: false };
+  return {
+    change: { kind: change.kind, summary: change.summary, createdAt: change.createdAt.toISOString(), reported: change.reportedAt !== null },
+    justReported: false,
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -48,7 +51,10 @@ export default function PayoutChangeReportRoute({ loaderData, actionData }: Rout
       </p>
       {reported ? (
         <div role="status" className="mt-4 space-y-3 text-sm text-stone-700">
-          <p>This change is reported. Every session of your account has been signed out, and our team has been told: they hold your payouts until they have checked with you.</p>
+          <p>
+            This change is reported. Every session of your account has been signed out, and our team has been told: they hold your payouts until they have
+            checked with you.
+          </p>
           <p className="font-semibold">What to do now</p>
           <ol className="list-decimal space-y-1 pl-5">
             <li>
@@ -65,8 +71,8 @@ export default function PayoutChangeReportRoute({ loaderData, actionData }: Rout
       ) : (
         <>
           <p className="mt-3 text-sm text-stone-600">
-            If you did not make this change, report it. We sign every session of your account out and hold your payouts until we have checked with you.
-            If you made it yourself, you can close this page.
+            If you did not make this change, report it. We sign every session of your account out and hold your payouts until we have checked with you. If you
+            made it yourself, you can close this page.
           </p>
           <Form method="post" className="mt-6">
             <SubmitButton pendingLabel="Reporting…">This was not me: report it</SubmitButton>

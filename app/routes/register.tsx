@@ -40,10 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const limit = await hitRateLimit(`register:ip:${context.get(requestInfoContext).ip}`, 20, 60 * 60);
   if (!limit.allowed) {
-    return data(
-      submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }),
-      { status: 429 },
-    );
+    return data(submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }), { status: 429 });
   }
   // The same answer whether or not the address has an account (no enumeration): the owner gets an email.
   const checkYourMail = () =>

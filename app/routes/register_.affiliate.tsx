@@ -30,7 +30,15 @@ function MemberApplication({ name, terms }: { name: string; terms: ApplicationTe
     shouldRevalidate: "onInput",
   });
   return (
-    <AuthCard title="Become an affiliate" intro={<>{`${name}, you apply with your own account. `}{INTRO}</>}>
+    <AuthCard
+      title="Become an affiliate"
+      intro={
+        <>
+          {`${name}, you apply with your own account. `}
+          {INTRO}
+        </>
+      }
+    >
       <Form method="post" className="space-y-4" {...getFormProps(form)}>
         <FormAlert id={form.errorId} errors={form.errors} />
         <ApplicationTermsNote terms={terms} />

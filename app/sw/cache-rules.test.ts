@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  cacheNames,
-  mayCache,
-  offlineUrl,
-  pagePathFromDataUrl,
-  requestKind,
-  safeReturnPath,
-  staleCaches,
-  type ResponseLike,
-} from "./cache-rules";
+import { cacheNames, mayCache, offlineUrl, pagePathFromDataUrl, requestKind, safeReturnPath, staleCaches, type ResponseLike } from "./cache-rules";
 
 const ORIGIN = "https://backline.example";
 const get = (path: string, mode = "cors") => ({ method: "GET", url: `${ORIGIN}${path}`, mode });
@@ -44,9 +35,9 @@ describe("requestKind", () => {
 describe("mayCache", () => {
   it("admits a plain 200 for an asset, a public image and the offline page", () => {
     expect(mayCache(get("/assets/root-abc.js"), response(200, { "cache-control": "public, max-age=31536000, immutable" }), ORIGIN)).toBe(true);
-    expect(
-      mayCache(get("/storage/images/avatars/0123/64x64.webp"), response(200, { "cache-control": "public, max-age=31536000, immutable" }), ORIGIN),
-    ).toBe(true);
+    expect(mayCache(get("/storage/images/avatars/0123/64x64.webp"), response(200, { "cache-control": "public, max-age=31536000, immutable" }), ORIGIN)).toBe(
+      true,
+    );
     expect(mayCache(get("/offline"), response(200, { "content-type": "text/html" }), ORIGIN)).toBe(true);
     expect(mayCache(get("/assets/x.css"), response(200, {}, "default"), ORIGIN)).toBe(true);
   });
@@ -99,14 +90,7 @@ describe("cache names and stale caches", () => {
     const current = cacheNames("abc123");
     expect(current.precache).toBe("backline-precache-abc123");
     expect(current.assets).toBe("backline-assets-abc123");
-    const existing = [
-      "backline-precache-old999",
-      "backline-assets-old999",
-      current.precache,
-      current.assets,
-      current.images,
-      "someone-elses-cache",
-    ];
+    const existing = ["backline-precache-old999", "backline-assets-old999", current.precache, current.assets, current.images, "someone-elses-cache"];
     expect(staleCaches(existing, Object.values(current))).toEqual(["backline-precache-old999", "backline-assets-old999"]);
   });
 });

@@ -61,13 +61,7 @@ function sameOriginUrl(url: string, origin: string): URL | null {
 
 /** Private by path whatever the response says: the JSON API, single-fetch data, realtime auth. */
 export function isPrivatePath(pathname: string): boolean {
-  return (
-    pathname.startsWith("/api/") ||
-    pathname === "/api" ||
-    pathname.endsWith(".data") ||
-    pathname.startsWith("/broadcasting") ||
-    pathname === "/logout"
-  );
+  return pathname.startsWith("/api/") || pathname === "/api" || pathname.endsWith(".data") || pathname.startsWith("/broadcasting") || pathname === "/logout";
 }
 
 export function requestKind(request: RequestLike, origin: string): RequestKind | null {

@@ -8,15 +8,7 @@
 // - activate: deletes the caches of other builds; never skips waiting on its own (the page asks, after
 //   the user agreed); CLEAR_CACHES (sent at logout) deletes every runtime cache.
 import { CacheFirst } from "@remix-pwa/sw/cache";
-import {
-  cacheNames,
-  mayCache,
-  OFFLINE_PATH,
-  offlineUrl,
-  pagePathFromDataUrl,
-  requestKind,
-  staleCaches,
-} from "./cache-rules";
+import { cacheNames, mayCache, OFFLINE_PATH, offlineUrl, pagePathFromDataUrl, requestKind, staleCaches } from "./cache-rules";
 import { CACHES_CLEARED, CLEAR_CACHES, isWorkerMessage, SKIP_WAITING } from "./messages";
 import type { FetchEvent, ServiceWorkerGlobal } from "./worker-types";
 

@@ -56,10 +56,7 @@ function tickFrame(round: number): string {
 
 type FleetCommand = { cmd: "connect"; target: Target; port: number; n: number } | { cmd: "round"; round: number } | { cmd: "close" };
 type FleetReply =
-  | { ok: "connected"; connectMs: number }
-  | { ok: "round"; latencies: number[]; publishMs: number; missing: number }
-  | { ok: "closed" }
-  | { error: string };
+  { ok: "connected"; connectMs: number } | { ok: "round"; latencies: number[]; publishMs: number; missing: number } | { ok: "closed" } | { error: string };
 
 interface Client {
   ws: WebSocket;
@@ -98,9 +95,7 @@ async function runFleet(): Promise<void> {
     try {
       if (m.cmd === "connect") {
         const url =
-          m.target === "realtime"
-            ? `ws://127.0.0.1:${m.port}/app/${APP.key}?protocol=7&client=js&version=8.6.0&flash=false`
-            : `ws://127.0.0.1:${m.port}/`;
+          m.target === "realtime" ? `ws://127.0.0.1:${m.port}/app/${APP.key}?protocol=7&client=js&version=8.6.0&flash=false` : `ws://127.0.0.1:${m.port}/`;
         const t = performance.now();
         for (let i = 0; i < m.n; i += CONNECT_CONCURRENCY) {
           const size = Math.min(CONNECT_CONCURRENCY, m.n - i);
@@ -340,7 +335,9 @@ async function main(): Promise<void> {
   const limit = fdLimit();
   const biggest = Math.max(...ns);
   if (biggest + 256 > limit) {
-    console.error(`ulimit -n is ${limit}; N=${biggest} needs more than ${biggest + 256} descriptors per process. Raise it (ulimit -n ${biggest + 1024}) and run again.`);
+    console.error(
+      `ulimit -n is ${limit}; N=${biggest} needs more than ${biggest + 256} descriptors per process. Raise it (ulimit -n ${biggest + 1024}) and run again.`,
+    );
     process.exit(2);
   }
   const redisUrl = redis ? (process.env.REDIS_URL ?? "redis://127.0.0.1:6379") : undefined;

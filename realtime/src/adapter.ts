@@ -7,9 +7,7 @@
 /** user id -> user_info as JSON text. */
 export type MemberMap = Map<string, string>;
 
-export type JoinResult =
-  | { ok: true; added: boolean; seq: number; members: MemberMap }
-  | { ok: false; reason: "full" };
+export type JoinResult = { ok: true; added: boolean; seq: number; members: MemberMap } | { ok: false; reason: "full" };
 
 export interface LeaveResult {
   removed: boolean;
@@ -84,13 +82,7 @@ export class MemoryAdapter implements Adapter {
 
   async broadcast(): Promise<void> {}
 
-  async presenceJoin(
-    channel: string,
-    socketId: string,
-    userId: string,
-    userInfo: string,
-    maxMembers: number,
-  ): Promise<JoinResult> {
+  async presenceJoin(channel: string, socketId: string, userId: string, userInfo: string, maxMembers: number): Promise<JoinResult> {
     let p = this.presence.get(channel);
     if (!p) {
       p = { members: new Map(), counts: new Map(), conns: new Map(), seq: 0 };

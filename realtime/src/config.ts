@@ -15,8 +15,7 @@ export function isAddressOrSubnet(entry: string): boolean {
 }
 
 /** An unset or blank variable both mean "not set". */
-const blankAsUnset = <T extends z.ZodType>(inner: T) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), inner.optional());
+const blankAsUnset = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), inner.optional());
 
 const idChars = /^[A-Za-z0-9_\-.]+$/;
 
@@ -27,7 +26,12 @@ const schema = z.object({
   REALTIME_SECRET: blankAsUnset(z.string().trim().min(8, "must be at least 8 characters")),
   REALTIME_HOST: blankAsUnset(z.string().trim().min(1)),
   REALTIME_PORT: blankAsUnset(z.coerce.number().int().min(0).max(65535)),
-  REDIS_URL: blankAsUnset(z.string().trim().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")),
+  REDIS_URL: blankAsUnset(
+    z
+      .string()
+      .trim()
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
+  ),
   REALTIME_REDIS_PREFIX: blankAsUnset(z.string().trim().min(1)),
   REALTIME_ENCRYPTION_MASTER_KEY: blankAsUnset(
     z
@@ -43,7 +47,12 @@ const schema = z.object({
     z
       .string()
       .trim()
-      .transform((v) => v.split(",").map((entry) => entry.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
       .refine((entries) => entries.every(isAddressOrSubnet), "must be addresses or subnets (127.0.0.1, 10.0.0.0/8, ::1), comma-separated"),
   ),
   REALTIME_TRUST_PROXY: blankAsUnset(z.enum(["true", "false"]).transform((v) => v === "true")),
@@ -148,9 +157,7 @@ export function loadRealtimeConfig(source: NodeJS.ProcessEnv = process.env): Rea
   const env = parsed.data;
   // Same rule as the app's settings: APP_ENV (unset means production) decides, not NODE_ENV.
   if ((env.APP_ENV ?? "production") === "production" && !env.REALTIME_SECRET) {
-    throw new Error(
-      "Invalid realtime settings:\n  REALTIME_SECRET: required when APP_ENV=production (set APP_ENV=local for the dev default).",
-    );
+    throw new Error("Invalid realtime settings:\n  REALTIME_SECRET: required when APP_ENV=production (set APP_ENV=local for the dev default).");
   }
   const base = defaultOptions();
   const opts: RealtimeOptions = {
@@ -162,9 +169,7 @@ export function loadRealtimeConfig(source: NodeJS.ProcessEnv = process.env): Rea
     port: env.REALTIME_PORT ?? base.port,
     redisUrl: env.REDIS_URL,
     redisPrefix: env.REALTIME_REDIS_PREFIX ?? base.redisPrefix,
-    encryptionMasterKey: env.REALTIME_ENCRYPTION_MASTER_KEY
-      ? Buffer.from(env.REALTIME_ENCRYPTION_MASTER_KEY, "base64")
-      : undefined,
+    encryptionMasterKey: env.REALTIME_ENCRYPTION_MASTER_KEY ? Buffer.from(env.REALTIME_ENCRYPTION_MASTER_KEY, "base64") : undefined,
     maxConnections: env.REALTIME_MAX_CONNECTIONS ?? base.maxConnections,
     maxConnectsPerSecond: env.REALTIME_MAX_CONNECTS_PER_SECOND ?? base.maxConnectsPerSecond,
     maxConnectionsPerAddress: env.REALTIME_MAX_CONNECTIONS_PER_ADDRESS ?? base.maxConnectionsPerAddress,

@@ -143,7 +143,12 @@ function parseJson(body: string): Record<string, unknown> {
 function infoAttributes(raw: unknown): Set<string> {
   if (raw === undefined || raw === null || raw === "") return new Set();
   if (typeof raw !== "string") throw new HttpError(400, "info must be a comma-separated string");
-  const attrs = new Set(raw.split(",").map((s) => s.trim()).filter(Boolean));
+  const attrs = new Set(
+    raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   for (const a of attrs) {
     if (a !== "user_count" && a !== "subscription_count") throw new HttpError(400, `Unknown info attribute: ${a}`);
   }
@@ -199,11 +204,7 @@ function validateEvent(e: Record<string, unknown>, single: boolean): EventInput 
   return { name, data, channels, socketId, info };
 }
 
-async function channelAttributes(
-  backend: ApiBackend,
-  channel: string,
-  info: Set<string>,
-): Promise<Record<string, number>> {
+async function channelAttributes(backend: ApiBackend, channel: string, info: Set<string>): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   if (info.has("user_count") && channelKind(channel) === "presence") {
     out.user_count = await backend.presenceUserCount(channel);

@@ -3,11 +3,4 @@ export { createRealtimeServer, newNodeId } from "./server";
 export type { RealtimeServer } from "./server";
 export { loadRealtimeConfig, defaultOptions, DEV_DEFAULTS } from "./config";
 export type { RealtimeOptions } from "./config";
-export {
-  Codes,
-  channelKind,
-  encryptedChannelSharedSecret,
-  isValidChannelName,
-  signChannel,
-  signUser,
-} from "./protocol";
+export { Codes, channelKind, encryptedChannelSharedSecret, isValidChannelName, signChannel, signUser } from "./protocol";

@@ -51,12 +51,7 @@ export function channelKind(name: string): ChannelKind {
 
 /** A name a client may subscribe to (reserved `#` names are checked separately). */
 export function isValidChannelName(name: unknown): name is string {
-  return (
-    typeof name === "string" &&
-    name.length > 0 &&
-    name.length <= MAX_CHANNEL_NAME_LENGTH &&
-    NAME_CHARS.test(name)
-  );
+  return typeof name === "string" && name.length > 0 && name.length <= MAX_CHANNEL_NAME_LENGTH && NAME_CHARS.test(name);
 }
 
 /** A name the HTTP API may publish to: a client-subscribable name, or `#server-to-user-{id}`. */
@@ -98,13 +93,7 @@ export function channelAuthString(socketId: string, channel: string, channelData
 }
 
 /** `{key}:{hex hmac}` for a private, encrypted or presence channel (what an auth endpoint answers). */
-export function signChannel(
-  key: string,
-  secret: string,
-  socketId: string,
-  channel: string,
-  channelData?: string,
-): string {
+export function signChannel(key: string, secret: string, socketId: string, channel: string, channelData?: string): string {
   return `${key}:${hmacHex(secret, channelAuthString(socketId, channel, channelData))}`;
 }
 

@@ -221,10 +221,7 @@ export class RedisAdapter implements Adapter {
     if (this.beating || this.stopped) return;
     this.beating = true;
     try {
-      const [known, dead] = (await this.script("rtHeartbeat")(this.key("nodes"), this.nodeId, this.opts.nodeTtlMs)) as [
-        number,
-        string[],
-      ];
+      const [known, dead] = (await this.script("rtHeartbeat")(this.key("nodes"), this.nodeId, this.opts.nodeTtlMs)) as [number, string[]];
       if (!known && this.registered) {
         this.hooks?.log(`node ${this.nodeId} was declared dead by its peers; registering its state again`);
         await this.resync();
@@ -232,14 +229,7 @@ export class RedisAdapter implements Adapter {
       this.registered = true;
       for (const id of dead) {
         if (id === this.nodeId) continue;
-        const removed = (await this.script("rtReap")(
-          this.key("nodes"),
-          this.ns,
-          id,
-          this.bus,
-          this.nodeId,
-          SEQ_TTL_MS,
-        )) as number;
+        const removed = (await this.script("rtReap")(this.key("nodes"), this.ns, id, this.bus, this.nodeId, SEQ_TTL_MS)) as number;
         if (removed >= 0) this.hooks?.log(`reaped dead node ${id}: ${removed} presence member(s) removed`);
       }
     } catch (err) {
@@ -270,14 +260,7 @@ export class RedisAdapter implements Adapter {
     return [`${base}:conns`, `${base}:counts`, `${base}:members`, `${base}:seq`, this.key("node", this.nodeId, "presence")];
   }
 
-  async presenceJoin(
-    channel: string,
-    socketId: string,
-    userId: string,
-    userInfo: string,
-    maxMembers: number,
-    track = true,
-  ): Promise<JoinResult> {
+  async presenceJoin(channel: string, socketId: string, userId: string, userInfo: string, maxMembers: number, track = true): Promise<JoinResult> {
     if (track) this.localPresence.set(channel, (this.localPresence.get(channel) ?? 0) + 1);
     const res = (await this.script("rtJoin")(
       ...this.presenceKeys(channel),

@@ -212,7 +212,11 @@ class RealtimeNode implements ApiBackend {
   private limitedAddress(req: http.IncomingMessage): string | null {
     let address = req.socket.remoteAddress ?? "";
     if (this.options.trustProxy) {
-      const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",").map((part) => part.trim()).filter(Boolean).at(-1);
+      const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .at(-1);
       if (forwarded && net.isIP(forwarded)) address = forwarded;
     }
     if (address.startsWith("::ffff:") && net.isIPv4(address.slice(7))) address = address.slice(7);
@@ -271,7 +275,8 @@ class RealtimeNode implements ApiBackend {
     }
     const admitted = this.admitAddress(address);
     if (admitted === "open") return refuse(Codes.OVER_QUOTA, `Over connection quota: at most ${this.options.maxConnectionsPerAddress} connections per address`);
-    if (admitted === "rate") return refuse(Codes.OVER_QUOTA, `Over connection quota: at most ${this.options.maxConnectsPerSecondPerAddress} new connections a second per address`);
+    if (admitted === "rate")
+      return refuse(Codes.OVER_QUOTA, `Over connection quota: at most ${this.options.maxConnectsPerSecondPerAddress} new connections a second per address`);
     if (!this.takeConnectToken()) {
       this.leaveAddress(address);
       return refuse(Codes.OVER_CAPACITY, "Too many new connections; reconnect after 1 s");
@@ -332,11 +337,7 @@ class RealtimeNode implements ApiBackend {
     if (conn.closed) return;
     let msg: Record<string, unknown>;
     try {
-      const text = Buffer.isBuffer(raw)
-        ? raw.toString("utf8")
-        : Array.isArray(raw)
-          ? Buffer.concat(raw).toString("utf8")
-          : Buffer.from(raw).toString("utf8");
+      const text = Buffer.isBuffer(raw) ? raw.toString("utf8") : Array.isArray(raw) ? Buffer.concat(raw).toString("utf8") : Buffer.from(raw).toString("utf8");
       const v: unknown = JSON.parse(text);
       if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
       msg = v as Record<string, unknown>;
@@ -581,12 +582,7 @@ class RealtimeNode implements ApiBackend {
         this.deliverEvent(msg.cs, msg.e, msg.d, msg.x, msg.u);
         return;
       case "ma":
-        this.deliver(
-          msg.c,
-          Buffer.from(frame("pusher_internal:member_added", { user_id: msg.u, user_info: msg.i }, msg.c)),
-          msg.x,
-          msg.s,
-        );
+        this.deliver(msg.c, Buffer.from(frame("pusher_internal:member_added", { user_id: msg.u, user_info: msg.i }, msg.c)), msg.x, msg.s);
         return;
       case "mr":
         this.deliver(msg.c, Buffer.from(frame("pusher_internal:member_removed", { user_id: msg.u }, msg.c)), undefined, msg.s);
@@ -662,7 +658,10 @@ class RealtimeNode implements ApiBackend {
     // Presence leaves and count updates must reach the shared store before the node leaves the cluster.
     while (this.pendingOps.size) await Promise.allSettled([...this.pendingOps]);
     await this.adapter.stop();
-    await waitForClose(conns.map((c) => c.ws), 1000);
+    await waitForClose(
+      conns.map((c) => c.ws),
+      1000,
+    );
     this.http.closeAllConnections();
     await listening;
   }
@@ -699,7 +698,12 @@ async function waitForClose(sockets: WebSocket[], ms: number): Promise<void> {
 }
 
 export function newNodeId(): string {
-  return `${os.hostname().replace(/[^A-Za-z0-9_-]/g, "").slice(0, 20) || "node"}-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
+  return `${
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9_-]/g, "")
+      .slice(0, 20) || "node"
+  }-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
 }
 
 /** Starts one realtime node. Options not given take their defaults (see config.ts), not the environment. */
@@ -739,5 +743,8 @@ function ipv6Prefix64(address: string): string {
   const headGroups = head ? head.split(":") : [];
   const tailGroups = tail ? tail.split(":") : [];
   const groups = address.includes("::") ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
-  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(":")}::/64`;
 }

@@ -28,8 +28,21 @@ export default async function setup(): Promise<void> {
     try {
       for (const dir of ["/var/lib/redis", "/var/log/redis"]) fs.mkdirSync(dir, { recursive: true });
       execFileSync("redis-server", [
-        "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379", "--save", "", "--appendonly", "no",
-        "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log",
+        "--daemonize",
+        "yes",
+        "--bind",
+        "127.0.0.1",
+        "-::1",
+        "--port",
+        "6379",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        "/var/lib/redis",
+        "--logfile",
+        "/var/log/redis/ci.log",
       ]);
       for (let i = 0; i < 50 && !(await ping(url)); i++) await new Promise((r) => setTimeout(r, 100));
     } catch {

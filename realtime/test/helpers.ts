@@ -21,7 +21,10 @@ export function sign(str: string, key: string = APP.key, secret: string = APP.se
 }
 
 export function sharedSecret(channel: string): string {
-  return crypto.createHash("sha256").update(Buffer.concat([Buffer.from(channel), MASTER_KEY])).digest("base64");
+  return crypto
+    .createHash("sha256")
+    .update(Buffer.concat([Buffer.from(channel), MASTER_KEY]))
+    .digest("base64");
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -218,10 +221,7 @@ export class RawClient {
 
   async subscribe(channel: string, extra: { auth?: string; channel_data?: string } = {}): Promise<Frame> {
     this.send({ event: "pusher:subscribe", data: { channel, ...extra } });
-    return this.next(
-      (f) =>
-        f.channel === channel && (f.event === "pusher_internal:subscription_succeeded" || f.event === "pusher:subscription_error"),
-    );
+    return this.next((f) => f.channel === channel && (f.event === "pusher_internal:subscription_succeeded" || f.event === "pusher:subscription_error"));
   }
 
   subscribePrivate(channel: string): Promise<Frame> {

@@ -88,7 +88,10 @@ describe("HTTP request signing", () => {
     const q: Record<string, string> = { auth_key: "k", auth_timestamp: String(ts), auth_version: "1.0", ...params };
     if (body) q.body_md5 = crypto.createHash("md5").update(body).digest("hex");
     const map = new Map(Object.entries(q));
-    const sig = crypto.createHmac("sha256", "s").update(stringToSign(method, path, map)).digest("hex");
+    const sig = crypto
+      .createHmac("sha256", "s")
+      .update(stringToSign(method, path, map))
+      .digest("hex");
     map.set("auth_signature", sig);
     return map;
   }
@@ -130,9 +133,9 @@ describe("settings", () => {
   });
 
   it("lists every bad value", () => {
-    expect(() =>
-      loadRealtimeConfig({ APP_ENV: "local", REALTIME_PORT: "99999", REDIS_URL: "http://x", REALTIME_ENCRYPTION_MASTER_KEY: "abc" }),
-    ).toThrow(/REALTIME_PORT[\s\S]*REDIS_URL[\s\S]*REALTIME_ENCRYPTION_MASTER_KEY/);
+    expect(() => loadRealtimeConfig({ APP_ENV: "local", REALTIME_PORT: "99999", REDIS_URL: "http://x", REALTIME_ENCRYPTION_MASTER_KEY: "abc" })).toThrow(
+      /REALTIME_PORT[\s\S]*REDIS_URL[\s\S]*REALTIME_ENCRYPTION_MASTER_KEY/,
+    );
     const key = crypto.randomBytes(32).toString("base64");
     expect(loadRealtimeConfig({ APP_ENV: "local", REALTIME_ENCRYPTION_MASTER_KEY: key }).encryptionMasterKey?.length).toBe(32);
   });

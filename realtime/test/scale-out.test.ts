@@ -177,11 +177,7 @@ describe.skipIf(skip)("scale-out through Redis", () => {
     // Pretend A missed its heartbeats and a peer reaped it (atomically, so A's own heartbeat cannot
     // slip in between); A notices on its next heartbeat and registers its members again.
     const ns = `${prefix}${APP.appId}:`;
-    await redis
-      .multi()
-      .zadd(`${ns}nodes`, 1, a.nodeId)
-      .eval(REAP, 1, `${ns}nodes`, ns, a.nodeId, `${ns}bus`, "test", SEQ_TTL_MS)
-      .exec();
+    await redis.multi().zadd(`${ns}nodes`, 1, a.nodeId).eval(REAP, 1, `${ns}nodes`, ns, a.nodeId, `${ns}bus`, "test", SEQ_TTL_MS).exec();
     expect((await watcher.nextEvent("pusher_internal:member_removed", "presence-live")).data).toEqual({ user_id: "alive" });
     expect((await watcher.nextEvent("pusher_internal:member_added", "presence-live")).data).toMatchObject({ user_id: "alive" });
     const users = await (await sdk(b).get({ path: "/channels/presence-live/users" })).json();

@@ -1,19 +1,7 @@
 /** The WebSocket side, driven by the real pusher-js client, the real `pusher` SDK and a raw client. */
 import type { PresenceChannel } from "pusher-js";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  APP,
-  RawClient,
-  cleanup,
-  client,
-  collect,
-  connected,
-  once,
-  sdk,
-  sign,
-  startNode,
-  subscribed,
-} from "./helpers";
+import { APP, RawClient, cleanup, client, collect, connected, once, sdk, sign, startNode, subscribed } from "./helpers";
 
 afterEach(cleanup);
 

@@ -2,7 +2,12 @@
  * A real PCM WAV file of silence, written byte by byte (RIFF header, fmt chunk, data chunk), so audio
  * tests need no fixtures: `wav({ bitDepth: 8 })` is refused, the defaults (16-bit, 44.1 kHz, stereo) pass.
  */
-export function wav({ bitDepth = 16, sampleRate = 44_100, channels = 2, seconds = 1 }: { bitDepth?: number; sampleRate?: number; channels?: number; seconds?: number } = {}): Buffer {
+export function wav({
+  bitDepth = 16,
+  sampleRate = 44_100,
+  channels = 2,
+  seconds = 1,
+}: { bitDepth?: number; sampleRate?: number; channels?: number; seconds?: number } = {}): Buffer {
   const blockAlign = (channels * bitDepth) / 8;
   const data = Buffer.alloc(Math.round(sampleRate * seconds) * blockAlign);
   const header = Buffer.alloc(44);

@@ -42,7 +42,12 @@ export async function growImport(importId: number, target: number): Promise<void
       from generate_series(1, ${copies}) c cross join grow_template t
       join postings p on p.statement_line_id = t.id
       where (c - 1) * ${template} + t.idx < ${extra}`);
-    await addToSummaries(tx, sql`p.statement_line_id >= ${first.toString()}::bigint and p.statement_line_id < ${(first + BigInt(extra)).toString()}::bigint`, 1, true);
+    await addToSummaries(
+      tx,
+      sql`p.statement_line_id >= ${first.toString()}::bigint and p.statement_line_id < ${(first + BigInt(extra)).toString()}::bigint`,
+      1,
+      true,
+    );
     await run(sql`
       update sales_imports si set lines = x.lines, matched = x.matched, unmatched = x.lines - x.matched, total_micros = x.total, suspense_micros = x.suspense
       from (select count(*)::int as lines, count(*) filter (where matched_by is not null)::int as matched, sum(amount_micros) as total,

@@ -21,7 +21,10 @@ export async function createProviderProfile(owner: User, type: Exclude<ProfileTy
 /** A song on an artist page `owner` owns. */
 export async function createOwnedSong(owner: User, title = "Night Drive") {
   const username = `a${crypto.randomBytes(5).toString("hex")}`;
-  const [artist] = await db().insert(profiles).values({ type: "artist", ownerId: owner.id, name: `Artist ${username}`, username, status: "published" }).returning();
+  const [artist] = await db()
+    .insert(profiles)
+    .values({ type: "artist", ownerId: owner.id, name: `Artist ${username}`, username, status: "published" })
+    .returning();
   const [song] = await db().insert(songs).values({ artistId: artist!.id, title, createdBy: owner.id }).returning();
   return song!;
 }
@@ -58,7 +61,10 @@ export async function openProject(
   options: { admin?: User; request?: Partial<WorkRequestInput>; estimate?: Partial<EstimateInput>; type?: Exclude<ProfileType, "artist"> } = {},
 ) {
   const profile = await createProviderProfile(provider, options.type ?? "audio_engineer").catch(async () => {
-    const [existing] = await db().select().from(profiles).where(sql`${profiles.ownerId} = ${provider.id} and ${profiles.type} = ${options.type ?? "audio_engineer"}`);
+    const [existing] = await db()
+      .select()
+      .from(profiles)
+      .where(sql`${profiles.ownerId} = ${provider.id} and ${profiles.type} = ${options.type ?? "audio_engineer"}`);
     return existing!;
   });
   const request = await createWorkRequest(client, profile.id, requestInput(options.request));

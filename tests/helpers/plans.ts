@@ -26,11 +26,17 @@ export async function captureStatements<T>(fn: () => Promise<T>): Promise<{ resu
     const plain = config as { text?: unknown; values?: unknown[] } | string | null;
     const text = typeof plain === "string" ? plain : typeof plain?.text === "string" ? plain.text : null;
     const captured: CapturedStatement | null =
-      text !== null && !CONTROL.test(text) ? { text, values: Array.isArray(values) ? values : typeof plain === "object" && Array.isArray(plain?.values) ? plain.values : [] } : null;
+      text !== null && !CONTROL.test(text)
+        ? { text, values: Array.isArray(values) ? values : typeof plain === "object" && Array.isArray(plain?.values) ? plain.values : [] }
+        : null;
     if (captured) statements.push(captured);
     const started = performance.now();
     const answer = original.call(this, config, values, callback);
-    if (captured && answer instanceof Promise) answer.then(() => (captured.ms = performance.now() - started), () => {});
+    if (captured && answer instanceof Promise)
+      answer.then(
+        () => (captured.ms = performance.now() - started),
+        () => {},
+      );
     return answer;
   };
   try {
@@ -83,7 +89,11 @@ export async function explainGeneric(url: string, statements: CapturedStatement[
     await client.query("set plan_cache_mode = force_generic_plan");
     // A partial index holds only the rows of its predicate (the lines still in suspense): reading it whole is
     // not reading the table.
-    const partial = new Set((await client.query<{ name: string }>("select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indpred is not null")).rows.map((r) => r.name));
+    const partial = new Set(
+      (
+        await client.query<{ name: string }>("select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indpred is not null")
+      ).rows.map((r) => r.name),
+    );
     for (const statement of statements) {
       if (/^\s*copy\b/i.test(statement.text)) {
         out.push({ ...statement, plan: null, fullScans: [] });
@@ -107,7 +117,8 @@ export async function explainGeneric(url: string, statements: CapturedStatement[
         if (!relation || !tables.includes(relation)) return;
         const type = node["Node Type"];
         if (type.includes("Seq Scan")) fullScans.push(`${type} on ${relation}`);
-        else if (/Index/.test(type) && !node["Index Cond"] && !partial.has(node["Index Name"] ?? "")) fullScans.push(`${type} on ${relation} (${node["Index Name"]}) without a condition`);
+        else if (/Index/.test(type) && !node["Index Cond"] && !partial.has(node["Index Name"] ?? ""))
+          fullScans.push(`${type} on ${relation} (${node["Index Name"]}) without a condition`);
       });
       out.push({ ...statement, plan, fullScans });
     }

@@ -27,8 +27,7 @@ export async function startRealtime(extraSettings: Record<string, string> = {}) 
           transport: "ajax",
           customHandler: ({ socketId, channelName }, callback) => {
             authorize(socketId, channelName).then(
-              ({ status, body }) =>
-                status === 200 ? callback(null, body as { auth: string }) : callback(new Error(`status ${status}`), null),
+              ({ status, body }) => (status === 200 ? callback(null, body as { auth: string }) : callback(new Error(`status ${status}`), null)),
               (error: Error) => callback(error, null),
             );
           },

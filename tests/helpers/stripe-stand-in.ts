@@ -44,7 +44,12 @@ export interface StandInTransfer {
   transfer_group: string | null;
   metadata: Record<string, string>;
   reversed: boolean;
-  reversals: { object: "list"; data: Array<{ id: string; object: "transfer_reversal"; amount: number; transfer: string; created: number }>; has_more: false; url: string };
+  reversals: {
+    object: "list";
+    data: Array<{ id: string; object: "transfer_reversal"; amount: number; transfer: string; created: number }>;
+    has_more: false;
+    url: string;
+  };
   created: number;
   livemode: false;
 }
@@ -186,7 +191,13 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
 
   function completeOnboarding(id: string): StandInAccount {
     const a = account(id);
-    Object.assign(a, { details_submitted: true, payouts_enabled: true, charges_enabled: false, capabilities: { transfers: "active" }, requirements: { currently_due: [], disabled_reason: null } });
+    Object.assign(a, {
+      details_submitted: true,
+      payouts_enabled: true,
+      charges_enabled: false,
+      capabilities: { transfers: "active" },
+      requirements: { currently_due: [], disabled_reason: null },
+    });
     return a;
   }
 
@@ -195,7 +206,14 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     if (!t) throw new StandInError(404, "invalid_request_error", `No such transfer: '${id}'`, "resource_missing", "id");
     const remaining = t.amount - t.amount_reversed;
     const value = amount ?? remaining;
-    if (!Number.isInteger(value) || value <= 0 || value > remaining) throw new StandInError(400, "invalid_request_error", "Amount must be above zero and at most what is left to reverse.", "parameter_invalid_integer", "amount");
+    if (!Number.isInteger(value) || value <= 0 || value > remaining)
+      throw new StandInError(
+        400,
+        "invalid_request_error",
+        "Amount must be above zero and at most what is left to reverse.",
+        "parameter_invalid_integer",
+        "amount",
+      );
     t.amount_reversed += value;
     t.reversed = t.amount_reversed === t.amount;
     t.reversals.data.push({ id: randomId("trr"), object: "transfer_reversal", amount: value, transfer: t.id, created: now() });
@@ -235,7 +253,11 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     if (!url) throw new Error("No webhook URL for the stand-in");
     const payload = JSON.stringify(e, null, 2);
     const signature = target.signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: secret ?? "" });
-    const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature, "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" }, body: payload });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": signature, "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" },
+      body: payload,
+    });
     return { event: e, status: response.status, body: await response.text() };
   }
 
@@ -245,9 +267,17 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     setTimeout(() => void sendEvent(event(type, object)).catch((error) => console.error("[stripe stand-in] webhook failed", error)), 10);
   }
 
-  async function api(method: string, path: string, params: Record<string, unknown>, query: URLSearchParams, idempotencyKey: string | null, rawParams: string): Promise<{ status: number; body: unknown; drop?: boolean; headers?: Record<string, string> }> {
+  async function api(
+    method: string,
+    path: string,
+    params: Record<string, unknown>,
+    query: URLSearchParams,
+    idempotencyKey: string | null,
+    rawParams: string,
+  ): Promise<{ status: number; body: unknown; drop?: boolean; headers?: Record<string, string> }> {
     if (method === "POST" && path === "/v1/accounts") {
-      if (params.type !== "express") throw new StandInError(400, "invalid_request_error", "Only Express accounts are supported here.", "parameter_invalid", "type");
+      if (params.type !== "express")
+        throw new StandInError(400, "invalid_request_error", "Only Express accounts are supported here.", "parameter_invalid", "type");
       const country = String(params.country ?? "US");
       const a: StandInAccount = {
         id: randomId("acct"),
@@ -273,9 +303,17 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     if (method === "POST" && path === "/v1/account_links") {
       const a = account(String(params.account ?? ""));
       for (const field of ["refresh_url", "return_url"]) {
-        if (typeof params[field] !== "string" || !/^https?:\/\//.test(params[field] as string)) throw new StandInError(400, "invalid_request_error", `Invalid URL: ${field}`, "url_invalid", field);
+        if (typeof params[field] !== "string" || !/^https?:\/\//.test(params[field] as string))
+          throw new StandInError(400, "invalid_request_error", `Invalid URL: ${field}`, "url_invalid", field);
       }
-      const link: StandInLink = { id: randomId("link"), account: a.id, refreshUrl: params.refresh_url as string, returnUrl: params.return_url as string, expiresAt: now() + (options.linkTtlSeconds ?? 300), used: false };
+      const link: StandInLink = {
+        id: randomId("link"),
+        account: a.id,
+        refreshUrl: params.refresh_url as string,
+        returnUrl: params.return_url as string,
+        expiresAt: now() + (options.linkTtlSeconds ?? 300),
+        used: false,
+      };
       links.set(link.id, link);
       return { status: 200, body: { object: "account_link", created: now(), expires_at: link.expiresAt, url: `${baseUrl}/connect/onboarding/${link.id}` } };
     }
@@ -284,17 +322,28 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
         const earlier = idempotent.get(idempotencyKey);
         if (earlier) {
           if (earlier.params !== rawParams) {
-            throw new StandInError(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with.`);
+            throw new StandInError(
+              400,
+              "idempotency_error",
+              `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+            );
           }
           return { status: earlier.status, body: JSON.parse(earlier.body), headers: REPLAYED };
         }
       }
       const destination = account(String(params.destination ?? ""));
       if (destination.capabilities.transfers !== "active") {
-        throw new StandInError(400, "invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers", "insufficient_capabilities_for_transfer", "destination");
+        throw new StandInError(
+          400,
+          "invalid_request_error",
+          "Your destination account needs to have at least one of the following capabilities enabled: transfers",
+          "insufficient_capabilities_for_transfer",
+          "destination",
+        );
       }
       const amount = Number(params.amount);
-      if (!Number.isInteger(amount) || amount < 1) throw new StandInError(400, "invalid_request_error", "Invalid positive integer", "parameter_invalid_integer", "amount");
+      if (!Number.isInteger(amount) || amount < 1)
+        throw new StandInError(400, "invalid_request_error", "Invalid positive integer", "parameter_invalid_integer", "amount");
       const t: StandInTransfer = {
         id: randomId("tr"),
         object: "transfer",
@@ -333,10 +382,12 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
     if (method === "POST" && path === "/v1/checkout/sessions") {
       if (params.mode !== "payment") throw new StandInError(400, "invalid_request_error", "Only mode=payment is supported here.", "parameter_invalid", "mode");
       for (const field of ["success_url", "cancel_url"]) {
-        if (typeof params[field] !== "string" || !/^https?:\/\//.test(params[field] as string)) throw new StandInError(400, "invalid_request_error", `Invalid URL: ${field}`, "url_invalid", field);
+        if (typeof params[field] !== "string" || !/^https?:\/\//.test(params[field] as string))
+          throw new StandInError(400, "invalid_request_error", `Invalid URL: ${field}`, "url_invalid", field);
       }
       const items = Object.values((params.line_items as Record<string, Record<string, unknown>>) ?? {});
-      if (items.length === 0) throw new StandInError(400, "invalid_request_error", "line_items is required in payment mode.", "parameter_missing", "line_items");
+      if (items.length === 0)
+        throw new StandInError(400, "invalid_request_error", "line_items is required in payment mode.", "parameter_missing", "line_items");
       let total = 0;
       let currency = "";
       for (const item of items) {
@@ -344,7 +395,13 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
         const amount = Number(price?.unit_amount);
         const quantity = Number(item.quantity ?? 1);
         if (!price || !Number.isInteger(amount) || amount < 1 || !Number.isInteger(quantity) || quantity < 1) {
-          throw new StandInError(400, "invalid_request_error", "Each line item needs price_data with a positive unit_amount and a quantity.", "parameter_invalid_integer", "line_items");
+          throw new StandInError(
+            400,
+            "invalid_request_error",
+            "Each line item needs price_data with a positive unit_amount and a quantity.",
+            "parameter_invalid_integer",
+            "line_items",
+          );
         }
         total += amount * quantity;
         currency = String(price.currency ?? "usd");
@@ -377,7 +434,11 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       if (refundsUnavailable > 0) {
         refundsUnavailable--;
         // Stripe's own failure, which it asks the SDK not to retry: the caller's next attempt is its own.
-        return { status: 503, body: { error: { type: "api_error", message: "Stripe is temporarily unavailable." } }, headers: { "Stripe-Should-Retry": "false" } };
+        return {
+          status: 503,
+          body: { error: { type: "api_error", message: "Stripe is temporarily unavailable." } },
+          headers: { "Stripe-Should-Retry": "false" },
+        };
       }
       if (idempotencyKey) {
         const earlier = idempotent.get(idempotencyKey);
@@ -424,11 +485,13 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       res.writeHead(302, { Location: link.returnUrl }).end();
       return;
     }
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(
-      `<!doctype html><html lang="en"><head><title>Stripe Express onboarding (stand-in)</title></head><body>` +
-        `<h1>Set up payouts for ${link.account}</h1><form method="post"><button type="submit">Agree and submit</button></form>` +
-        `<a href="${link.returnUrl}">Return without finishing</a></body></html>`,
-    );
+    res
+      .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+      .end(
+        `<!doctype html><html lang="en"><head><title>Stripe Express onboarding (stand-in)</title></head><body>` +
+          `<h1>Set up payouts for ${link.account}</h1><form method="post"><button type="submit">Agree and submit</button></form>` +
+          `<a href="${link.returnUrl}">Return without finishing</a></body></html>`,
+      );
   }
 
   /** Stripe's hosted Checkout, played: paying completes the session, sends checkout.session.completed and returns to success_url. */
@@ -448,11 +511,13 @@ export async function startStripeStandIn(options: StandInOptions = {}): Promise<
       return;
     }
     const amount = `${(s.amount_total / 100).toFixed(2)} ${s.currency.toUpperCase()}`;
-    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(
-      `<!doctype html><html lang="en"><head><title>Stripe Checkout (stand-in)</title></head><body>` +
-        `<h1>Pay ${amount}</h1><form method="post"><button type="submit">Pay ${amount}</button></form>` +
-        `<a href="${back(s.cancel_url)}">Back without paying</a></body></html>`,
-    );
+    res
+      .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+      .end(
+        `<!doctype html><html lang="en"><head><title>Stripe Checkout (stand-in)</title></head><body>` +
+          `<h1>Pay ${amount}</h1><form method="post"><button type="submit">Pay ${amount}</button></form>` +
+          `<a href="${back(s.cancel_url)}">Back without paying</a></body></html>`,
+      );
   }
 
   const server = http.createServer((req, res) => {

@@ -43,10 +43,15 @@ describe("the affiliate sign-up", () => {
     expect(await db().select().from(affiliates).where(eq(affiliates.userId, member.id))).toEqual([]);
 
     useTestSettings({ STRIPE_SECRET_KEY: "sk_test_affiliate_terms" });
-    const withStripe = (await loader((await routeArgs(new Request("http://localhost:3999/register/affiliate", { headers: { Cookie: cookie } }))) as never)) as LoaderData;
+    const withStripe = (await loader(
+      (await routeArgs(new Request("http://localhost:3999/register/affiliate", { headers: { Cookie: cookie } }))) as never,
+    )) as LoaderData;
     expect(withStripe).toMatchObject({ mode: "member", terms: { stripe: true } });
     const accepted = (await post(cookie, { audience: "A newsletter for 5,000 bedroom producers", payoutMethod: "stripe" })) as Response;
     expect(accepted.status).toBe(302);
-    expect((await db().select().from(affiliates).where(eq(affiliates.userId, member.id)))[0]).toMatchObject({ payoutMethod: "stripe", status: "pending_approval" });
+    expect((await db().select().from(affiliates).where(eq(affiliates.userId, member.id)))[0]).toMatchObject({
+      payoutMethod: "stripe",
+      status: "pending_approval",
+    });
   });
 });

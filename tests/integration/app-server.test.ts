@@ -86,7 +86,12 @@ describe("the real app served in-process", () => {
   });
 
   it("counts the statements a request runs on the server side of the HTTP hop", async () => {
-    const { result: status, count, sql, requests } = await server.countQueries(async () => {
+    const {
+      result: status,
+      count,
+      sql,
+      requests,
+    } = await server.countQueries(async () => {
       const response = await fetch(`${server.url}/member/${memberId}/dashboard`, { headers: { Cookie: memberCookie }, redirect: "manual" });
       await response.text();
       return response.status;

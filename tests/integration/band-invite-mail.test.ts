@@ -24,7 +24,10 @@ useTestDatabase();
 const smtp = useSmtpListener();
 
 type LoaderResult = { data: Record<string, unknown> & { kind: string; mode?: string; message?: string }; init: { status?: number } | null };
-type ActionResult = { data: { intent: string; result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } }; init: { status?: number } };
+type ActionResult = {
+  data: { intent: string; result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> } };
+  init: { status?: number };
+};
 
 let owner: User;
 let artist: Profile;

@@ -66,7 +66,12 @@ describe("catalogue pages: statements per request", () => {
     // the split sheet: versions, history, parties (3); the credits from completed projects (1)
     ["member song profile", () => `/member/${member.id}/song-profile/${songId}`, () => member.cookie, 11],
     // a step of a draft: as the editor (9)
-    ["distribution flow, a step of the 7-track draft", () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`, () => member.cookie, 9],
+    [
+      "distribution flow, a step of the 7-track draft",
+      () => `/member/${member.id}/digital-distribution/start?release=${draftId}&step=tracks`,
+      () => member.cookie,
+      9,
+    ],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBeLessThan(400);

@@ -73,7 +73,13 @@ async function invite(email: string, role: "producer" | "featured_artist") {
   return `${url.pathname}${url.search}`;
 }
 
-const creditOf = async (path: string) => (await db().select().from(songCredits).where(eq(songCredits.id, routeOf(path).id)))[0]!;
+const creditOf = async (path: string) =>
+  (
+    await db()
+      .select()
+      .from(songCredits)
+      .where(eq(songCredits.id, routeOf(path).id))
+  )[0]!;
 
 describe("credit invitations", () => {
   it("answers 'Invalid signature.' to a tampered or role-swapped link", async () => {
@@ -157,9 +163,13 @@ describe("credit invitations", () => {
 
   it("does not tell an address without an account in the app", async () => {
     const email = uniqueEmail("no-account");
-    const before = await db().select({ n: sql<number>`count(*)::int` }).from(notifications);
+    const before = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(notifications);
     await invite(email, "producer");
-    const after = await db().select({ n: sql<number>`count(*)::int` }).from(notifications);
+    const after = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(notifications);
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 

@@ -26,26 +26,38 @@ async function seedRows() {
   const key = (label: string) => `${label}-${Math.random().toString(36).slice(2)}`;
   const live = { sessions: [key("live"), key("live")], tokens: [key("live"), key("live"), key("live")], limits: [key("live"), key("live")] };
   const stale = { sessions: [key("stale")], tokens: [key("stale"), key("stale")], limits: [key("stale")] };
-  await db().insert(sessions).values([
-    { idHash: sha256(live.sessions[0]!), userId: user.id, expiresAt: new Date(Date.now() + HOUR) },
-    // A guest session (no user) still within its time.
-    { idHash: sha256(live.sessions[1]!), userId: null, expiresAt: new Date(Date.now() + 60_000) },
-    { idHash: sha256(stale.sessions[0]!), userId: user.id, expiresAt: ago(60_000) },
-  ]);
-  await db().insert(oneTimeTokens).values([
-    { userId: user.id, purpose: "password_reset", tokenHash: sha256(live.tokens[0]!), expiresAt: new Date(Date.now() + HOUR) },
-    { userId: user.id, purpose: "email_change_cancel", newEmail: user.email, tokenHash: sha256(live.tokens[1]!), expiresAt: new Date(Date.now() + 72 * HOUR) },
-    // A form's idempotency key is used from the start, and kept until it expires.
-    { userId: user.id, purpose: "idempotency", tokenHash: sha256(live.tokens[2]!), expiresAt: new Date(Date.now() + 24 * HOUR), usedAt: ago(60_000) },
-    { userId: user.id, purpose: "password_reset", tokenHash: sha256(stale.tokens[0]!), expiresAt: new Date(Date.now() + HOUR), usedAt: ago(60_000) },
-    { userId: user.id, purpose: "email_verification", tokenHash: sha256(stale.tokens[1]!), expiresAt: ago(60_000) },
-  ]);
-  await db().insert(rateLimits).values([
-    { key: live.limits[0]!, windowStart: ago(60_000), count: 3 },
-    // A day's window (invitations per day) that began 23 hours ago still counts.
-    { key: live.limits[1]!, windowStart: ago(23 * HOUR), count: 9 },
-    { key: stale.limits[0]!, windowStart: ago(25 * HOUR), count: 50 },
-  ]);
+  await db()
+    .insert(sessions)
+    .values([
+      { idHash: sha256(live.sessions[0]!), userId: user.id, expiresAt: new Date(Date.now() + HOUR) },
+      // A guest session (no user) still within its time.
+      { idHash: sha256(live.sessions[1]!), userId: null, expiresAt: new Date(Date.now() + 60_000) },
+      { idHash: sha256(stale.sessions[0]!), userId: user.id, expiresAt: ago(60_000) },
+    ]);
+  await db()
+    .insert(oneTimeTokens)
+    .values([
+      { userId: user.id, purpose: "password_reset", tokenHash: sha256(live.tokens[0]!), expiresAt: new Date(Date.now() + HOUR) },
+      {
+        userId: user.id,
+        purpose: "email_change_cancel",
+        newEmail: user.email,
+        tokenHash: sha256(live.tokens[1]!),
+        expiresAt: new Date(Date.now() + 72 * HOUR),
+      },
+      // A form's idempotency key is used from the start, and kept until it expires.
+      { userId: user.id, purpose: "idempotency", tokenHash: sha256(live.tokens[2]!), expiresAt: new Date(Date.now() + 24 * HOUR), usedAt: ago(60_000) },
+      { userId: user.id, purpose: "password_reset", tokenHash: sha256(stale.tokens[0]!), expiresAt: new Date(Date.now() + HOUR), usedAt: ago(60_000) },
+      { userId: user.id, purpose: "email_verification", tokenHash: sha256(stale.tokens[1]!), expiresAt: ago(60_000) },
+    ]);
+  await db()
+    .insert(rateLimits)
+    .values([
+      { key: live.limits[0]!, windowStart: ago(60_000), count: 3 },
+      // A day's window (invitations per day) that began 23 hours ago still counts.
+      { key: live.limits[1]!, windowStart: ago(23 * HOUR), count: 9 },
+      { key: stale.limits[0]!, windowStart: ago(25 * HOUR), count: 50 },
+    ]);
   return { live, stale };
 }
 
@@ -64,9 +76,11 @@ async function present(rows: Awaited<ReturnType<typeof seedRows>>["live"]) {
 const yesterday = () => `daily:${new Date(Date.now() - 24 * HOUR).toISOString().slice(0, 10)}`;
 
 const jobRows = async () =>
-  ((await db().execute(sql`select state, singleton_key from pgboss.job where name = ${DAILY_CLEANUP_JOB}`)) as unknown as {
-    rows: Array<{ state: string }>;
-  }).rows;
+  (
+    (await db().execute(sql`select state, singleton_key from pgboss.job where name = ${DAILY_CLEANUP_JOB}`)) as unknown as {
+      rows: Array<{ state: string }>;
+    }
+  ).rows;
 
 describe("the daily clean-up", () => {
   it("deletes expired sessions, spent tokens and ended rate-limit windows, and keeps what is still in use", async () => {
@@ -102,6 +116,13 @@ describe("the daily clean-up", () => {
     }
     await stopJobWorkers();
     // What is still in use stays (two sessions of each seeding).
-    expect((await db().select().from(sessions).where(sql`${sessions.expiresAt} > now()`)).length).toBe(4);
+    expect(
+      (
+        await db()
+          .select()
+          .from(sessions)
+          .where(sql`${sessions.expiresAt} > now()`)
+      ).length,
+    ).toBe(4);
   });
 });

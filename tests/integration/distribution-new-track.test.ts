@@ -29,7 +29,10 @@ describe("the new track on the Tracks step", () => {
   beforeAll(async () => {
     owner = await createSignedMember("Tia");
     stranger = await createSignedMember("Sid");
-    const [artist] = await db().insert(profiles).values({ type: "artist", ownerId: owner.id, name: "Tia Tones", username: `tia-${Date.now().toString(36)}`, status: "published" }).returning();
+    const [artist] = await db()
+      .insert(profiles)
+      .values({ type: "artist", ownerId: owner.id, name: "Tia Tones", username: `tia-${Date.now().toString(36)}`, status: "published" })
+      .returning();
     releaseId = (await createRelease(owner, artist!.id, ReleaseDetailsSchema.parse({ title: "Tide Tables", type: "single" }))).id;
     cookie = await sessionCookieFor(owner.id);
     path = `/member/${owner.id}/digital-distribution/start?release=${releaseId}&step=tracks&upload=track`;
@@ -56,7 +59,9 @@ describe("the new track on the Tracks step", () => {
     expect(await refused.text()).toContain("Enter the track&#x27;s title.");
     const made = await post({ title: "High Water", writers: "Tia Tones" }, wav({ seconds: 2 }));
     expect(made.status).toBe(302);
-    expect(made.headers.get("location")).toMatch(new RegExp(`^/member/${owner.id}/digital-distribution/start\\?release=${releaseId}&step=tracks&done=new-track-\\d+$`));
+    expect(made.headers.get("location")).toMatch(
+      new RegExp(`^/member/${owner.id}/digital-distribution/start\\?release=${releaseId}&step=tracks&done=new-track-\\d+$`),
+    );
     const release = (await findRelease(releaseId, todayUtc()))!;
     expect(release.tracks.map((t) => [t.title, t.audio?.format, t.durationSeconds])).toEqual([["High Water", "wav", 2]]);
   });
@@ -79,10 +84,16 @@ describe("the new track on the Tracks step", () => {
     const strangerCookie = await sessionCookieFor(stranger.id);
     const response = await post({ title: "Not Mine" }, wav(), { cookie: strangerCookie, to: path.replace(`/member/${owner.id}/`, `/member/${stranger.id}/`) });
     expect(response.status).toBe(404);
-    const script = await post({ title: "Not Mine" }, wav(), { cookie: strangerCookie, to: `/member/${stranger.id}/digital-distribution/new-track?release=${releaseId}` });
+    const script = await post({ title: "Not Mine" }, wav(), {
+      cookie: strangerCookie,
+      to: `/member/${stranger.id}/digital-distribution/new-track?release=${releaseId}`,
+    });
     expect(script.status).toBe(404);
     // Another member's area is not theirs either.
-    expect((await post({ title: "Not Mine" }, null, { cookie: strangerCookie, to: `/member/${owner.id}/digital-distribution/new-track?release=${releaseId}` })).status).toBe(404);
+    expect(
+      (await post({ title: "Not Mine" }, null, { cookie: strangerCookie, to: `/member/${owner.id}/digital-distribution/new-track?release=${releaseId}` }))
+        .status,
+    ).toBe(404);
     expect(await db().$count(songs)).toBe(before);
     expect(await db().select().from(songs).where(eq(songs.title, "Not Mine"))).toEqual([]);
   });

@@ -56,7 +56,10 @@ async function query<T>(url: string, text: string): Promise<T[]> {
 
 /** Runs tests/integration/support/embedded-child.ts on `dataDir` until it has printed its line. */
 async function child(dataDir: string): Promise<{ process: ChildProcess; url: string; owned: boolean; notes: string[] }> {
-  const process_ = spawn(process.execPath, ["--import", "tsx", "tests/integration/support/embedded-child.ts", dataDir], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const process_ = spawn(process.execPath, ["--import", "tsx", "tests/integration/support/embedded-child.ts", dataDir], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   children.push(process_);
   let stderr = "";
   process_.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -164,7 +167,12 @@ describe("the embedded PostgreSQL", () => {
     await server.stop();
     // This test's own process id: alive, and not a postgres.
     fs.writeFileSync(path.join(dataDir, "postgres", "postmaster.pid"), `${process.pid}\n${path.join(dataDir, "postgres")}\n0\n5432\n\n127.0.0.1\n0\nready\n`);
-    if (asRoot) fs.chownSync(path.join(dataDir, "postgres", "postmaster.pid"), fs.statSync(path.join(dataDir, "postgres")).uid, fs.statSync(path.join(dataDir, "postgres")).gid);
+    if (asRoot)
+      fs.chownSync(
+        path.join(dataDir, "postgres", "postmaster.pid"),
+        fs.statSync(path.join(dataDir, "postgres")).uid,
+        fs.statSync(path.join(dataDir, "postgres")).gid,
+      );
     const again = await start(dataDir);
     expect(again.notes.join("\n")).toContain(`stale postmaster.pid (process ${process.pid} is another program now) was removed`);
     expect(await query(again.url, "select count(*)::int as n from kept")).toEqual([{ n: 1 }]);
@@ -183,11 +191,15 @@ describe("the embedded PostgreSQL", () => {
     expect(fs.existsSync(path.join(dataDir, "postgres", "postmaster.pid"))).toBe(false);
   }, 120_000);
 
-  it.runIf(asRoot)("as root, leaves a private folder above DATA_DIR alone and says what to do", async () => {
-    const parent = privateFolder();
-    const nested = path.join(parent, "data");
-    await expect(startEmbeddedPostgres({ dataDir: nested, fastInit: true })).rejects.toThrow(`cannot pass through ${parent}, above DATA_DIR`);
-    expect(fs.statSync(parent).mode & 0o777).toBe(0o700);
-    expect(fs.existsSync(path.join(nested, "postgres"))).toBe(false);
-  }, 60_000);
+  it.runIf(asRoot)(
+    "as root, leaves a private folder above DATA_DIR alone and says what to do",
+    async () => {
+      const parent = privateFolder();
+      const nested = path.join(parent, "data");
+      await expect(startEmbeddedPostgres({ dataDir: nested, fastInit: true })).rejects.toThrow(`cannot pass through ${parent}, above DATA_DIR`);
+      expect(fs.statSync(parent).mode & 0o777).toBe(0o700);
+      expect(fs.existsSync(path.join(nested, "postgres"))).toBe(false);
+    },
+    60_000,
+  );
 });

@@ -93,7 +93,12 @@ function get(path: string, cookie?: string, headers: Record<string, string> = {}
 
 /** Rows of `table` (matching `where`). */
 async function count(table: PgTable, where?: SQL): Promise<number> {
-  return (await db().select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]!.n;
+  return (
+    await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(where)
+  )[0]!.n;
 }
 
 /**
@@ -140,7 +145,12 @@ async function healthz(base = server) {
 }
 
 function cookieOf(response: Response, name: string): string | null {
-  return response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(";")[0] ?? null;
+  return (
+    response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${name}=`))
+      ?.split(";")[0] ?? null
+  );
 }
 
 interface RawResponse {
@@ -282,7 +292,10 @@ describe("2. list fields: a huge or sparse index is refused before any array is 
       const bad = timed(
         post(`/member/${member.id}/artist-profile/${artist.id}`, {
           cookie,
-          fields: [["intent", "details"], ["links[99999999].url", "https://x.example/"]],
+          fields: [
+            ["intent", "details"],
+            ["links[99999999].url", "https://x.example/"],
+          ],
         }).then(async (r) => ({ status: r.status, text: await r.text() })),
       );
       const health = await Promise.all([healthz(), new Promise((r) => setTimeout(r, 20)).then(() => healthz())]);
@@ -316,18 +329,14 @@ describe("2. list fields: a huge or sparse index is refused before any array is 
 
   it("a list of 101 rows (links[0] to links[100]) answers 400", async () => {
     const rows = Array.from({ length: 101 }, (_, i): [string, string] => [`links[${i}].url`, `https://x.example/${i}`]);
-    const response = await writesNothing(() =>
-      post(`/member/${member.id}/artist-profile/${artist.id}`, { cookie, fields: detailsOf(artist, rows) }),
-    );
+    const response = await writesNothing(() => post(`/member/${member.id}/artist-profile/${artist.id}`, { cookie, fields: detailsOf(artist, rows) }));
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(FORM_BODY_MESSAGES.tooManyRows);
   });
 
   it("a form with more than 1,000 fields answers 400", async () => {
     const many = Array.from({ length: 1001 }, (_, i): [string, string] => [`field${i}`, "x"]);
-    const response = await writesNothing(() =>
-      post(`/member/${member.id}/artist-profile/${artist.id}`, { cookie, fields: detailsOf(artist, many) }),
-    );
+    const response = await writesNothing(() => post(`/member/${member.id}/artist-profile/${artist.id}`, { cookie, fields: detailsOf(artist, many) }));
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(FORM_BODY_MESSAGES.tooManyFields);
   });
@@ -353,9 +362,27 @@ describe("3. a body that is not a readable form answers 415 or 400 with a clear 
   const truncated = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="subject"\r\n\r\nHel`;
   const CASES: Array<{ what: string; headers: Record<string, string>; body: BodyInit; status: number; message: string }> = [
     // A Uint8Array body makes fetch send no Content-Type at all.
-    { what: "no Content-Type", headers: {}, body: new TextEncoder().encode("subject=Hi&message=Hello"), status: 415, message: FORM_BODY_MESSAGES.unsupportedType },
-    { what: "application/json", headers: { "Content-Type": "application/json" }, body: '{"subject":"Hi","message":"Hello"}', status: 415, message: FORM_BODY_MESSAGES.unsupportedType },
-    { what: "text/plain", headers: { "Content-Type": "text/plain" }, body: "subject=Hi&message=Hello", status: 415, message: FORM_BODY_MESSAGES.unsupportedType },
+    {
+      what: "no Content-Type",
+      headers: {},
+      body: new TextEncoder().encode("subject=Hi&message=Hello"),
+      status: 415,
+      message: FORM_BODY_MESSAGES.unsupportedType,
+    },
+    {
+      what: "application/json",
+      headers: { "Content-Type": "application/json" },
+      body: '{"subject":"Hi","message":"Hello"}',
+      status: 415,
+      message: FORM_BODY_MESSAGES.unsupportedType,
+    },
+    {
+      what: "text/plain",
+      headers: { "Content-Type": "text/plain" },
+      body: "subject=Hi&message=Hello",
+      status: 415,
+      message: FORM_BODY_MESSAGES.unsupportedType,
+    },
     {
       what: "multipart without boundary",
       headers: { "Content-Type": "multipart/form-data" },
@@ -363,7 +390,13 @@ describe("3. a body that is not a readable form answers 415 or 400 with a clear 
       status: 400,
       message: FORM_BODY_MESSAGES.unreadable,
     },
-    { what: "truncated multipart", headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, body: truncated, status: 400, message: FORM_BODY_MESSAGES.unreadable },
+    {
+      what: "truncated multipart",
+      headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: truncated,
+      status: 400,
+      message: FORM_BODY_MESSAGES.unreadable,
+    },
   ];
 
   const ROUTES = [
@@ -495,7 +528,12 @@ describe("6. a write that carries the session cookie must prove it comes from ou
     const names = (name: string) => ({ intent: "names", name, lastName: "Tester", email: user.email });
     const path = `/member/${user.id}/profile`;
 
-    const forged: Array<Record<string, string>> = [BARE, { Origin: EVIL }, { Origin: "", "Sec-Fetch-Site": "cross-site" }, { Origin: "", Referer: `${EVIL}/form` }];
+    const forged: Array<Record<string, string>> = [
+      BARE,
+      { Origin: EVIL },
+      { Origin: "", "Sec-Fetch-Site": "cross-site" },
+      { Origin: "", Referer: `${EVIL}/form` },
+    ];
     for (const headers of forged) {
       const refused = await writesNothing(() => post(path, { cookie, headers, fields: names("Mallory") }));
       expect(refused.status, JSON.stringify(headers)).toBe(403);
@@ -600,7 +638,9 @@ describe("7. body limits: refused before the body is read", () => {
     // The client goes on sending the rest (as a browser or Node's fetch does): nothing is cut off under it ...
     for (let sent = 64 * 1024; sent < total; sent += 256 * 1024) {
       const chunk = Buffer.alloc(Math.min(256 * 1024, total - sent), "x");
-      const written = await new Promise<string>((resolve) => socket.write(chunk, (error) => resolve(error ? `error ${(error as NodeJS.ErrnoException).code}` : "ok")));
+      const written = await new Promise<string>((resolve) =>
+        socket.write(chunk, (error) => resolve(error ? `error ${(error as NodeJS.ErrnoException).code}` : "ok")),
+      );
       expect(written).toBe("ok");
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -788,7 +828,10 @@ describe("9. /register does not tell whether an address has an account", () => {
     return {
       status: response.status,
       location: response.headers.get("location"),
-      cookies: response.headers.getSetCookie().map((c) => c.split("=")[0]).sort(),
+      cookies: response.headers
+        .getSetCookie()
+        .map((c) => c.split("=")[0])
+        .sort(),
       flash: flash && { ...flash, message: flash.message.replaceAll(email, "<email>") },
       bannerShown: !!flash && page.includes(flash.message),
     };
@@ -834,7 +877,10 @@ describe("10. the API is closed to a user who has not agreed to the required doc
   }
 
   async function agree(cookie: string, documentIds: number[]) {
-    const response = await post("/login", { cookie, fields: [["intent", "agree"], ["redirect", ""], ...documentIds.map((id): [string, string] => ["documentId", String(id)])] });
+    const response = await post("/login", {
+      cookie,
+      fields: [["intent", "agree"], ["redirect", ""], ...documentIds.map((id): [string, string] => ["documentId", String(id)])],
+    });
     expect(response.status).toBe(302);
   }
 
@@ -842,7 +888,10 @@ describe("10. the API is closed to a user who has not agreed to the required doc
     const cookie = await sessionCookieFor(newcomer.id);
     await writesNothing(() => expectGate(newcomer, cookie, 403));
     const docs = await db().select({ id: legalDocuments.id }).from(legalDocuments).where(eq(legalDocuments.published, true));
-    await agree(cookie, docs.map((d) => d.id));
+    await agree(
+      cookie,
+      docs.map((d) => d.id),
+    );
     await expectGate(newcomer, cookie, 200);
   });
 

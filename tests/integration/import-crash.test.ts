@@ -71,14 +71,18 @@ function statementText(isrcs: string[], upc: string): string {
     else if (bucket === 1) [isrc, lineUpc] = ["", `0${upc}`];
     else if (bucket === 2) [currency, rate] = ["EUR", "1.0832"];
     else if (bucket === 3) isrc = `${isrc.slice(0, 2)}-${isrc.slice(2, 5)}-${isrc.slice(5, 7)}-${isrc.slice(7)}`.toLowerCase();
-    out.push(`CRASH-1,2026-08-15,${period},${period},Spotify,,stream,track,US,Midnight Owls,,${lineUpc},Song ${i % 13},${isrc},1,0.1,${currency},${net},${net},${currency},${rate}`);
+    out.push(
+      `CRASH-1,2026-08-15,${period},${period},Spotify,,stream,track,US,Midnight Owls,,${lineUpc},Song ${i % 13},${isrc},1,0.1,${currency},${net},${net},${currency},${rate}`,
+    );
   }
   return out.join("\n") + "\n";
 }
 
 /** Rows in every table of the app's schema. */
 async function tableCounts(): Promise<Record<string, number>> {
-  const tables = (await db().execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as { rows: Array<{ tablename: string }> };
+  const tables = (await db().execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as {
+    rows: Array<{ tablename: string }>;
+  };
   const counts: Record<string, number> = {};
   for (const { tablename } of tables.rows) {
     const result = (await db().execute(sql.raw(`select count(*)::int as n from "${tablename}"`))) as unknown as { rows: Array<{ n: number }> };
@@ -94,8 +98,14 @@ async function importRow() {
 
 /** Nothing of the import is in the database, nothing else changed, and it is still waiting to run. */
 async function expectNothingPosted() {
-  const [lines] = await db().select({ n: sql<number>`count(*)::int` }).from(statementLines).where(eq(statementLines.importId, importId));
-  const [entries] = await db().select({ n: sql<number>`count(*)::int` }).from(journalEntries).where(eq(journalEntries.importId, importId));
+  const [lines] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(statementLines)
+    .where(eq(statementLines.importId, importId));
+  const [entries] = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(journalEntries)
+    .where(eq(journalEntries.importId, importId));
   const [made] = await db()
     .select({ n: sql<number>`count(*)::int` })
     .from(postings)
@@ -173,7 +183,9 @@ function runChild(killWhen: (event: ChildEvent, child: ChildProcess) => boolean 
 /** The killed child's server process is gone (it rolls back as it notices the lost client). */
 async function childBackendsGone() {
   for (let i = 0; i < 500; i++) {
-    const { rows } = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where application_name = ${CHILD_NAME}`)) as unknown as { rows: Array<{ n: number }> };
+    const { rows } = (await db().execute(sql`select count(*)::int as n from pg_stat_activity where application_name = ${CHILD_NAME}`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
     if (rows[0]!.n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -295,7 +307,11 @@ describe(`a ${LINES.toLocaleString("en")}-line import killed with SIGKILL`, () =
     const row = await importRow();
     expect([row.status, row.lines, row.matched + row.unmatched]).toEqual(["completed", LINES, LINES]);
     const [lines] = await db()
-      .select({ n: sql<number>`count(*)::int`, distinct: sql<number>`count(distinct ${statementLines.lineNo})::int`, total: sql<string>`coalesce(sum(${statementLines.amountMicros}), 0)::text` })
+      .select({
+        n: sql<number>`count(*)::int`,
+        distinct: sql<number>`count(distinct ${statementLines.lineNo})::int`,
+        total: sql<string>`coalesce(sum(${statementLines.amountMicros}), 0)::text`,
+      })
       .from(statementLines)
       .where(eq(statementLines.importId, importId));
     expect([lines!.n, lines!.distinct]).toEqual([LINES, LINES]);

@@ -11,7 +11,8 @@ import { createSignedMember } from "../helpers/factories";
 import { sessionCookieFor } from "../helpers/requests";
 
 useTestDatabase();
-const digital = (period: string, isrc: string, net: string) => `API-1,2026-08-15,${period},${period},Spotify,,stream,track,US,Midnight Owls,,,Song,${isrc},10,0.1,USD,${net},${net},USD,`;
+const digital = (period: string, isrc: string, net: string) =>
+  `API-1,2026-08-15,${period},${period},Spotify,,stream,track,US,Midnight Owls,,,Song,${isrc},10,0.1,USD,${net},${net},USD,`;
 
 /**
  * The income report's API and pages through the real request handler: the contract's shape, the guards (a
@@ -49,7 +50,10 @@ describe("royalties report API and pages", () => {
       digital("2026-07", "USBL12600001", "10.00"),
       digital("2026-07", "GBXXX2600001", "3.00"),
     ]);
-    await importNow("pro", [PRO_HEADER, "BMI-API,2026-09-30,Mia Member,00523419871,Writer,Late Trains,T-345.246.800-3,Radio,US,2026-04-01,2026-06-30,100,50,1.23456789,USD,,"]);
+    await importNow("pro", [
+      PRO_HEADER,
+      "BMI-API,2026-09-30,Mia Member,00523419871,Writer,Late Trains,T-345.246.800-3,Radio,US,2026-04-01,2026-06-30,100,50,1.23456789,USD,,",
+    ]);
     server = await startAppServer();
   });
 

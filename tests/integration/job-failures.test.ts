@@ -66,14 +66,24 @@ interface Worker {
 function startWorker(args: string[] = []): Worker {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/support/job-worker-child.ts", ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...TEST_SETTINGS, APP_ENV: "test", DATABASE_URL: databaseUrl, SEED_DEMO_DATA: "false", REALTIME_HOST: "127.0.0.1", REALTIME_PORT: "9" },
+    env: {
+      ...process.env,
+      ...TEST_SETTINGS,
+      APP_ENV: "test",
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO_DATA: "false",
+      REALTIME_HOST: "127.0.0.1",
+      REALTIME_PORT: "9",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const runs: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   const url = new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).on("line", (text) => {
       const event = JSON.parse(text) as { event: string; port?: number; throws?: string };
@@ -149,7 +159,11 @@ describe("a sales import whose job fails", () => {
     await seedDemoData();
     const admin = (await findUserByEmail("admin@example.com"))!;
     const created = await submitSalesImport(
-      await statementUpload("digital", [DIGITAL_HEADER, "GONE-1,2026-08-15,2026-06,2026-06,Spotify,,stream,track,US,Midnight Owls,,,Song,USBL12600001,1,0.1,USD,1.00,1.00,USD,"], admin.id),
+      await statementUpload(
+        "digital",
+        [DIGITAL_HEADER, "GONE-1,2026-08-15,2026-06,2026-06,Spotify,,stream,track,US,Midnight Owls,,,Song,USBL12600001,1,0.1,USD,1.00,1.00,USD,"],
+        admin.id,
+      ),
     );
     // The stored statement disappears before the job runs (a volume lost, a file removed by hand).
     await fs.rm(path.join(env().STORAGE_DIR, created.filePath));

@@ -39,7 +39,13 @@ beforeAll(async () => {
   await seedDemoData();
   admin = (await findUserByEmail("admin@example.com"))!;
   mia = (await findUserByEmail("member@example.com"))!;
-  await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Member", bankName: "First Bank", accountNumber: "000111224242", routingCode: "021000021" });
+  await saveManualPayoutAccount(mia, mia.id, {
+    country: "US",
+    accountHolder: "Mia Member",
+    bankName: "First Bank",
+    accountNumber: "000111224242",
+    routingCode: "021000021",
+  });
   await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Member", country: "US", tin: "123-45-6789" });
   // The history: a label's, 300 artists with a song each (a generic plan estimates a lookup by account as the
   // table's rows over its distinct accounts: a ledger of three members would make each look like a third of it),
@@ -63,7 +69,11 @@ beforeAll(async () => {
       i % 10 === 9
         ? ["Not Ours", `GBXXX26${String(i).padStart(5, "0")}`]
         : i % 10 === 8
-          ? [["Northbound", "USBL12600005"], ["Early Mornings", "USBL12600002"], ["Platform Nine", "USBL12600003"]][i % 3]!
+          ? [
+              ["Northbound", "USBL12600005"],
+              ["Early Mornings", "USBL12600002"],
+              ["Platform Nine", "USBL12600003"],
+            ][i % 3]!
           : [`Cost Song ${i}`, `USCST${String((i % ARTISTS) + 1).padStart(7, "0")}`];
     template.push(digital("COST-1", i % 2 ? "2026-07" : "2026-06", `Store ${i % 7}`, "", title, isrc, `${(i % 13) + 1}.${String(i % 100).padStart(2, "0")}`));
   }
@@ -85,7 +95,11 @@ beforeAll(async () => {
 }, 300_000);
 
 const suspenseCount = async (code: string) =>
-  ((await db().execute(sql`select count(*)::int as n from statement_lines where isrc = ${code} and matched_by is null`)) as unknown as { rows: Array<{ n: number }> }).rows;
+  (
+    (await db().execute(sql`select count(*)::int as n from statement_lines where isrc = ${code} and matched_by is null`)) as unknown as {
+      rows: Array<{ n: number }>;
+    }
+  ).rows;
 
 /** Runs an action, EXPLAINs what it sent, and fails on any full scan of the watched tables. */
 async function measured<T>(name: string, action: () => Promise<T>, maxStatements: number): Promise<{ result: T; statements: ExplainedStatement[] }> {
@@ -94,8 +108,13 @@ async function measured<T>(name: string, action: () => Promise<T>, maxStatements
   const ms = performance.now() - started;
   const explained = await explainGeneric(currentDatabase()!.url, statements, WATCHED);
   const scans = explained.filter((s) => s.fullScans.length > 0);
-  expect(scans.map((s) => `${s.fullScans.join(", ")}\n${s.text}\n${planText(s.plan)}`), `${name}: statements that read a table whole`).toEqual([]);
-  expect(explained.length, `${name}: statements sent\n${explained.map((s) => s.text.replace(/\s+/g, " ").slice(0, 160)).join("\n")}`).toBeLessThanOrEqual(maxStatements);
+  expect(
+    scans.map((s) => `${s.fullScans.join(", ")}\n${s.text}\n${planText(s.plan)}`),
+    `${name}: statements that read a table whole`,
+  ).toEqual([]);
+  expect(explained.length, `${name}: statements sent\n${explained.map((s) => s.text.replace(/\s+/g, " ").slice(0, 160)).join("\n")}`).toBeLessThanOrEqual(
+    maxStatements,
+  );
   // The time is printed for the notes, never asserted (budgets live in `npm run bench`).
   console.log(`[ledger cost] ${name}: ${explained.length} statements, no full scan of ${WATCHED.join(" or ")} (${ms.toFixed(0)} ms here)`);
   const slowest = [...statements].sort((a, b) => (b.ms ?? 0) - (a.ms ?? 0)).slice(0, 3);
@@ -112,7 +131,9 @@ describe(`money actions on a ledger of ${LINES.toLocaleString("en-US")} statemen
     // Sizes on disk, tables with their indexes, for docs/beyond-one-machine.md (printed, not asserted).
     const sizes = await db().execute(sql`select relname as name, pg_total_relation_size(oid)::bigint::text as bytes from pg_class
       where relname in ('statement_lines', 'postings', 'posting_summaries', 'posting_rollups') order by relname`);
-    console.log(`[ledger cost] ${lines} lines, ${postings} postings; ${(sizes as unknown as { rows: Array<{ name: string; bytes: string }> }).rows.map((r) => `${r.name} ${(Number(r.bytes) / 1048576).toFixed(1)} MB`).join(", ")}`);
+    console.log(
+      `[ledger cost] ${lines} lines, ${postings} postings; ${(sizes as unknown as { rows: Array<{ name: string; bytes: string }> }).rows.map((r) => `${r.name} ${(Number(r.bytes) / 1048576).toFixed(1)} MB`).join(", ")}`,
+    );
   });
 
   it("payout request, cancel, approve and pay", async () => {
@@ -149,7 +170,11 @@ describe(`money actions on a ledger of ${LINES.toLocaleString("en-US")} statemen
     // To a release: the lines' summaries move to the release's key, in the same few statements.
     const epId = ((await db().execute(sql`select id from releases where upc = '196589000019'`)) as unknown as { rows: Array<{ id: number }> }).rows[0]!.id;
     const [other] = await db().select().from(statementLines).where(eq(statementLines.isrc, "GBXXX2600019")).limit(1);
-    const { result: toRelease } = await measured("suspense match of a code to a release", () => matchSuspenseLine(admin.id, other!.id, { releaseId: epId }), 25);
+    const { result: toRelease } = await measured(
+      "suspense match of a code to a release",
+      () => matchSuspenseLine(admin.id, other!.id, { releaseId: epId }),
+      25,
+    );
     expect(toRelease.matched).toBeGreaterThan(100);
     expect((await suspenseCount("GBXXX2600019"))[0]!.n).toBe(0);
     // Suspense holds exactly the lines still in it, and every entry balances.
@@ -163,7 +188,14 @@ describe(`money actions on a ledger of ${LINES.toLocaleString("en-US")} statemen
 
   it("suspense match of a code with 40,000 lines: all of them, in the same statements", async () => {
     const code = "GBBIG2640000";
-    const big = await importStatement("digital", [DIGITAL_HEADER, ...Array.from({ length: 8 }, (_, i) => digital("COST-BIG", "2026-07", `Store ${i}`, "", "Big Unknown", code, `0.${String(i + 1).padStart(2, "0")}`))], admin.id);
+    const big = await importStatement(
+      "digital",
+      [
+        DIGITAL_HEADER,
+        ...Array.from({ length: 8 }, (_, i) => digital("COST-BIG", "2026-07", `Store ${i}`, "", "Big Unknown", code, `0.${String(i + 1).padStart(2, "0")}`)),
+      ],
+      admin.id,
+    );
     await growImport(big.id, 40_000);
     await db().execute(sql`analyze statement_lines`);
     expect((await suspenseCount(code))[0]!.n).toBe(40_000);

@@ -78,7 +78,9 @@ async function contents(database: Database): Promise<Record<string, { rows: numb
     );
     const out: Record<string, { rows: number; digest: string }> = {};
     for (const { name } of tables.rows) {
-      const { rows } = await client.query<{ n: number; digest: string }>(`select count(*)::int as n, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as digest from ${name} t`);
+      const { rows } = await client.query<{ n: number; digest: string }>(
+        `select count(*)::int as n, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as digest from ${name} t`,
+      );
       out[name] = { rows: rows[0]!.n, digest: rows[0]!.digest };
     }
     return out;
@@ -129,12 +131,22 @@ async function writePgliteDatabase(source: Database, folder: string) {
       for (const q of queues.rows) {
         await pglite.query("select pgboss.create_queue($1, $2::json)", [
           q.name,
-          JSON.stringify({ policy: q.policy, retryLimit: q.retry_limit, retryDelay: q.retry_delay, retryBackoff: q.retry_backoff, expireInSeconds: q.expire_seconds, retentionMinutes: Math.ceil(q.retention_seconds / 60) }),
+          JSON.stringify({
+            policy: q.policy,
+            retryLimit: q.retry_limit,
+            retryDelay: q.retry_delay,
+            retryBackoff: q.retry_backoff,
+            expireInSeconds: q.expire_seconds,
+            retentionMinutes: Math.ceil(q.retention_seconds / 60),
+          }),
         ]);
       }
-      const columns = "id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on, singleton_key, singleton_on, created_on, completed_on, keep_until, output, dead_letter, policy";
+      const columns =
+        "id, name, priority, data, state, retry_limit, retry_count, retry_delay, retry_backoff, start_after, started_on, singleton_key, singleton_on, created_on, completed_on, keep_until, output, dead_letter, policy";
       await copy(`select ${columns} from pgboss.job`, `pgboss.job (${columns})`);
-      const sequences = await client.query<{ name: string; last: string | null }>("select format('%I.%I', schemaname, sequencename) as name, last_value::text as last from pg_sequences where schemaname = 'public'");
+      const sequences = await client.query<{ name: string; last: string | null }>(
+        "select format('%I.%I', schemaname, sequencename) as name, last_value::text as last from pg_sequences where schemaname = 'public'",
+      );
       for (const s of sequences.rows) if (s.last !== null) await pglite.query("select setval($1::regclass, $2::bigint)", [s.name, s.last]);
     } finally {
       client.release();
@@ -153,7 +165,13 @@ beforeAll(async () => {
   // An import posted through its job, then a payout of some of what it earned.
   await submitSalesImport({ kind: "digital", file: await upload("MOVE-1", 400), exchangeRate: null, uploadedBy: admin.id });
   expect(await runQueuedJobsNow(SALES_IMPORT_JOB)).toMatchObject({ completed: 1, failed: 0 });
-  await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Member", bankName: "First Bank", accountNumber: "000123456789", routingCode: "021000021" });
+  await saveManualPayoutAccount(mia, mia.id, {
+    country: "US",
+    accountHolder: "Mia Member",
+    bankName: "First Bank",
+    accountNumber: "000123456789",
+    routingCode: "021000021",
+  });
   await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Member", country: "US", tin: "123-45-6789" });
   const request = await requestPayout(mia, mia.id, "25.00");
   await approvePayoutRequest(admin, request.id);
@@ -198,10 +216,13 @@ describe("moving an earlier embedded database (PGlite) into the embedded Postgre
 
   it("continues where the old database stopped: new rows take the next ids, and the waiting import runs", async () => {
     setDatabase(moved);
-    const next = async (table: string) => ((await db().execute(sql.raw(`select coalesce(max(id), 0)::int as n from ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
+    const next = async (table: string) =>
+      ((await db().execute(sql.raw(`select coalesce(max(id), 0)::int as n from ${table}`))) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
     const lastEntry = await next("journal_entries");
     expect(await runQueuedJobsNow(SALES_IMPORT_JOB)).toMatchObject({ runs: 1, completed: 1, failed: 0 });
-    const imports = (await db().execute(sql`select status, lines from sales_imports order by id`)) as unknown as { rows: Array<{ status: string; lines: number }> };
+    const imports = (await db().execute(sql`select status, lines from sales_imports order by id`)) as unknown as {
+      rows: Array<{ status: string; lines: number }>;
+    };
     expect(imports.rows).toEqual([
       { status: "completed", lines: 400 },
       { status: "completed", lines: 50 },

@@ -57,7 +57,11 @@ describe("payout pages (no JavaScript)", () => {
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Enter the account holder&#x27;s name.");
 
-    const saved = await post(provider(), { intent: "bank", country: "us", accountHolder: "Mia Tester", bankName: "First Bank", accountNumber: "0001-2345-6789", routingCode: "021000021" }, cookies.mia);
+    const saved = await post(
+      provider(),
+      { intent: "bank", country: "us", accountHolder: "Mia Tester", bankName: "First Bank", accountNumber: "0001-2345-6789", routingCode: "021000021" },
+      cookies.mia,
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`${provider()}?done=bank`);
     const [account] = await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, mia.id));
@@ -98,7 +102,9 @@ describe("payout pages (no JavaScript)", () => {
     const second = await requestPayout(mia, mia.id, "20.00");
     expect(await availableCents(mia.id)).toBe(5_000n);
     const queue = "/admin/royalty-payment-requests";
-    const pending = await (await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })).json();
+    const pending = await (
+      await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })
+    ).json();
     expect(pending.data).toMatchObject({ pending_payouts: "50.000000", pending_payouts_cents: 5000, pending_payout_requests: 2, paid_out: "0.000000" });
     const dashboard = await (await get("/admin/dashboard", cookies.admin)).text();
     expect(dashboard).toContain('href="/admin/royalty-payment-requests"');
@@ -166,8 +172,16 @@ describe("payout pages (no JavaScript)", () => {
     expect(told.every((n) => n.data.route_name === "member-royalty-payment-requests")).toBe(true);
 
     // The admin dashboard's system-financial-summary: paid out (the net) and nothing pending any more.
-    const summary = await (await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })).json();
-    expect(summary.data).toMatchObject({ paid_out: "30.000000", paid_out_cents: 3000, pending_payouts: "0.000000", pending_payouts_cents: 0, pending_payout_requests: 0 });
+    const summary = await (
+      await fetch(`${server.url}/api/admin/dashboard/system-financial-summary`, { headers: { Cookie: cookies.admin, Accept: "application/json" } })
+    ).json();
+    expect(summary.data).toMatchObject({
+      paid_out: "30.000000",
+      paid_out_cents: 3000,
+      pending_payouts: "0.000000",
+      pending_payouts_cents: 0,
+      pending_payout_requests: 0,
+    });
 
     const paidList = await (await get(`${queue}?status=paid&q=mia`, cookies.admin)).text();
     expect(paidList).toContain("TRF-2026-0001");

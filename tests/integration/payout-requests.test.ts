@@ -24,7 +24,13 @@ describe("royalty payment requests (no JavaScript)", () => {
     mia = await createSignedMember("Mia");
     const other = await createSignedMember("Other");
     await creditEarnings(mia.id, 40_000_000n);
-    await saveManualPayoutAccount(mia, mia.id, { country: "US", accountHolder: "Mia Tester", bankName: "Bank", accountNumber: "000123456789", routingCode: "021000021" });
+    await saveManualPayoutAccount(mia, mia.id, {
+      country: "US",
+      accountHolder: "Mia Tester",
+      bankName: "Bank",
+      accountNumber: "000123456789",
+      routingCode: "021000021",
+    });
     await declareTaxStatus(mia, mia.id, { form: "w9", legalName: "Mia Tester", country: "US", tin: "123456789" });
     // Requesting a payout needs a fresh confirmation: these sessions have one; payout-pages.test.ts tests the confirm form.
     cookies = { mia: await confirmedSessionCookieFor(mia.id), other: await confirmedSessionCookieFor(other.id) };
@@ -63,7 +69,9 @@ describe("royalty payment requests (no JavaScript)", () => {
     expect(made.status).toBe(302);
     expect(await availableCents(mia.id)).toBe(1_500n);
 
-    const api = (await (await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.mia, Accept: "application/json" } })).json()) as {
+    const api = (await (
+      await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.mia, Accept: "application/json" } })
+    ).json()) as {
       data: Array<{ id: number; status: string; amount: string; net: string }>;
     };
     expect(api.data).toMatchObject([{ status: "pending", amount: "25.000000", net: "25.000000" }]);
@@ -71,7 +79,9 @@ describe("royalty payment requests (no JavaScript)", () => {
     // Someone else cannot see the page, post to it, or cancel the request.
     expect((await fetch(`${server.url}${page()}`, { headers: { Cookie: cookies.other }, redirect: "manual" })).status).toBe(404);
     expect((await post({ intent: "cancel", requestId: String(api.data[0]!.id) }, cookies.other)).status).toBe(404);
-    expect((await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.other, Accept: "application/json" } })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/api/members/${mia.id}/royalties-report/payments`, { headers: { Cookie: cookies.other, Accept: "application/json" } })).status,
+    ).toBe(404);
 
     const canceled = await post({ intent: "cancel", requestId: String(api.data[0]!.id) });
     expect(canceled.status).toBe(302);
@@ -96,13 +106,19 @@ describe("royalty payment requests (no JavaScript)", () => {
     // The same form again: the first request stands, the page says so, nothing more is reserved.
     const again = await post({ intent: "request", amount: "11.00", idempotencyKey: key });
     expect(again.status).toBe(302);
-    const flash = again.headers.getSetCookie().find((c) => c.startsWith("backline_flash="))!.split(";")[0]!;
+    const flash = again.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("backline_flash="))!
+      .split(";")[0]!;
     expect(await (await server.getAs(page(), `${cookies.mia}; ${flash}`)).text()).toContain("This request was sent already");
     expect(await availableCents(mia.id)).toBe(start - 1_100n);
 
     // Two submissions of one form at once (a double click): one reservation.
     const twice = (await keyOf())!;
-    const both = await Promise.all([post({ intent: "request", amount: "12.00", idempotencyKey: twice }), post({ intent: "request", amount: "12.00", idempotencyKey: twice })]);
+    const both = await Promise.all([
+      post({ intent: "request", amount: "12.00", idempotencyKey: twice }),
+      post({ intent: "request", amount: "12.00", idempotencyKey: twice }),
+    ]);
     expect(both.map((r) => r.status)).toEqual([302, 302]);
     expect(await availableCents(mia.id)).toBe(start - 2_300n);
   });

@@ -33,7 +33,12 @@ describe("post-production pages", () => {
     third = await createSignedMember("Theo");
     admin = await createSignedMember("Ada");
     await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
-    cookies = { owner: await sessionCookieFor(owner.id), engineer: await sessionCookieFor(engineer.id), third: await sessionCookieFor(third.id), admin: await sessionCookieFor(admin.id) };
+    cookies = {
+      owner: await sessionCookieFor(owner.id),
+      engineer: await sessionCookieFor(engineer.id),
+      third: await sessionCookieFor(third.id),
+      admin: await sessionCookieFor(admin.id),
+    };
     const song = await createOwnedSong(owner, "Harbour Lights");
     songId = song.id;
     jobId = (await createJob(owner, { songId, service: "mixing", amount: "150.00", engineerEmail: engineer.email })).job.id;
@@ -81,7 +86,9 @@ describe("post-production pages", () => {
     // Another member's list cannot be posted to; an administrator does not create jobs for members.
     expect((await post(path, { songId: String(songId), service: "mixing", engineerEmail: engineer.email }, cookies.third)).status).toBe(404);
     expect((await post(path, { songId: String(songId), service: "mixing", engineerEmail: engineer.email }, cookies.admin)).status).toBe(404);
-    expect(await (await post(path, { songId: String(songId), service: "mastering", amount: "free", engineerEmail: engineer.email }, cookies.owner)).text()).toContain("Enter the price in dollars and cents, such as 150.00");
+    expect(
+      await (await post(path, { songId: String(songId), service: "mastering", amount: "free", engineerEmail: engineer.email }, cookies.owner)).text(),
+    ).toContain("Enter the price in dollars and cents, such as 150.00");
     const made = await post(path, { songId: String(songId), service: "mastering", amount: "150.00", engineerEmail: engineer.email }, cookies.owner);
     expect(made.status).toBe(302);
     expect(made.headers.get("location")).toMatch(new RegExp(`^/member/${owner.id}/post-production-job/\\d+\\?done=`));
@@ -113,7 +120,9 @@ describe("post-production pages", () => {
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("Your available balance is $0.00: not enough to pay $40.00.");
     // The engineer cannot pay it, nor a third member.
-    expect((await post(`/member/${engineer.id}/post-production-job/${job.id}`, { intent: "balance" }, await confirmedSessionCookieFor(engineer.id))).status).toBe(404);
+    expect(
+      (await post(`/member/${engineer.id}/post-production-job/${job.id}`, { intent: "balance" }, await confirmedSessionCookieFor(engineer.id))).status,
+    ).toBe(404);
     await creditEarnings(owner.id, 40_000_000n);
     const paid = await post(path, { intent: "balance" }, confirmed);
     expect(paid.status).toBe(302);
@@ -155,7 +164,15 @@ describe("post-production pages", () => {
       method: "POST",
       redirect: "manual",
       headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "register", name: "Mo", lastName: "Mixer", email, password: "a long pass phrase 42", passwordConfirmation: "a long pass phrase 42", terms: "on" }),
+      body: new URLSearchParams({
+        intent: "register",
+        name: "Mo",
+        lastName: "Mixer",
+        email,
+        password: "a long pass phrase 42",
+        passwordConfirmation: "a long pass phrase 42",
+        terms: "on",
+      }),
     });
     expect(created.status).toBe(302);
     const [bound] = await db().select().from(postProductionJobs).where(eq(postProductionJobs.id, job.id));
@@ -223,7 +240,9 @@ describe("post-production admin pages", () => {
     expect(html).toContain("Cancel the job");
     expect(html).not.toContain("Accept the job");
     expect((await server.getAs(`/admin/post-production-job/${job.id}`, cookies.owner)).status).toBe(302);
-    expect((await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "Dispute settled by support." }, cookies.owner)).status).toBe(302);
+    expect(
+      (await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "Dispute settled by support." }, cookies.owner)).status,
+    ).toBe(302);
     const short = await server.postForm(`/admin/post-production-job/${job.id}`, { intent: "cancel", reason: "x" }, cookies.admin);
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("Give a reason (3 to 500 characters).");

@@ -51,8 +51,17 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
   const pagePath = (member: User, id: number) => `/member/${member.id}/project/${id}`;
   const row = async (id: number) => (await db().select().from(projects).where(eq(projects.id, id)))[0]!;
   const fundingEntries = async (id: number) =>
-    db().select().from(journalEntries).where(and(eq(journalEntries.kind, "marketplace_funding"), eq(journalEntries.memo, `Project #${id} funded (Stripe Checkout ${(await row(id)).checkoutSessionId})`)));
-  const webhook = (type: string, session: unknown, id?: string) => stand.sendEvent(stand.event(type, session, id), { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET });
+    db()
+      .select()
+      .from(journalEntries)
+      .where(
+        and(
+          eq(journalEntries.kind, "marketplace_funding"),
+          eq(journalEntries.memo, `Project #${id} funded (Stripe Checkout ${(await row(id)).checkoutSessionId})`),
+        ),
+      );
+  const webhook = (type: string, session: unknown, id?: string) =>
+    stand.sendEvent(stand.event(type, session, id), { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET });
 
   it("the client gets one Stripe page per project; the provider and strangers get 404 and no session", async () => {
     const { project } = await openProject(client, provider);
@@ -64,7 +73,12 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     const location = first.headers.get("location")!;
     expect(location).toMatch(new RegExp(`^${stand.url}/checkout/pay/cs_test_`));
     const session = [...stand.checkoutSessions.values()].at(-1)!;
-    expect(session).toMatchObject({ amount_total: project.amountCents, currency: "usd", metadata: { backline_project_id: String(project.id) }, customer_email: client.email });
+    expect(session).toMatchObject({
+      amount_total: project.amountCents,
+      currency: "usd",
+      metadata: { backline_project_id: String(project.id) },
+      customer_email: client.email,
+    });
     expect((await row(project.id)).checkoutSessionId).toBe(session.id);
 
     // A second click reuses the open session: never two payments for one project.
@@ -96,7 +110,9 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     expect(await escrowBalanceMicros(project.id)).toBe(BigInt(project.amountCents) * 10_000n);
 
     // Stripe delivers twice (same event), or sends the async event too (another event): one entry.
-    expect(JSON.parse((await stand.sendEvent(sent.event, { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET })).body)).toMatchObject({ duplicate: true });
+    expect(JSON.parse((await stand.sendEvent(sent.event, { url: `${server.url}/api/stripe/webhooks`, secret: WEBHOOK_SECRET })).body)).toMatchObject({
+      duplicate: true,
+    });
     expect((await webhook("checkout.session.async_payment_succeeded", session)).status).toBe(200);
     const back = await server.getAs(`${pagePath(client, project.id)}?checkout=done&session_id=${session.id}`, cookies.client);
     expect(back.status).toBe(302);
@@ -170,7 +186,11 @@ describe("project funding by Stripe Checkout (stand-in)", () => {
     expect(await runQueuedJobsNow(CHECKOUT_REFUND_JOB)).toMatchObject({ completed: 1, failed: 0 });
     const refunds = refundsOf(session);
     expect(refunds).toHaveLength(1);
-    expect(refunds[0]).toMatchObject({ amount: project.amountCents, currency: "usd", metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id } });
+    expect(refunds[0]).toMatchObject({
+      amount: project.amountCents,
+      currency: "usd",
+      metadata: { backline_project_id: String(project.id), backline_checkout_session: session.id },
+    });
     expect(stand.requests.filter((r) => r.path === "/v1/refunds").at(-1)!.idempotencyKey).toBe(`backline-checkout-refund-${session.id}`);
     expect(await row(project.id)).toMatchObject({ status: "canceled", fundingStatus: "unfunded" });
     expect(await escrowBalanceMicros(project.id)).toBe(0n);

@@ -64,7 +64,11 @@ describe("sales pages: statements per request", () => {
       const month = String((i % 6) + 3).padStart(2, "0");
       return `S-1,2026-10-01,2026-${month},2026-${month},${stores[i % 4]},,stream,track,${["US", "GB", "DE"][i % 3]},Midnight Owls,,,Track,${isrcs[i % 4]},${i},0.01,USD,${(i % 7) + 1}.123457,${(i % 7) + 1}.123457,USD,`;
     });
-    await importNow("digital", [DIGITAL_HEADER, ...lines, "S-1,2026-10-01,2026-07,2026-07,iTunes,,download,album,US,Midnight Owls,Late Trains,0196589000019,,,1,4,USD,4.00,4.00,USD,"], adminUser.id);
+    await importNow(
+      "digital",
+      [DIGITAL_HEADER, ...lines, "S-1,2026-10-01,2026-07,2026-07,iTunes,,download,album,US,Midnight Owls,Late Trains,0196589000019,,,1,4,USD,4.00,4.00,USD,"],
+      adminUser.id,
+    );
     await importNow(
       "pro",
       [
@@ -93,8 +97,18 @@ describe("sales pages: statements per request", () => {
     ["member PRO royalties", () => `/member/${member.id}/sales/pro`, () => member.cookie, 4],
     // session and layout (3); the artist's name, every breakdown, one page of lines (3)
     ["member digital detail", () => `/member/${member.id}/sales/digital/detail/artist/${owlsId}`, () => member.cookie, 6],
-    ["member digital detail, grouped by store, drilled down, page 2", () => `/member/${member.id}/sales/digital/detail/artist/${owlsId}?group=store&key=Spotify&page=2&from=2026-03`, () => member.cookie, 6],
-    ["member digital detail, client navigation (.data)", () => `/member/${member.id}/sales/digital/detail/artist/${owlsId}.data?group=track`, () => member.cookie, 6],
+    [
+      "member digital detail, grouped by store, drilled down, page 2",
+      () => `/member/${member.id}/sales/digital/detail/artist/${owlsId}?group=store&key=Spotify&page=2&from=2026-03`,
+      () => member.cookie,
+      6,
+    ],
+    [
+      "member digital detail, client navigation (.data)",
+      () => `/member/${member.id}/sales/digital/detail/artist/${owlsId}.data?group=track`,
+      () => member.cookie,
+      6,
+    ],
     ["member licence detail", () => `/member/${member.id}/sales/license/detail/artist/${owlsId}`, () => member.cookie, 6],
     ["member PRO detail", () => `/member/${member.id}/sales/pro/detail/artist/${owlsId}?group=period`, () => member.cookie, 6],
     // session (1), bell, What's new (1), the totals (1)
@@ -129,7 +143,12 @@ describe("sales pages: statements per request", () => {
     await fs.writeFile(tmpPath, text);
     const adminUser = (await findUserByEmail("admin@example.com"))!;
     // Recorded and checked, not run (no job): the page of a queued import.
-    const queued = await createSalesImport({ kind: "digital", file: { tmpPath, filename: "queued.csv", bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") }, exchangeRate: null, uploadedBy: adminUser.id });
+    const queued = await createSalesImport({
+      kind: "digital",
+      file: { tmpPath, filename: "queued.csv", bytes: Buffer.byteLength(text), sha256: createHash("sha256").update(text).digest("hex") },
+      exchangeRate: null,
+      uploadedBy: adminUser.id,
+    });
     expect([queued.status, queued.expectedLines]).toEqual(["queued", 2]);
     const page = await fetch(`${server.origin}/admin/upload-sales/${queued.id}`, { headers: { Cookie: admin.cookie } });
     const html = await page.text();
@@ -143,12 +162,16 @@ describe("sales pages: statements per request", () => {
 
   it("exports the lines as CSV, streamed in batches, with a filename and six-decimal amounts", async () => {
     const { result, count } = await server.countQueries(async () => {
-      const response = await fetch(`${server.origin}/member/${member.id}/sales/digital/detail/artist/${owlsId}/export.csv?table=lines`, { headers: { Cookie: member.cookie } });
+      const response = await fetch(`${server.origin}/member/${member.id}/sales/digital/detail/artist/${owlsId}/export.csv?table=lines`, {
+        headers: { Cookie: member.cookie },
+      });
       return { response, text: await response.text() };
     });
     expect(result.response.status).toBe(200);
     expect(result.response.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(result.response.headers.get("content-disposition")).toBe(`attachment; filename="backline-digital-sales-member-${member.id}-artist-${owlsId}-lines.csv"`);
+    expect(result.response.headers.get("content-disposition")).toBe(
+      `attachment; filename="backline-digital-sales-member-${member.id}-artist-${owlsId}-lines.csv"`,
+    );
     const rows = result.text.trim().split("\r\n");
     expect(rows[0]).toBe("import_id,line_no,period,store,country,release,track,quantity,line_amount_usd,your_amount_usd");
     expect(rows.length).toBeGreaterThan(400);
@@ -165,7 +188,11 @@ describe("sales pages: statements per request", () => {
 
   it("keeps a member to their own figures", async () => {
     // Another member's area: 404 (the guard), for the pages and the exports.
-    for (const path of [`/member/${member.id}/sales/digital`, `/member/${member.id}/sales/digital/detail/artist/${owlsId}`, `/member/${member.id}/sales/digital/export.csv`]) {
+    for (const path of [
+      `/member/${member.id}/sales/digital`,
+      `/member/${member.id}/sales/digital/detail/artist/${owlsId}`,
+      `/member/${member.id}/sales/digital/export.csv`,
+    ]) {
       const { status } = await server.statementsOf(path, { headers: { Cookie: producer.cookie } });
       expect(status, path).toBe(404);
     }

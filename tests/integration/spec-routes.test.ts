@@ -163,7 +163,10 @@ const CATCH_ALL = /(^|[./])\$\.tsx?$/;
  * Pages that only send the visitor on (decision 019: a Stripe onboarding refresh issues a fresh link, or
  * returns to payouts-provider / Payment accounts): a loader, no view of their own.
  */
-const REDIRECT_ONLY = new Set(["/admin/member/{memberId}/payment-account-stripe-refresh/{accountId}", "/member/{memberId}/payment-account-stripe-refresh/{accountId}"]);
+const REDIRECT_ONLY = new Set([
+  "/admin/member/{memberId}/payment-account-stripe-refresh/{accountId}",
+  "/member/{memberId}/payment-account-stripe-refresh/{accountId}",
+]);
 
 describe("the spec's pages (section 2)", async () => {
   const config = await loadRouteConfig();
@@ -180,7 +183,11 @@ describe("the spec's pages (section 2)", async () => {
     const leaf = leafOf(concrete(template));
     expect(leaf, template).toBeDefined();
     expect(leaf!.file, template).not.toMatch(CATCH_ALL);
-    const module = (await import(/* @vite-ignore */ path.resolve("app", leaf!.file))) as { handle?: { routeName?: string }; default?: unknown; loader?: unknown };
+    const module = (await import(/* @vite-ignore */ path.resolve("app", leaf!.file))) as {
+      handle?: { routeName?: string };
+      default?: unknown;
+      loader?: unknown;
+    };
     const routeName = module.handle?.routeName ?? "";
     expect(routeName, `${template} (${leaf!.file})`).not.toBe("");
     if (area !== "public") expect(routeName, `${template} (${leaf!.file})`).toMatch(new RegExp(`^${area}-`));

@@ -100,7 +100,10 @@ function sessionCookieOf(response: Response): string {
 
 /** The messages of the member's notifications of a type. */
 async function notificationsOf(userId: number, type: string): Promise<string[]> {
-  const rows = await db().select({ data: notifications.data }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.type, type)));
+  const rows = await db()
+    .select({ data: notifications.data })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.type, type)));
   return rows.map((r) => (r.data as { message: string }).message);
 }
 
@@ -112,7 +115,9 @@ describe("split invitations by email", () => {
     const email = uniqueEmail("split-tamper");
     const { path, partyId } = await propose(song, email);
     // Paul, a member, got a notification instead of a mail.
-    expect(await notificationsOf(paul.id, "SplitProposed")).toContain(`Mia Member proposed a split of “Tampered Tracks”: your share is 20.00%. Accept or decline it.`);
+    expect(await notificationsOf(paul.id, "SplitProposed")).toContain(
+      `Mia Member proposed a split of “Tampered Tracks”: your share is 20.00%. Accept or decline it.`,
+    );
 
     const tampered = path.replace(/signature=([0-9a-f])/, (_m, c: string) => `signature=${c === "0" ? "1" : "0"}`);
     const refused = await get(tampered);
@@ -123,7 +128,15 @@ describe("split invitations by email", () => {
     expect((await get(other)).status).toBe(403);
     // A tampered link declines nothing, and creates no account.
     expect((await post(tampered, { intent: "decline" })).status).toBe(403);
-    const register = await post(tampered, { intent: "register", name: "Tia", lastName: "Tamper", email, password: TEST_PASSWORD, passwordConfirmation: TEST_PASSWORD, terms: "on" });
+    const register = await post(tampered, {
+      intent: "register",
+      name: "Tia",
+      lastName: "Tamper",
+      email,
+      password: TEST_PASSWORD,
+      passwordConfirmation: TEST_PASSWORD,
+      terms: "on",
+    });
     expect(register.status).toBe(403);
     expect(await findUserByEmail(email)).toBeUndefined();
     expect((await partyRow(partyId)).status).toBe("pending");
@@ -149,11 +162,27 @@ describe("split invitations by email", () => {
     expect(html).toContain(email);
 
     // Invalid fields: 400, nothing is created.
-    const invalid = await post(path, { intent: "register", name: "", lastName: "Newcomer", email, password: TEST_PASSWORD, passwordConfirmation: "something else", terms: "on" });
+    const invalid = await post(path, {
+      intent: "register",
+      name: "",
+      lastName: "Newcomer",
+      email,
+      password: TEST_PASSWORD,
+      passwordConfirmation: "something else",
+      terms: "on",
+    });
     expect(invalid.status).toBe(400);
     expect(await findUserByEmail(email)).toBeUndefined();
 
-    const created = await post(path, { intent: "register", name: "Nia", lastName: "Newcomer", email, password: TEST_PASSWORD, passwordConfirmation: TEST_PASSWORD, terms: "on" });
+    const created = await post(path, {
+      intent: "register",
+      name: "Nia",
+      lastName: "Newcomer",
+      email,
+      password: TEST_PASSWORD,
+      passwordConfirmation: TEST_PASSWORD,
+      terms: "on",
+    });
     expect(created.status).toBe(302);
     const user = (await findUserByEmail(email))!;
     expect(user.emailVerifiedAt).not.toBeNull();
@@ -166,14 +195,19 @@ describe("split invitations by email", () => {
     const sheet = await get(`/member/${user.id}/song-profile/${song.id}`, cookie);
     expect(sheet.status).toBe(200);
     const sheetHtml = textOf(await sheet.text());
-    for (const text of ["Newcomer Lines", "Mia Member", "Paul Producer", "Nia Newcomer", "60.00%", "20.00%", "Accept 20.00%", "Decline"]) expect(sheetHtml).toContain(text);
+    for (const text of ["Newcomer Lines", "Mia Member", "Paul Producer", "Nia Newcomer", "60.00%", "20.00%", "Accept 20.00%", "Decline"])
+      expect(sheetHtml).toContain(text);
 
     // The signed sheet (PDF) downloads for the party; the version id comes from the party row.
     const versionId = (await partyRow(partyId)).versionId;
     const pdf = await get(`/member/${user.id}/song-profile/${song.id}/split-sheet/${versionId}`, cookie);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
 
     // Nobody else sees it.
     const stranger = await createSignedMember("Stella");
@@ -213,7 +247,10 @@ describe("split invitations by email", () => {
     expect((await partyRow(partyId)).status).toBe("declined");
     expect(await findUserByEmail(email)).toBeUndefined();
 
-    const events = await db().select().from(splitEvents).where(and(eq(splitEvents.partyId, partyId), eq(splitEvents.kind, "declined")));
+    const events = await db()
+      .select()
+      .from(splitEvents)
+      .where(and(eq(splitEvents.partyId, partyId), eq(splitEvents.kind, "declined")));
     expect(events.map((e) => e.message)).toEqual([`${email} declined 20.00% of version 1: that share goes back to the artist page's owner.`]);
     expect(await notificationsOf(mia.id, "SplitDeclined")).toContain(`${email} declined 20.00% of the split of “Declined Lines”.`);
 

@@ -68,7 +68,9 @@ function digitalLine(cells: Record<string, string> = {}): string {
     exchange_rate: "",
     ...cells,
   };
-  return DIGITAL_HEADER.split(",").map((column) => values[column]).join(",");
+  return DIGITAL_HEADER.split(",")
+    .map((column) => values[column])
+    .join(",");
 }
 
 const csv = (...lines: string[]) => `${[DIGITAL_HEADER, ...lines].join("\n")}\n`;
@@ -77,13 +79,31 @@ async function upload(bytes: Buffer | string, fileName = "statement.csv") {
   const form = new FormData();
   form.set("kind", "digital");
   form.set("file", new Blob([new Uint8Array(typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes)]), fileName);
-  const before = await db().select({ n: sql<number>`count(*)::int` }).from(salesImports);
-  const response = await fetch(`${server.url}/admin/upload-sales?index`, { method: "POST", redirect: "manual", headers: { Origin: server.origin, Cookie: cookie }, body: form });
+  const before = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(salesImports);
+  const response = await fetch(`${server.url}/admin/upload-sales?index`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: server.origin, Cookie: cookie },
+    body: form,
+  });
   const html = response.status === 200 || response.status >= 400 ? await response.text() : "";
-  const after = await db().select({ n: sql<number>`count(*)::int` }).from(salesImports);
-  const flashCookie = response.headers.getSetCookie().find((c) => c.startsWith("backline_flash="))?.split(";")[0];
+  const after = await db()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(salesImports);
+  const flashCookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("backline_flash="))
+    ?.split(";")[0];
   const flash = flashCookie ? (await readFlash(new Request(server.url, { headers: { Cookie: flashCookie } }))).flash : null;
-  return { status: response.status, html: html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"'), recorded: after[0]!.n - before[0]!.n, flash, location: response.headers.get("location") };
+  return {
+    status: response.status,
+    html: html.replaceAll("&#x27;", "'").replaceAll("&quot;", '"'),
+    recorded: after[0]!.n - before[0]!.n,
+    flash,
+    location: response.headers.get("location"),
+  };
 }
 
 async function importedLines(location: string | null) {

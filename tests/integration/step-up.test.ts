@@ -132,7 +132,9 @@ describe("turning two-factor on", () => {
     const cookie = await sessionConfirmed(member, 0);
     expect((await server.postForm(profileOf(member), { intent: "tfa-start" }, cookie)).status).toBe(302);
     const secret = await secretShown(member, cookie);
-    expect((await server.postForm(profileOf(member), { intent: "tfa-confirm", code: await generate({ secret, epoch: epoch() - 30 }) }, cookie)).status).toBe(200);
+    expect((await server.postForm(profileOf(member), { intent: "tfa-confirm", code: await generate({ secret, epoch: epoch() - 30 }) }, cookie)).status).toBe(
+      200,
+    );
     await mail.next(member.email);
 
     const again = await server.postForm(profileOf(member), { intent: "tfa-recovery" }, cookie);
@@ -145,7 +147,6 @@ describe("turning two-factor on", () => {
     expect((await mail.next(member.email)).subject).toBe("Two-factor authentication is off for your Backline account");
   });
 });
-
 
 /** An administrator with two-factor on, and its codes: each one a step the account has not used (each is accepted once). */
 async function twoFactorAdmin() {
@@ -212,7 +213,9 @@ describe("administrators' money decisions need a current authenticator code", ()
     const { admin, code } = await twoFactorAdmin();
     const cookie = await sessionCookieFor(admin.id);
     const first = await unfundedProject();
-    expect((await server.postForm(`/admin/project/${first.id}`, { intent: "fund", reference: "WIRE-0003", confirmCode: await code() }, cookie)).status).toBe(302);
+    expect((await server.postForm(`/admin/project/${first.id}`, { intent: "fund", reference: "WIRE-0003", confirmCode: await code() }, cookie)).status).toBe(
+      302,
+    );
     // Within the 5 minutes: no code needed.
     const second = await unfundedProject();
     expect((await server.postForm(`/admin/project/${second.id}`, { intent: "fund", reference: "WIRE-0004" }, cookie)).status).toBe(302);
@@ -293,7 +296,12 @@ describe("changing the login email", () => {
     // A tampered link is refused.
     expect((await fetch(onServer(cancelLink).replace(/signature=[0-9a-f]{4}/, "signature=0000"), { redirect: "manual" })).status).toBe(403);
 
-    const cancelled = await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
+    const cancelled = await fetch(onServer(cancelLink), {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(cancelled.status).toBe(200);
     expect(await cancelled.text()).toContain("Your account uses");
     expect(await emailOf(member.id)).toBe(member.email);
@@ -303,7 +311,16 @@ describe("changing the login email", () => {
     const left = await db().select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, member.id));
     expect(left.filter((t) => t.usedAt === null && (t.purpose === "email_change" || t.purpose === "password_reset"))).toEqual([]);
     // Used once.
-    expect((await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" })).status).toBe(410);
+    expect(
+      (
+        await fetch(onServer(cancelLink), {
+          method: "POST",
+          redirect: "manual",
+          headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
+          body: "",
+        })
+      ).status,
+    ).toBe(410);
   });
 
   it("before the new address is confirmed, the link withdraws the change: its confirmation link stops working", async () => {
@@ -313,7 +330,12 @@ describe("changing the login email", () => {
     expect((await server.postForm(profileOf(member), names(member, wanted), cookie)).status).toBe(302);
     const cancelLink = (await mail.next(member.email)).links.find((link) => link.includes("/email-change-cancel/"))!;
     const confirm = (await mail.next(wanted)).links[0]!;
-    const cancelled = await fetch(onServer(cancelLink), { method: "POST", redirect: "manual", headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" }, body: "" });
+    const cancelled = await fetch(onServer(cancelLink), {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(cancelled.status).toBe(200);
     expect(await cancelled.text()).toContain("Your account keeps");
     expect((await fetch(onServer(confirm), { redirect: "manual" })).status).toBe(410);
@@ -330,7 +352,12 @@ describe("the email change form does not tell which addresses have an account", 
       const response = await server.postForm(profileOf(member), { intent: "names", name: member.name, lastName: member.lastName, email }, cookie);
       const flash = response.headers.getSetCookie().find((c) => c.startsWith("backline_flash="));
       const page = await (await server.getAs(profileOf(member), `${cookie}; ${flash?.split(";")[0] ?? ""}`)).text();
-      return { status: response.status, location: response.headers.get("location"), banner: /Email change pending\.[^<]*/.exec(page)?.[0], saved: page.includes(`We sent a confirmation link to ${email}`) };
+      return {
+        status: response.status,
+        location: response.headers.get("location"),
+        banner: /Email change pending\.[^<]*/.exec(page)?.[0],
+        saved: page.includes(`We sent a confirmation link to ${email}`),
+      };
     };
     const free = uniqueEmail("free");
     const freeAnswer = await answer(free);
@@ -357,7 +384,11 @@ describe("nobody can lock an account out: a browser the account logged in from b
   });
   afterAll(() => proxied?.close());
 
-  const cookieFrom = (response: Response, name: string) => response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(";")[0];
+  const cookieFrom = (response: Response, name: string) =>
+    response.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${name}=`))
+      ?.split(";")[0];
   const send = (path: string, fields: Record<string, string>, ip: string, cookie = "") =>
     fetch(`${proxied.url}${path}`, {
       method: "POST",
@@ -384,7 +415,16 @@ describe("nobody can lock an account out: a browser the account logged in from b
     expect(stranger.status).toBe(429);
     expect(await stranger.text()).toContain("Too many login attempts.");
     // ... and so is a device cookie that is not ours (forged, or for another account).
-    expect((await login(owner.email, TEST_PASSWORD, "10.0.0.3", device.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).status).toBe(429);
+    expect(
+      (
+        await login(
+          owner.email,
+          TEST_PASSWORD,
+          "10.0.0.3",
+          device.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+        )
+      ).status,
+    ).toBe(429);
     const someoneElse = await createSignedMember("Else");
     const elseDevice = cookieFrom(await login(someoneElse.email, TEST_PASSWORD, "10.0.0.4"), "backline_device")!;
     expect((await login(owner.email, TEST_PASSWORD, "10.0.0.4", elseDevice)).status).toBe(429);

@@ -51,7 +51,8 @@ describe("Stripe Connect payouts (stand-in)", () => {
   const post = (path: string, fields: Record<string, string>, cookie: string) => server.postForm(path, fields, cookie);
   const get = (path: string, cookie: string) => server.getAs(path, cookie);
   const webhookUrl = () => `${server.url}/api/stripe/webhooks`;
-  const send = (event: Stripe.Event, target: { secret?: string; signature?: string } = {}) => stand.sendEvent(event, { url: webhookUrl(), secret: WEBHOOK_SECRET, ...target });
+  const send = (event: Stripe.Event, target: { secret?: string; signature?: string } = {}) =>
+    stand.sendEvent(event, { url: webhookUrl(), secret: WEBHOOK_SECRET, ...target });
   const accountRow = async (userId: number) => (await db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)))[0];
   const requestRow = async (id: number) => (await db().select().from(payoutRequests).where(eq(payoutRequests.id, id)))[0]!;
   const accountsAtStripeOf = (member: User) => [...stand.accounts.values()].filter((a) => a.metadata.backline_member_id === String(member.id));
@@ -220,7 +221,12 @@ describe("Stripe Connect payouts (stand-in)", () => {
     }
     expect(warnings).toHaveLength(broken.length);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: "warn", message: "stripe webhook refused", reason: "no data.object", event: base.id });
-    expect(await db().select().from(stripeWebhookEvents).where(eq(stripeWebhookEvents.id, base.id as string))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(stripeWebhookEvents)
+        .where(eq(stripeWebhookEvents.id, base.id as string)),
+    ).toHaveLength(0);
   });
 
   it("paying a Stripe request makes exactly one transfer of the net, even when retried", async () => {
@@ -238,8 +244,16 @@ describe("Stripe Connect payouts (stand-in)", () => {
     const [transfer] = transfersTo(accountId);
     expect(paid).toMatchObject({ status: "paid", reference: transfer!.id });
     expect(BigInt(transfer!.amount) * 10_000n).toBe(paid.netMicros);
-    expect(transfer).toMatchObject({ destination: accountId, currency: "usd", transfer_group: transferGroupFor(request.id), metadata: { payout_request_id: String(request.id) } });
-    const keys = stand.requests.slice(requestsBefore).filter((r) => r.method === "POST" && r.path === "/v1/transfers").map((r) => r.idempotencyKey);
+    expect(transfer).toMatchObject({
+      destination: accountId,
+      currency: "usd",
+      transfer_group: transferGroupFor(request.id),
+      metadata: { payout_request_id: String(request.id) },
+    });
+    const keys = stand.requests
+      .slice(requestsBefore)
+      .filter((r) => r.method === "POST" && r.path === "/v1/transfers")
+      .map((r) => r.idempotencyKey);
     expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(new Set(keys).size).toBe(1);
 
@@ -257,7 +271,13 @@ describe("Stripe Connect payouts (stand-in)", () => {
     const stripe = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: stand.port, protocol: "http" });
     // The net the payment will compute: amount - Stripe fee ($0.25 + 0.25%) - 24% US backup withholding.
     const net = Number(request.netMicros / 10_000n);
-    const transfer = await stripe.transfers.create({ amount: net, currency: "usd", destination: accountId, transfer_group: transferGroupFor(request.id), metadata: { payout_request_id: String(request.id) } });
+    const transfer = await stripe.transfers.create({
+      amount: net,
+      currency: "usd",
+      destination: accountId,
+      transfer_group: transferGroupFor(request.id),
+      metadata: { payout_request_id: String(request.id) },
+    });
     // The administrator pays: the existing transfer is found by its group, not made again.
     const retried = await payStripePayoutRequest(admin, request.id);
     expect(retried.reference).toBe(transfer.id);
@@ -265,7 +285,13 @@ describe("Stripe Connect payouts (stand-in)", () => {
 
     // And a request whose payment was lost is recorded from the event alone.
     const third = await requestPayout(mia, mia.id, "20.00");
-    const lost = await stripe.transfers.create({ amount: Number(third.netMicros / 10_000n), currency: "usd", destination: accountId, transfer_group: transferGroupFor(third.id), metadata: { payout_request_id: String(third.id) } });
+    const lost = await stripe.transfers.create({
+      amount: Number(third.netMicros / 10_000n),
+      currency: "usd",
+      destination: accountId,
+      transfer_group: transferGroupFor(third.id),
+      metadata: { payout_request_id: String(third.id) },
+    });
     expect((await send(stand.event("transfer.created", lost))).status).toBe(200);
     expect(await requestRow(third.id)).toMatchObject({ status: "paid", reference: lost.id });
     await expect(payStripePayoutRequest(admin, third.id)).rejects.toMatchObject({ status: 409 });
@@ -299,7 +325,10 @@ describe("Stripe Connect payouts (stand-in)", () => {
     // A second event with the same cumulative reversal (a new id) changes nothing either.
     expect((await send(stand.event("transfer.reversed", reversed))).status).toBe(200);
     expect(await availableCents(mia.id)).toBe(before + paid.amountMicros / 10_000n);
-    const reversals = await db().select().from(journalEntries).where(and(eq(journalEntries.kind, "payout_reversal"), eq(journalEntries.reversesEntryId, paid.paymentEntryId!)));
+    const reversals = await db()
+      .select()
+      .from(journalEntries)
+      .where(and(eq(journalEntries.kind, "payout_reversal"), eq(journalEntries.reversesEntryId, paid.paymentEntryId!)));
     expect(reversals).toHaveLength(1);
   });
 

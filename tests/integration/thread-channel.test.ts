@@ -37,7 +37,12 @@ describe("a work request thread's private channel", () => {
   const authorize = async (who: keyof typeof people, channel: string) =>
     fetch(`${server.url}/broadcasting/auth`, {
       method: "POST",
-      headers: { cookie: await sessionCookieFor(people[who].id), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json", Origin: server.url },
+      headers: {
+        cookie: await sessionCookieFor(people[who].id),
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+        Origin: server.url,
+      },
       body: new URLSearchParams({ socket_id: "1234.5678", channel_name: channel }),
     });
 
@@ -53,7 +58,12 @@ describe("a work request thread's private channel", () => {
     for (const channel of [`private-marketplace-thread.${requestId}`, `private-marketplace-thread.${requestId + 1000}`]) {
       expect((await authorize("stranger", channel)).status).toBe(403);
     }
-    for (const channel of [`private-marketplace-thread.0${requestId}`, `private-marketplace-thread.${requestId}x`, "private-marketplace-thread.", "private-marketplace-thread.99999999999"]) {
+    for (const channel of [
+      `private-marketplace-thread.0${requestId}`,
+      `private-marketplace-thread.${requestId}x`,
+      "private-marketplace-thread.",
+      "private-marketplace-thread.99999999999",
+    ]) {
       expect((await authorize("client", channel)).status, channel).toBe(403);
     }
   });

@@ -7,13 +7,7 @@ import { createWorkRequest } from "~/modules/marketplace/work-requests.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
 import { createSignedMember } from "../helpers/factories";
-import {
-  createOwnedSong,
-  createProviderProfile,
-  estimateInput,
-  isoIn,
-  requestInput,
-} from "../helpers/marketplace";
+import { createOwnedSong, createProviderProfile, estimateInput, isoIn, requestInput } from "../helpers/marketplace";
 import { sessionCookieFor } from "../helpers/requests";
 
 useTestDatabase();
@@ -43,10 +37,7 @@ describe("work request pages (no JavaScript)", () => {
     provider = await createSignedMember("Pete");
     stranger = await createSignedMember("Stan");
     admin = await createSignedMember("Ada");
-    await db()
-      .update(users)
-      .set({ acctType: 2, roleId: 2 })
-      .where(eq(users.id, admin.id));
+    await db().update(users).set({ acctType: 2, roleId: 2 }).where(eq(users.id, admin.id));
     profileId = (await createProviderProfile(provider, "musician")).id;
     requestId = (await createWorkRequest(client, profileId, requestInput())).id;
     cookies = {
@@ -62,53 +53,12 @@ describe("work request pages (no JavaScript)", () => {
 
   it("strangers get 404 on the request, its estimate and their posts; members get no admin page", async () => {
     const s = `/member/${stranger.id}`;
-    expect(
-      (await server.getAs(`${s}/work-request/${requestId}`, cookies.stranger))
-        .status,
-    ).toBe(404);
-    expect(
-      (
-        await server.getAs(
-          `${s}/work-request/estimate/${requestId}`,
-          cookies.stranger,
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await server.getAs(
-          `/member/${client.id}/work-request/${requestId}`,
-          cookies.stranger,
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await server.postForm(
-          `${s}/work-request/${requestId}`,
-          { intent: "message", body: "hi" },
-          cookies.stranger,
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await server.postForm(
-          `${s}/work-request/${requestId}`,
-          { intent: "cancel" },
-          cookies.stranger,
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await server.postForm(
-          `${s}/work-request/estimate/${requestId}`,
-          { intent: "accept", estimateId: "1" },
-          cookies.stranger,
-        )
-      ).status,
-    ).toBe(404);
+    expect((await server.getAs(`${s}/work-request/${requestId}`, cookies.stranger)).status).toBe(404);
+    expect((await server.getAs(`${s}/work-request/estimate/${requestId}`, cookies.stranger)).status).toBe(404);
+    expect((await server.getAs(`/member/${client.id}/work-request/${requestId}`, cookies.stranger)).status).toBe(404);
+    expect((await server.postForm(`${s}/work-request/${requestId}`, { intent: "message", body: "hi" }, cookies.stranger)).status).toBe(404);
+    expect((await server.postForm(`${s}/work-request/${requestId}`, { intent: "cancel" }, cookies.stranger)).status).toBe(404);
+    expect((await server.postForm(`${s}/work-request/estimate/${requestId}`, { intent: "accept", estimateId: "1" }, cookies.stranger)).status).toBe(404);
     // The client may not send an estimate for their own request (the provider's form).
     const asClient = await server.postForm(
       `/member/${client.id}/work-request/estimate/${requestId}`,
@@ -124,14 +74,7 @@ describe("work request pages (no JavaScript)", () => {
     );
     expect(asClient.status).toBe(404);
     // Another directory's id is not found; one's own profile is refused.
-    expect(
-      (
-        await server.getAs(
-          `/member/${client.id}/studios/${profileId}/create-work-request`,
-          cookies.client,
-        )
-      ).status,
-    ).toBe(404);
+    expect((await server.getAs(`/member/${client.id}/studios/${profileId}/create-work-request`, cookies.client)).status).toBe(404);
     const own = await server.postForm(
       `/member/${provider.id}/musicians/${profileId}/create-work-request`,
       {
@@ -145,19 +88,14 @@ describe("work request pages (no JavaScript)", () => {
     expect(own.status).toBe(400);
     expect(await own.text()).toContain("you cannot hire yourself");
 
-    const adminList = await server.getAs(
-      "/admin/work-requests",
-      cookies.client,
-    );
+    const adminList = await server.getAs("/admin/work-requests", cookies.client);
     expect(adminList.status).toBe(302);
     expect(adminList.headers.get("location")).toBe("/login");
     const visitingPath = `/member/${client.id}/musicians/${profileId}/create-work-request`;
     const visiting = await server.getAs(visitingPath, cookies.admin);
     expect(visiting.status).toBe(200);
     const visitingHtml = await visiting.text();
-    expect(visitingHtml).toContain(
-      "Only the member whose area this is can ask for work here.",
-    );
+    expect(visitingHtml).toContain("Only the member whose area this is can ask for work here.");
     expect(visitingHtml).not.toContain("Send work request");
     const visitingPost = await server.postForm(
       visitingPath,
@@ -170,13 +108,8 @@ describe("work request pages (no JavaScript)", () => {
       cookies.admin,
     );
     expect(visitingPost.status).toBe(404);
-    expect(
-      (await server.getAs(`/admin/work-request/${requestId}`, cookies.admin))
-        .status,
-    ).toBe(200);
-    expect(
-      (await server.getAs("/admin/work-request/999999", cookies.admin)).status,
-    ).toBe(404);
+    expect((await server.getAs(`/admin/work-request/${requestId}`, cookies.admin)).status).toBe(200);
+    expect((await server.getAs("/admin/work-request/999999", cookies.admin)).status).toBe(404);
   });
 
   it("bad input: 400 beside the fields with the values kept; then sent", async () => {
@@ -212,16 +145,9 @@ describe("work request pages (no JavaScript)", () => {
       cookies.client,
     );
     expect(sent.status).toBe(302);
-    const id = Number(
-      /work-request\/(\d+)$/.exec(sent.headers.get("location") ?? "")?.[1],
-    );
+    const id = Number(/work-request\/(\d+)$/.exec(sent.headers.get("location") ?? "")?.[1]);
     expect(id).toBeGreaterThan(0);
-    const page = await (
-      await server.getAs(
-        `/member/${client.id}/work-request/${id}`,
-        cookies.client,
-      )
-    ).text();
+    const page = await (await server.getAs(`/member/${client.id}/work-request/${id}`, cookies.client)).text();
     expect(page).toContain("$1,250.50");
     expect(page).toContain("https://example.com/b");
 
@@ -243,9 +169,7 @@ describe("work request pages (no JavaScript)", () => {
     const estimateHtml = await badEstimate.text();
     expect(estimateHtml).toContain("Enter an amount in dollars above $0.00.");
     expect(estimateHtml).toContain("Delivery takes 1 to 365 days.");
-    expect(estimateHtml).toContain(
-      "Points are 0.01% to 50% of the song&#x27;s master royalties, or empty.",
-    );
+    expect(estimateHtml).toContain("Points are 0.01% to 50% of the song&#x27;s master royalties, or empty.");
     // The expiry is the service's rule: it answers after the form's checks pass.
     const late = await server.postForm(
       estimatePath,
@@ -260,9 +184,7 @@ describe("work request pages (no JavaScript)", () => {
       cookies.provider,
     );
     expect(late.status).toBe(400);
-    expect(await late.text()).toContain(
-      "The estimate expires within 90 days from now.",
-    );
+    expect(await late.text()).toContain("The estimate expires within 90 days from now.");
     const ok = await server.postForm(
       estimatePath,
       {
@@ -278,11 +200,7 @@ describe("work request pages (no JavaScript)", () => {
     expect(ok.status).toBe(302);
 
     // The client's revision needs a note; a second estimate for a pending request is a 409 (now awaiting approval: revised instead).
-    const noNote = await server.postForm(
-      `/member/${client.id}/work-request/estimate/${id}`,
-      { intent: "revision", estimateId: "0" },
-      cookies.client,
-    );
+    const noNote = await server.postForm(`/member/${client.id}/work-request/estimate/${id}`, { intent: "revision", estimateId: "0" }, cookies.client);
     expect(noNote.status).toBe(400);
   });
 
@@ -328,7 +246,14 @@ describe("work request pages (no JavaScript)", () => {
     const estimatesBefore = await db().select({ id: estimates.id }).from(estimates);
     const line = await server.postForm(
       `/member/${provider.id}/work-request/estimate/${id}`,
-      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "10,00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "10,00",
+        deliveryDays: "4",
+        revisionsIncluded: "1",
+        expiresAt: isoIn(20),
+      },
       cookies.provider,
     );
     expect(line.status).toBe(400);
@@ -338,7 +263,14 @@ describe("work request pages (no JavaScript)", () => {
     // Thousands separators and a dollar sign are read as written.
     const sent = await server.postForm(
       `/member/${provider.id}/work-request/estimate/${id}`,
-      { intent: "estimate", "lineItems[0].description": "Mix", "lineItems[0].amount": "$1,000.00", deliveryDays: "4", revisionsIncluded: "1", expiresAt: isoIn(20) },
+      {
+        intent: "estimate",
+        "lineItems[0].description": "Mix",
+        "lineItems[0].amount": "$1,000.00",
+        deliveryDays: "4",
+        revisionsIncluded: "1",
+        expiresAt: isoIn(20),
+      },
       cookies.provider,
     );
     expect(sent.status).toBe(302);
@@ -361,15 +293,8 @@ describe("work request pages (no JavaScript)", () => {
       cookies.client,
     );
     expect(accepted.status).toBe(302);
-    expect(accepted.headers.get("location")).toBe(
-      `/member/${client.id}/work-request/${other.id}`,
-    );
-    const html = await (
-      await server.getAs(
-        `/member/${client.id}/work-request/${other.id}`,
-        cookies.client,
-      )
-    ).text();
+    expect(accepted.headers.get("location")).toBe(`/member/${client.id}/work-request/${other.id}`);
+    const html = await (await server.getAs(`/member/${client.id}/work-request/${other.id}`, cookies.client)).text();
     expect(html).toMatch(/Open project #(<!-- -->)?\d+/);
   });
 });

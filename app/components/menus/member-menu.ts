@@ -2,11 +2,7 @@ import type { DashboardProfiles } from "~/modules/members/member-area.server";
 import type { MenuGroup } from "./menu-types";
 
 /** The member menu exactly as the product specification lists it, with its conditions. */
-export function memberMenu(input: {
-  memberId: number;
-  profiles: DashboardProfiles;
-  postProductionJobsCount: number;
-}): MenuGroup[] {
+export function memberMenu(input: { memberId: number; profiles: DashboardProfiles; postProductionJobsCount: number }): MenuGroup[] {
   const base = `/member/${input.memberId}`;
   const p = input.profiles;
   const providers = [

@@ -13,8 +13,7 @@ const none: DashboardProfiles = {
 };
 
 const headings = (groups: ReturnType<typeof memberMenu>) => groups.map((g) => g.heading);
-const labels = (groups: ReturnType<typeof memberMenu>, heading: string) =>
-  groups.find((g) => g.heading === heading)?.items.map((i) => i.label) ?? [];
+const labels = (groups: ReturnType<typeof memberMenu>, heading: string) => groups.find((g) => g.heading === heading)?.items.map((i) => i.label) ?? [];
 
 describe("member menu", () => {
   it("for a member with nothing yet: no Affiliate, no Your Artists or Provider Profiles, no Post Production Jobs", () => {
@@ -43,17 +42,7 @@ describe("member menu", () => {
       },
       postProductionJobsCount: 2,
     });
-    expect(headings(menu)).toEqual([
-      "Menu",
-      "Community",
-      "Financial",
-      "Your Artists",
-      "Your Provider Profiles",
-      "Catalog",
-      "Work",
-      "Sales",
-      "System",
-    ]);
+    expect(headings(menu)).toEqual(["Menu", "Community", "Financial", "Your Artists", "Your Provider Profiles", "Catalog", "Work", "Sales", "System"]);
     const top = menu[0]!.items;
     expect(top.at(-1)).toEqual({ label: "Affiliate", to: "/member/7/affiliate/3" });
     expect(menu.find((g) => g.heading === "Your Artists")!.items).toEqual([
@@ -71,16 +60,7 @@ describe("member menu", () => {
 
 describe("admin menu", () => {
   it("has the spec's groups in order", () => {
-    expect(adminMenu().map((g) => g.heading)).toEqual([
-      "Menu",
-      "Profiles",
-      "Sales",
-      "Community",
-      "Finance",
-      "Legal",
-      "Resources",
-      "Account",
-    ]);
+    expect(adminMenu().map((g) => g.heading)).toEqual(["Menu", "Profiles", "Sales", "Community", "Finance", "Legal", "Resources", "Account"]);
     expect(adminMenu()[0]!.items.map((i) => i.label)).toEqual([
       "Dashboard",
       "Members",
@@ -91,11 +71,10 @@ describe("admin menu", () => {
       "Affiliates",
       "Post Production Jobs",
     ]);
-    expect(adminMenu().find((g) => g.heading === "Resources")!.items.map((i) => i.label)).toEqual([
-      "Genres",
-      "Instruments",
-      "Skills",
-      "PROs",
-    ]);
+    expect(
+      adminMenu()
+        .find((g) => g.heading === "Resources")!
+        .items.map((i) => i.label),
+    ).toEqual(["Genres", "Instruments", "Skills", "PROs"]);
   });
 });

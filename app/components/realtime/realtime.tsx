@@ -89,12 +89,7 @@ export function useRealtimeState(): ConnectionState {
  * Calls `onEvent` for `event` on a channel while the component is mounted. `name` is the channel
  * without the `private-` prefix (Echo adds it); events are full names with a leading dot.
  */
-export function useRealtimeEvent(
-  name: string | null,
-  event: string,
-  onEvent: (payload: unknown) => void,
-  kind: "private" | "public" = "private",
-) {
+export function useRealtimeEvent(name: string | null, event: string, onEvent: (payload: unknown) => void, kind: "private" | "public" = "private") {
   const { echo } = useContext(RealtimeContext);
   const handler = useRef(onEvent);
   handler.current = onEvent;
@@ -120,8 +115,7 @@ const LABELS: Record<ConnectionState, string> = {
 /** A small dot in the header saying whether live updates are flowing. */
 export function ConnectionIndicator() {
   const state = useRealtimeState();
-  const color =
-    state === "connected" ? "bg-green-600" : state === "connecting" || state === "initialized" ? "bg-amber-400" : "bg-stone-400";
+  const color = state === "connected" ? "bg-green-600" : state === "connecting" || state === "initialized" ? "bg-amber-400" : "bg-stone-400";
   return (
     <span className="inline-flex items-center p-1" title={LABELS[state]} data-realtime-state={state}>
       <span aria-hidden="true" className={`size-2 rounded-full ${color}`} />

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  normaliseHashtags,
-  SHARE_NETWORK_NAMES,
-  SHARE_NETWORKS,
-  shareNetwork,
-  shareUrl,
-  toHashtags,
-  type ShareNetworkName,
-} from "./share-networks";
+import { normaliseHashtags, SHARE_NETWORK_NAMES, SHARE_NETWORKS, shareNetwork, shareUrl, toHashtags, type ShareNetworkName } from "./share-networks";
 
 const data = {
   url: "https://backline.example/member/2/musicians/mia?x=1&y=2",

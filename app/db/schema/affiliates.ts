@@ -112,10 +112,7 @@ export const affiliateCommissions = pgTable(
     commissionBps: integer("commission_bps").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("affiliate_commissions_affiliate_idx").on(t.affiliateId, t.createdAt),
-    index("affiliate_commissions_source_idx").on(t.sourcePostingId),
-  ],
+  (t) => [index("affiliate_commissions_affiliate_idx").on(t.affiliateId, t.createdAt), index("affiliate_commissions_source_idx").on(t.sourcePostingId)],
 );
 
 export type Affiliate = typeof affiliates.$inferSelect;

@@ -92,10 +92,7 @@ export const oneTimeTokens = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("one_time_tokens_hash_unique").on(t.tokenHash),
-    index("one_time_tokens_user_purpose_idx").on(t.userId, t.purpose),
-  ],
+  (t) => [uniqueIndex("one_time_tokens_hash_unique").on(t.tokenHash), index("one_time_tokens_user_purpose_idx").on(t.userId, t.purpose)],
 );
 
 export const legalDocuments = pgTable(
@@ -186,10 +183,7 @@ export const notifications = pgTable(
     data: jsonb("data").$type<NotificationData>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("notifications_user_created_idx").on(t.userId, t.createdAt),
-    index("notifications_audience_created_idx").on(t.audience, t.createdAt),
-  ],
+  (t) => [index("notifications_user_created_idx").on(t.userId, t.createdAt), index("notifications_audience_created_idx").on(t.audience, t.createdAt)],
 );
 
 /** Published app versions ("What's new"): sanitised HTML content. */
@@ -239,10 +233,7 @@ export const referenceValues = pgTable(
     retiredAt: timestamp("retired_at", { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("reference_values_kind_name_unique").on(t.kind, sql`lower(${t.name})`),
-    index("reference_values_kind_name_idx").on(t.kind, t.name),
-  ],
+  (t) => [uniqueIndex("reference_values_kind_name_unique").on(t.kind, sql`lower(${t.name})`), index("reference_values_kind_name_idx").on(t.kind, t.name)],
 );
 
 /** Artist pages and the four provider profile types share one table (one directory, one moderation flow). */
@@ -297,7 +288,9 @@ export const profiles = pgTable(
   (t) => [
     uniqueIndex("profiles_type_username_unique").on(t.type, sql`lower(${t.username})`),
     // At most one profile of each provider type per member; any number of artists.
-    uniqueIndex("profiles_one_provider_per_owner").on(t.ownerId, t.type).where(sql`${t.type} <> 'artist'`),
+    uniqueIndex("profiles_one_provider_per_owner")
+      .on(t.ownerId, t.type)
+      .where(sql`${t.type} <> 'artist'`),
     index("profiles_owner_idx").on(t.ownerId),
     index("profiles_type_status_name_idx").on(t.type, t.status, t.name),
     index("profiles_type_status_published_idx").on(t.type, t.status, t.publishedAt),
@@ -337,10 +330,7 @@ export const profileRates = pgTable(
     unit: text("unit", { enum: rateUnits }).notNull(),
     position: smallint("position").notNull().default(0),
   },
-  (t) => [
-    index("profile_rates_profile_idx").on(t.profileId, t.position),
-    check("profile_rates_amount_nonnegative", sql`${t.amountCents} >= 0`),
-  ],
+  (t) => [index("profile_rates_profile_idx").on(t.profileId, t.position), check("profile_rates_amount_nonnegative", sql`${t.amountCents} >= 0`)],
 );
 
 export const bandRoles = ["owner", "member"] as const;
@@ -449,15 +439,7 @@ export type ReleaseType = (typeof releaseTypes)[number];
  * approved -> in_distribution (shown as upcoming_release before its date, published after it); a takedown is
  * requested, then done. Each transition is one conditional UPDATE and a row in release_status_history.
  */
-export const releaseStatuses = [
-  "draft",
-  "pending_approval",
-  "approved",
-  "rejected",
-  "in_distribution",
-  "takedown_requested",
-  "taken_down",
-] as const;
+export const releaseStatuses = ["draft", "pending_approval", "approved", "rejected", "in_distribution", "takedown_requested", "taken_down"] as const;
 export type ReleaseStatus = (typeof releaseStatuses)[number];
 
 /** What an administrator's rejection says, per field (the field names the preflight uses). */
@@ -503,9 +485,15 @@ export const releases = pgTable(
     coverArtWidth: integer("cover_art_width"),
     coverArtHeight: integer("cover_art_height"),
     /** Store codes chosen for delivery. */
-    stores: text("stores").array().notNull().default(sql`'{}'::text[]`),
+    stores: text("stores")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** ISO 3166-1 alpha-2 codes, or ["WW"] for worldwide. */
-    territories: text("territories").array().notNull().default(sql`'{WW}'::text[]`),
+    territories: text("territories")
+      .array()
+      .notNull()
+      .default(sql`'{WW}'::text[]`),
     status: text("status", { enum: releaseStatuses }).notNull().default("draft"),
     rejectionReasons: jsonb("rejection_reasons").$type<ReleaseRejectionReason[]>(),
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
@@ -762,9 +750,13 @@ export const splitVersions = pgTable(
   (t) => [
     uniqueIndex("split_versions_song_number_unique").on(t.songId, t.number),
     // Two confirmed versions of a song never start on the same day (each runs until the next one starts).
-    uniqueIndex("split_versions_confirmed_date_unique").on(t.songId, t.effectiveFrom).where(sql`${t.status} = 'confirmed'`),
+    uniqueIndex("split_versions_confirmed_date_unique")
+      .on(t.songId, t.effectiveFrom)
+      .where(sql`${t.status} = 'confirmed'`),
     // One open proposal per song at a time: a second one would leave parties answering two sheets.
-    uniqueIndex("split_versions_one_proposal").on(t.songId).where(sql`${t.status} = 'proposed'`),
+    uniqueIndex("split_versions_one_proposal")
+      .on(t.songId)
+      .where(sql`${t.status} = 'proposed'`),
     index("split_versions_song_date_idx").on(t.songId, t.status, t.effectiveFrom),
     check("split_versions_status_valid", sql`${t.status} in (${sqlList(splitVersionStatuses)})`),
   ],
@@ -788,7 +780,9 @@ export const splitParties = pgTable(
     /** The name shown on the sheet, taken at proposal (the member's full name, else the address). */
     name: text("name").notNull(),
     shareBps: integer("share_bps").notNull(),
-    recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    recoupMicros: bigint("recoup_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     status: text("status", { enum: splitPartyStatuses }).notNull().default("pending"),
     answeredAt: timestamp("answered_at", { withTimezone: true }),
     answeredIp: text("answered_ip"),
@@ -829,10 +823,7 @@ export const splitEvents = pgTable(
     ip: text("ip"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("split_events_song_idx").on(t.songId, t.createdAt),
-    check("split_events_kind_valid", sql`${t.kind} in (${sqlList(splitEventKinds)})`),
-  ],
+  (t) => [index("split_events_song_idx").on(t.songId, t.createdAt), check("split_events_kind_valid", sql`${t.kind} in (${sqlList(splitEventKinds)})`)],
 );
 
 export type SplitVersion = typeof splitVersions.$inferSelect;
@@ -871,8 +862,12 @@ export const salesImports = pgTable(
     expectedLines: integer("expected_lines"),
     matched: integer("matched").notNull().default(0),
     unmatched: integer("unmatched").notNull().default(0),
-    totalMicros: bigint("total_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    suspenseMicros: bigint("suspense_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    totalMicros: bigint("total_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    suspenseMicros: bigint("suspense_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     error: text("error"),
     uploadedBy: integer("uploaded_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -880,7 +875,9 @@ export const salesImports = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("sales_imports_file_unique").on(t.fileSha256).where(sql`${t.status} in ('queued', 'processing', 'completed')`),
+    uniqueIndex("sales_imports_file_unique")
+      .on(t.fileSha256)
+      .where(sql`${t.status} in ('queued', 'processing', 'completed')`),
     uniqueIndex("sales_imports_statement_unique")
       .on(t.layout, t.statementId)
       .where(sql`${t.statementId} is not null and ${t.status} in ('queued', 'processing', 'completed')`),
@@ -939,8 +936,12 @@ export const statementLines = pgTable(
     index("statement_lines_song_period_idx").on(t.songId, t.salePeriodStart),
     index("statement_lines_release_period_idx").on(t.releaseId, t.salePeriodStart),
     index("statement_lines_member_idx").on(t.memberId),
-    index("statement_lines_unmatched_idx").on(t.importId).where(sql`${t.matchedBy} is null`),
-    index("statement_lines_suspense_key_idx").on(t.kind, t.suspenseKey).where(sql`${t.matchedBy} is null`),
+    index("statement_lines_unmatched_idx")
+      .on(t.importId)
+      .where(sql`${t.matchedBy} is null`),
+    index("statement_lines_suspense_key_idx")
+      .on(t.kind, t.suspenseKey)
+      .where(sql`${t.matchedBy} is null`),
     check("statement_lines_kind_valid", sql`${t.kind} in (${sqlList(statementKinds)})`),
   ],
 );
@@ -1020,15 +1021,21 @@ export const postings = pgTable(
     /** The song this share was earned on (a release-level line is spread over its tracks, one posting each). */
     songId: integer("song_id").references(() => songs.id, { onDelete: "restrict" }),
     /** The part of this posting that went to a "recoup before percentage" (decision 015). */
-    recoupMicros: bigint("recoup_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    recoupMicros: bigint("recoup_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [
     // Balances sum by (account, source); a member's lines page reads in (line, song) order from it.
     index("postings_account_idx").on(t.accountId, t.source, t.statementLineId, t.songId),
     index("postings_entry_idx").on(t.entryId),
     index("postings_line_idx").on(t.statementLineId),
-    index("postings_split_version_idx").on(t.splitVersionId).where(sql`${t.splitVersionId} is not null`),
-    index("postings_song_idx").on(t.songId).where(sql`${t.songId} is not null`),
+    index("postings_split_version_idx")
+      .on(t.splitVersionId)
+      .where(sql`${t.splitVersionId} is not null`),
+    index("postings_song_idx")
+      .on(t.songId)
+      .where(sql`${t.songId} is not null`),
     check("postings_source_valid", sql`${t.source} is null or ${t.source} in (${sqlList(incomeSources)})`),
   ],
 );
@@ -1062,7 +1069,12 @@ export const postingSummaries = pgTable(
     lines: integer("lines").notNull(),
     trackLines: integer("track_lines").notNull(),
   },
-  (t) => [primaryKey({ name: "posting_summaries_pk", columns: [t.accountId, t.source, t.importId, t.month, t.store, t.territory, t.songId, t.releaseId, t.releaseTitle, t.trackTitle] })],
+  (t) => [
+    primaryKey({
+      name: "posting_summaries_pk",
+      columns: [t.accountId, t.source, t.importId, t.month, t.store, t.territory, t.songId, t.releaseId, t.releaseTitle, t.trackTitle],
+    }),
+  ],
 );
 
 /**
@@ -1210,7 +1222,9 @@ export const taxDeclarations = pgTable(
     supersededAt: timestamp("superseded_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("tax_declarations_current_unique").on(t.userId).where(sql`${t.supersededAt} is null`),
+    uniqueIndex("tax_declarations_current_unique")
+      .on(t.userId)
+      .where(sql`${t.supersededAt} is null`),
     check("tax_declarations_form_valid", sql`${t.form} in (${sqlList(taxForms)})`),
     check("tax_declarations_tin_last4_format", sql`${t.tinLast4} ~ '^[0-9]{4}$'`),
     check("tax_declarations_country_format", sql`${t.country} ~ '^[A-Z]{2}$'`),
@@ -1237,9 +1251,13 @@ export const payoutRequests = pgTable(
     currency: text("currency").notNull().default("USD"),
     status: text("status", { enum: payoutStatuses }).notNull().default("pending"),
     method: text("method", { enum: payoutMethods }).notNull(),
-    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    feeMicros: bigint("fee_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     withholdingBps: integer("withholding_bps").notNull().default(0),
-    withholdingMicros: bigint("withholding_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    withholdingMicros: bigint("withholding_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     netMicros: bigint("net_micros", { mode: "bigint" }).notNull(),
     /** The transfer's reference (manual) or the Stripe transfer id. */
     reference: text("reference"),
@@ -1253,14 +1271,18 @@ export const payoutRequests = pgTable(
     rejectedAt: timestamp("rejected_at", { withTimezone: true }),
     canceledAt: timestamp("canceled_at", { withTimezone: true }),
     /** What the provider took back of the net (Stripe transfer reversals, cumulative) and the last reversal's entry. */
-    reversedMicros: bigint("reversed_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    reversedMicros: bigint("reversed_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     reversalEntryId: bigint("reversal_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     reversedAt: timestamp("reversed_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index("payout_requests_user_idx").on(t.userId, t.createdAt),
-    uniqueIndex("payout_requests_stripe_reference_unique").on(t.reference).where(sql`${t.method} = 'stripe' and ${t.reference} is not null`),
+    uniqueIndex("payout_requests_stripe_reference_unique")
+      .on(t.reference)
+      .where(sql`${t.method} = 'stripe' and ${t.reference} is not null`),
     check("payout_requests_reversed", sql`${t.reversedMicros} >= 0 and ${t.reversedMicros} <= ${t.netMicros}`),
     index("payout_requests_status_idx").on(t.status, t.createdAt),
     check("payout_requests_status_valid", sql`${t.status} in (${sqlList(payoutStatuses)})`),
@@ -1428,7 +1450,9 @@ export const workRequests = pgTable(
     index("work_requests_provider_profile_idx").on(t.providerProfileId, t.createdAt.desc()),
     index("work_requests_status_idx").on(t.status, t.createdAt.desc(), t.id.desc()),
     index("work_requests_created_idx").on(t.createdAt.desc(), t.id.desc()),
-    index("work_requests_song_idx").on(t.songId).where(sql`${t.songId} is not null`),
+    index("work_requests_song_idx")
+      .on(t.songId)
+      .where(sql`${t.songId} is not null`),
     check("work_requests_service_valid", sql`${t.service} in (${sqlList(marketplaceServices)})`),
     check("work_requests_status_valid", sql`${t.status} in (${sqlList(workRequestStatuses)})`),
     check("work_requests_budget_positive", sql`${t.budgetCents} > 0`),
@@ -1468,7 +1492,9 @@ export const estimates = pgTable(
   },
   (t) => [
     uniqueIndex("estimates_request_version_unique").on(t.workRequestId, t.version),
-    uniqueIndex("estimates_one_live").on(t.workRequestId).where(sql`${t.status} in ('awaiting_approval', 'accepted')`),
+    uniqueIndex("estimates_one_live")
+      .on(t.workRequestId)
+      .where(sql`${t.status} in ('awaiting_approval', 'accepted')`),
     check("estimates_status_valid", sql`${t.status} in (${sqlList(estimateStatuses)})`),
     check("estimates_total_positive", sql`${t.totalCents} > 0`),
     check("estimates_delivery_days_range", sql`${t.deliveryDays} between 1 and 365`),
@@ -1516,10 +1542,18 @@ export const projects = pgTable(
     fundingStatus: text("funding_status", { enum: projectFundingStatuses }).notNull().default("unfunded"),
     /** How the escrow was funded; null while unfunded. */
     fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
-    fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    refundedMicros: bigint("refunded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    fundedMicros: bigint("funded_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    releasedMicros: bigint("released_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    feeMicros: bigint("fee_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    refundedMicros: bigint("refunded_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     /** The payment's reference (manual: what the administrator saw arrive). */
     fundingReference: text("funding_reference"),
     /** The client's latest Stripe Checkout Session (card funding, decision 022); one open session at a time. */

@@ -14,7 +14,16 @@ export type PostProductionService = (typeof postProductionServices)[number];
  * through the stages; `delivered` when a file waits for the owner; `revision_requested` when the owner sent
  * it back; `completed` when the owner accepted a delivery as the song's audio; `canceled`, `declined`.
  */
-export const postProductionStatuses = ["pending", "awaiting_funding", "in_progress", "delivered", "revision_requested", "completed", "canceled", "declined"] as const;
+export const postProductionStatuses = [
+  "pending",
+  "awaiting_funding",
+  "in_progress",
+  "delivered",
+  "revision_requested",
+  "completed",
+  "canceled",
+  "declined",
+] as const;
 export type PostProductionStatus = (typeof postProductionStatuses)[number];
 
 /** The stage statuses (the spec's vocabulary, as projects use it); null until the engineer accepts. */
@@ -70,10 +79,18 @@ export const postProductionJobs = pgTable(
     fundingStatus: text("funding_status", { enum: escrowFundingStatuses }).notNull().default("unfunded"),
     fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
     fundingReference: text("funding_reference"),
-    fundedMicros: bigint("funded_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    releasedMicros: bigint("released_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    feeMicros: bigint("fee_micros", { mode: "bigint" }).notNull().default(sql`0`),
-    refundedMicros: bigint("refunded_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    fundedMicros: bigint("funded_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    releasedMicros: bigint("released_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    feeMicros: bigint("fee_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    refundedMicros: bigint("refunded_micros", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     fundEntryId: bigint("fund_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     settleEntryId: bigint("settle_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     fundedAt: timestamp("funded_at", { withTimezone: true }),

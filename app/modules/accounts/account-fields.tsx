@@ -25,15 +25,7 @@ export function NameFields({ name, lastName }: { name: TextField; lastName: Text
 }
 
 /** A password to choose and its repetition (register, reset, activation, account); `fresh` says "new". */
-export function NewPasswordFields({
-  password,
-  confirmation,
-  fresh = true,
-}: {
-  password: TextField;
-  confirmation: TextField;
-  fresh?: boolean;
-}) {
+export function NewPasswordFields({ password, confirmation, fresh = true }: { password: TextField; confirmation: TextField; fresh?: boolean }) {
   return (
     <>
       <Field

@@ -24,7 +24,6 @@ import { startUserSession } from "./session.server";
 useTestDatabase();
 const smtp = useSmtpListener({ LOGIN_LIMIT_PER_ACCOUNT: "3", LOGIN_LIMIT_PER_ACCOUNT_GLOBAL: "6", LOGIN_LIMIT_PER_IP: "50" });
 
-
 function tokenFromVerifyLink(link: string) {
   const url = new URL(link);
   const [, , id, token] = url.pathname.split("/");
@@ -68,9 +67,7 @@ describe("registration and email verification", () => {
   it("refuses a second account for the same address, whatever its case", async () => {
     const email = uniqueEmail("dup");
     await registerMember({ name: "A", lastName: "B", email, password: "a-good-password" });
-    await expect(
-      registerMember({ name: "A", lastName: "B", email: email.toUpperCase(), password: "a-good-password" }),
-    ).rejects.toBeInstanceOf(EmailTakenError);
+    await expect(registerMember({ name: "A", lastName: "B", email: email.toUpperCase(), password: "a-good-password" })).rejects.toBeInstanceOf(EmailTakenError);
   });
 
   it("tells the owner of a taken address that someone tried to register with it", async () => {

@@ -37,8 +37,7 @@ export async function findUserById(id: number): Promise<User | undefined> {
 export const INVALID_CREDENTIALS = "These credentials do not match our records.";
 
 export type LoginOutcome =
-  | { ok: true; user: User }
-  | { ok: false; reason: "invalid" | "rate_limited" | "unverified" | "not_activated" | "suspended"; message: string; status: number };
+  { ok: true; user: User } | { ok: false; reason: "invalid" | "rate_limited" | "unverified" | "not_activated" | "suspended"; message: string; status: number };
 
 /**
  * Checks a login attempt, with one generic message for a wrong email or password. Only failures count,
@@ -202,10 +201,7 @@ export async function verifyEmail(input: { userId: number; token: string; url: s
       const holder = await findUserByEmail(change.newEmail, tx);
       if (holder && holder.id !== change.userId) return "email_taken";
       if ((await consumeToken(tx, input.token, "email_change")) !== change.userId) return "invalid_link";
-      await tx
-        .update(users)
-        .set({ email: change.newEmail, emailVerifiedAt: now, updatedAt: now })
-        .where(eq(users.id, change.userId));
+      await tx.update(users).set({ email: change.newEmail, emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, change.userId));
       return "email_changed";
     });
   } catch (error) {
@@ -241,11 +237,7 @@ export async function requestPasswordReset(email: string, ip: string): Promise<v
 export type TokenLinkCheck = "valid" | "invalid_signature" | "invalid_link";
 
 /** Checks a signed token link without using it up (to decide whether to show its form). */
-export async function checkTokenLink(
-  url: string,
-  token: string,
-  purpose: "password_reset" | "activation",
-): Promise<TokenLinkCheck> {
+export async function checkTokenLink(url: string, token: string, purpose: "password_reset" | "activation"): Promise<TokenLinkCheck> {
   if (!hasValidSignature(url)) return "invalid_signature";
   return (await findTokenUser(db(), token, purpose)) ? "valid" : "invalid_link";
 }
@@ -302,11 +294,7 @@ export async function sendActivationEmail(user: User, invitedBy?: string): Promi
 }
 
 /** Sets the first password of a pending account; the link proves the email address too. */
-export async function activateAccount(input: {
-  token: string;
-  url: string;
-  password: string;
-}): Promise<TokenLinkCheck> {
+export async function activateAccount(input: { token: string; url: string; password: string }): Promise<TokenLinkCheck> {
   return setPasswordFromToken(input, "activation");
 }
 

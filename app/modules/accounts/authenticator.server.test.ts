@@ -15,7 +15,11 @@ const loginRequest = (cookie?: string) => new Request("http://localhost/login", 
 describe("the login's password step (remix-auth FormStrategy)", () => {
   it("answers the user and where to go for a right password", async () => {
     const user = await createUser();
-    const login = await authenticatePassword(loginRequest(), form({ email: user.email.toUpperCase(), password: TEST_PASSWORD, redirect: "/member/1/profile" }), "198.51.100.7");
+    const login = await authenticatePassword(
+      loginRequest(),
+      form({ email: user.email.toUpperCase(), password: TEST_PASSWORD, redirect: "/member/1/profile" }),
+      "198.51.100.7",
+    );
     expect(login).toMatchObject({ ok: true, user: { id: user.id }, redirect: "/member/1/profile" });
   });
 
@@ -36,7 +40,10 @@ describe("the login's password step (remix-auth FormStrategy)", () => {
     const claiming = (ip: string) => new Request("http://localhost/login", { method: "POST", headers: { "x-backline-login-ip": ip } });
     // Five wrong passwords fill the account's window for 192.0.2.1 (LOGIN_LIMIT_PER_ACCOUNT), though each request claims another address.
     for (let i = 0; i < 5; i++) await authenticatePassword(claiming(`203.0.113.${i}`), form({ email: user.email, password: "wrong" }), "192.0.2.1");
-    expect(await authenticatePassword(claiming("203.0.113.50"), form({ email: user.email, password: TEST_PASSWORD }), "192.0.2.1")).toMatchObject({ ok: false, status: 429 });
+    expect(await authenticatePassword(claiming("203.0.113.50"), form({ email: user.email, password: TEST_PASSWORD }), "192.0.2.1")).toMatchObject({
+      ok: false,
+      status: 429,
+    });
     // From another address the owner still logs in.
     expect(await authenticatePassword(claiming("192.0.2.1"), form({ email: user.email, password: TEST_PASSWORD }), "192.0.2.2")).toMatchObject({ ok: true });
   });

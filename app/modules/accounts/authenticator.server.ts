@@ -14,9 +14,7 @@ import { LoginSchema } from "./schemas";
  * reply with its message and status), so a refusal is not an exception. What follows a right password (the
  * second step for two-factor accounts, the session, the legal agreements) stays in the login route.
  */
-export type PasswordLogin =
-  | { ok: true; user: User; redirect: string | undefined }
-  | { ok: false; status: number; reply: SubmissionResult<string[]> };
+export type PasswordLogin = { ok: true; user: User; redirect: string | undefined } | { ok: false; status: number; reply: SubmissionResult<string[]> };
 
 export const PASSWORD_STRATEGY = "password";
 

@@ -9,19 +9,26 @@ describe("afterLoginTarget", () => {
     expect(afterLoginTarget(input, "/fallback")).toBe(expected);
   });
 
-  it.each(["//evil.example", "/\\evil.example", "https://evil.example/x", "javascript:alert(1)", "", "/login", "/logout", "/login?redirect=%2Fx", "/a/../logout", "/.//evil.example", null])(
-    "ignores %s",
-    (input) => {
-      expect(afterLoginTarget(input, "/fallback")).toBe("/fallback");
-    },
-  );
+  it.each([
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example/x",
+    "javascript:alert(1)",
+    "",
+    "/login",
+    "/logout",
+    "/login?redirect=%2Fx",
+    "/a/../logout",
+    "/.//evil.example",
+    null,
+  ])("ignores %s", (input) => {
+    expect(afterLoginTarget(input, "/fallback")).toBe("/fallback");
+  });
 });
 
 describe("loginPathFor", () => {
   it("carries the full path with its query", () => {
-    expect(loginPathFor(new Request("http://x/member/1/songs?page=2"))).toBe(
-      "/login?redirect=%2Fmember%2F1%2Fsongs%3Fpage%3D2",
-    );
+    expect(loginPathFor(new Request("http://x/member/1/songs?page=2"))).toBe("/login?redirect=%2Fmember%2F1%2Fsongs%3Fpage%3D2");
   });
   it("leaves the value empty when the path already carries a redirect", () => {
     expect(loginPathFor(new Request("http://x/admin/members?redirect=%2Fx"))).toBe("/login?redirect=");

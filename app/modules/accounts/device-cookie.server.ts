@@ -43,7 +43,9 @@ export function resetDeviceCookieForTests() {
 async function readDevice(request: Request): Promise<DeviceValue | null> {
   const header = request.headers.get("Cookie");
   if (!header?.includes("backline_device=")) return null;
-  const value = (await deviceCookie().parse(header).catch(() => null)) as DeviceValue | null;
+  const value = (await deviceCookie()
+    .parse(header)
+    .catch(() => null)) as DeviceValue | null;
   if (!value || typeof value.d !== "string" || !/^[\w-]{16,64}$/.test(value.d) || !Array.isArray(value.u)) return null;
   return { d: value.d, u: value.u.filter((id) => Number.isSafeInteger(id)).slice(0, MAX_ACCOUNTS) };
 }

@@ -80,4 +80,3 @@ export function idOr404(value: string | undefined | null): number {
   if (id === null) throw notFound();
   return id;
 }
-

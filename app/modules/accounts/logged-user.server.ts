@@ -41,7 +41,10 @@ export async function loadLoggedUser(user: User): Promise<LoggedUser> {
   const [pending, [count]] = await Promise.all([
     pendingDocumentsFor(user.id),
     // The id as a parameter: a lone table's column would be rendered unqualified inside the subquery.
-    db().select({ n: postProductionJobsCountSql(sql`${user.id}::int`) }).from(users).where(eq(users.id, user.id)),
+    db()
+      .select({ n: postProductionJobsCountSql(sql`${user.id}::int`) })
+      .from(users)
+      .where(eq(users.id, user.id)),
   ]);
   return toLoggedUser(user, pending.length === 0, Number(count?.n) || 0);
 }

@@ -32,5 +32,4 @@ export async function verifyPassword(password: string, stored: string | null | u
   return stored != null && crypto.timingSafeEqual(actual, expected);
 }
 
-const DUMMY_HASH =
-  "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$" + Buffer.alloc(KEY_LENGTH).toString("base64");
+const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$" + Buffer.alloc(KEY_LENGTH).toString("base64");

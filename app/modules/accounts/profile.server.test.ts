@@ -12,20 +12,11 @@ import { useTestDatabase } from "../../../tests/helpers/database";
 import { useSmtpListener } from "../../../tests/helpers/smtp";
 import { attemptLogin, findUserById, verifyEmail } from "./accounts.server";
 import { verifyPassword } from "./password.server";
-import {
-  cancelEmailChange,
-  changePassword,
-  loadAccountDetails,
-  ProfileError,
-  removeAvatar,
-  updateAvatar,
-  updateNamesAndEmail,
-} from "./profile.server";
+import { cancelEmailChange, changePassword, loadAccountDetails, ProfileError, removeAvatar, updateAvatar, updateNamesAndEmail } from "./profile.server";
 import { getSession, startUserSession } from "./session.server";
 
 useTestDatabase();
 const smtp = useSmtpListener();
-
 
 function verifyLink(link: string) {
   const url = new URL(link);
@@ -196,9 +187,7 @@ describe("password", () => {
     await sessionFor(member.id);
     const before = (await user(member.id)).passwordHash;
 
-    const error = await changePassword(member.id, { currentPassword: "not-my-password", password: "whatever-new" }, current).catch(
-      (e) => e,
-    );
+    const error = await changePassword(member.id, { currentPassword: "not-my-password", password: "whatever-new" }, current).catch((e) => e);
     expect(error).toBeInstanceOf(ProfileError);
     expect(error).toMatchObject({ field: "currentPassword", message: "That is not your current password.", status: 400 });
     expect((await user(member.id)).passwordHash).toBe(before);
@@ -222,8 +211,11 @@ describe("password", () => {
 
 describe("avatar", () => {
   const png = (width = 300, height = 200) =>
-    sharp({ create: { width, height, channels: 3, background: "#3b82f6" } }).png().toBuffer();
-  const file = async (bytes: Buffer | string, type = "image/png") => new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], "avatar.png", { type });
+    sharp({ create: { width, height, channels: 3, background: "#3b82f6" } })
+      .png()
+      .toBuffer();
+  const file = async (bytes: Buffer | string, type = "image/png") =>
+    new File([typeof bytes === "string" ? bytes : new Uint8Array(bytes)], "avatar.png", { type });
   /** Every variant still stored of the image `publicPath` names. */
   const variantsOf = (publicPath: string) => storage().list(`${imageKey(publicPath)!.replace(/[^/]+$/, "")}`);
   const isStored = (publicPath: string) => storage().exists(imageKey(publicPath)!);
@@ -253,12 +245,7 @@ describe("avatar", () => {
     const before = await allFiles();
     const updatedAt = (await user(member.id)).updatedAt;
 
-    for (const bad of [
-      await file("definitely not an image"),
-      await file(await png(), "application/pdf"),
-      await file(await png(32, 32)),
-      null,
-    ]) {
+    for (const bad of [await file("definitely not an image"), await file(await png(), "application/pdf"), await file(await png(32, 32)), null]) {
       await expect(updateAvatar(member.id, bad)).rejects.toBeInstanceOf(ImageUploadError);
     }
     expect(await user(member.id)).toMatchObject({ avatarImg: current, updatedAt });

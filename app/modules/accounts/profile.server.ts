@@ -68,12 +68,7 @@ export async function pendingEmailChange(memberId: number): Promise<string | nul
     .select({ newEmail: oneTimeTokens.newEmail })
     .from(oneTimeTokens)
     .where(
-      and(
-        eq(oneTimeTokens.userId, memberId),
-        eq(oneTimeTokens.purpose, "email_change"),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-      ),
+      and(eq(oneTimeTokens.userId, memberId), eq(oneTimeTokens.purpose, "email_change"), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, new Date())),
     )
     .orderBy(desc(oneTimeTokens.createdAt))
     .limit(1);
@@ -106,10 +101,7 @@ export async function changesLoginEmail(memberId: number, email: string): Promis
  * someone tried it, and the confirmation link goes nowhere. Attempts are counted before any lookup. Typing the
  * same address in another case just saves it.
  */
-export async function updateNamesAndEmail(
-  memberId: number,
-  input: { name: string; lastName: string; email: string },
-): Promise<NamesAndEmailResult> {
+export async function updateNamesAndEmail(memberId: number, input: { name: string; lastName: string; email: string }): Promise<NamesAndEmailResult> {
   const user = await findMember(memberId);
   const email = input.email.trim();
   const sameAddress = normalizeEmail(email) === normalizeEmail(user.email);
@@ -117,11 +109,7 @@ export async function updateNamesAndEmail(
   if (!sameAddress) {
     const limit = await hitRateLimit(`email-change:user:${memberId}`, EMAIL_CHANGE_LIMIT.count, EMAIL_CHANGE_LIMIT.windowSeconds);
     if (!limit.allowed) {
-      throw new ProfileError(
-        `Too many email changes were asked for. Please try again in ${describeWait(limit.retryAfterSeconds)}.`,
-        "email",
-        429,
-      );
+      throw new ProfileError(`Too many email changes were asked for. Please try again in ${describeWait(limit.retryAfterSeconds)}.`, "email", 429);
     }
     holder = await findUserByEmail(email);
   }
@@ -197,8 +185,7 @@ export async function checkEmailChangeCancel(token: string, url: string): Promis
 }
 
 export type EmailChangeCancelOutcome =
-  | { ok: true; oldEmail: string; restored: boolean; addressTaken: boolean }
-  | { ok: false; reason: "invalid_signature" | "invalid_link" };
+  { ok: true; oldEmail: string; restored: boolean; addressTaken: boolean } | { ok: false; reason: "invalid_signature" | "invalid_link" };
 
 /**
  * The old address's "this was not me" (decision 020): used once, it withdraws every pending change and password
@@ -260,20 +247,12 @@ export async function cancelEmailChange(memberId: number): Promise<void> {
  * Changes a user's own password after checking the current one, then ends every other session of that
  * user (the one making the change stays signed in). Wrong current passwords are limited per user.
  */
-export async function changePassword(
-  userId: number,
-  input: { currentPassword: string; password: string },
-  keepSessionId: string,
-): Promise<void> {
+export async function changePassword(userId: number, input: { currentPassword: string; password: string }, keepSessionId: string): Promise<void> {
   const key = `password-change:user:${userId}`;
   const { count, windowSeconds } = PASSWORD_CHANGE_FAILURES;
   const limit = await peekRateLimit(key, count, windowSeconds);
   if (!limit.allowed) {
-    throw new ProfileError(
-      `Too many wrong passwords. Please try again in ${describeWait(limit.retryAfterSeconds)}.`,
-      "currentPassword",
-      429,
-    );
+    throw new ProfileError(`Too many wrong passwords. Please try again in ${describeWait(limit.retryAfterSeconds)}.`, "currentPassword", 429);
   }
   const user = await findMember(userId);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
@@ -307,11 +286,7 @@ export async function removeAvatar(memberId: number): Promise<void> {
 /** Sets users.avatar_img and returns the value it replaced (read under a row lock). */
 async function swapAvatar(memberId: number, avatarImg: string | null): Promise<string | null> {
   return db().transaction(async (tx) => {
-    const [row] = await tx
-      .select({ avatarImg: users.avatarImg })
-      .from(users)
-      .where(eq(users.id, memberId))
-      .for("update");
+    const [row] = await tx.select({ avatarImg: users.avatarImg }).from(users).where(eq(users.id, memberId)).for("update");
     if (!row) throw new Error(`No user ${memberId}`);
     await tx.update(users).set({ avatarImg, updatedAt: new Date() }).where(eq(users.id, memberId));
     return row.avatarImg;

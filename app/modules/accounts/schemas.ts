@@ -8,10 +8,7 @@ export const emailField = z
   .max(254, "That email address is too long.")
   .pipe(z.email("Enter a valid email address, like name@example.com."));
 
-export const newPasswordField = z
-  .string({ error: "Choose a password." })
-  .min(8, "Use at least 8 characters.")
-  .max(128, "Use at most 128 characters.");
+export const newPasswordField = z.string({ error: "Choose a password." }).min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
 
 export const nameField = (label: string) =>
   z
@@ -28,9 +25,7 @@ export const LoginSchema = z.object({
 
 /** An authenticator code (6 digits) or a recovery code (xxxxx-xxxxx): the login's second step and the two-factor forms. */
 export const OneTimeCodeSchema = z.object({
-  code: z
-    .string({ error: "Enter the code from your authenticator app." })
-    .max(40, "Enter the 6-digit code from your authenticator app, or a recovery code."),
+  code: z.string({ error: "Enter the code from your authenticator app." }).max(40, "Enter the 6-digit code from your authenticator app, or a recovery code."),
 });
 
 interface PasswordPair {

@@ -77,7 +77,9 @@ export function sessionStorage(): SessionStorage<SessionData> {
         .where(eq(sessions.idHash, sha256(id)));
     },
     async deleteData(id) {
-      await db().delete(sessions).where(eq(sessions.idHash, sha256(id)));
+      await db()
+        .delete(sessions)
+        .where(eq(sessions.idHash, sha256(id)));
     },
   });
   return storage;
@@ -93,10 +95,7 @@ export function getSession(request: Request): Promise<Session<SessionData>> {
 }
 
 /** Starts a fresh session (never reusing an earlier id) and redirects with its cookie. */
-export async function startUserSession(
-  request: Request,
-  input: { userId: number; ip: string; redirectTo: string },
-): Promise<Response> {
+export async function startUserSession(request: Request, input: { userId: number; ip: string; redirectTo: string }): Promise<Response> {
   const previous = await getSession(request);
   if (previous.id) await sessionStorage().destroySession(previous);
   const session = await sessionStorage().getSession();
@@ -119,9 +118,7 @@ export async function endSession(request: Request, redirectTo = "/login"): Promi
 
 /** Ends every session of a user (password reset, suspension), optionally keeping the current one. */
 export async function revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
-  const condition = exceptSessionId
-    ? and(eq(sessions.userId, userId), ne(sessions.idHash, sha256(exceptSessionId)))
-    : eq(sessions.userId, userId);
+  const condition = exceptSessionId ? and(eq(sessions.userId, userId), ne(sessions.idHash, sha256(exceptSessionId))) : eq(sessions.userId, userId);
   await db().delete(sessions).where(condition);
 }
 

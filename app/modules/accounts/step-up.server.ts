@@ -22,7 +22,13 @@ type Outcome = { ok: true } | { ok: false; message: string; status: number };
  * before (`device`), that browser's own window only (device-cookie.server.ts). Refuses before checking when a
  * window is full; a success clears the narrowest counter.
  */
-async function limited(prefix: string, userId: number, at: { ip: string; device?: string | null }, check: () => Promise<boolean>, wrong: string): Promise<Outcome> {
+async function limited(
+  prefix: string,
+  userId: number,
+  at: { ip: string; device?: string | null },
+  check: () => Promise<boolean>,
+  wrong: string,
+): Promise<Outcome> {
   const attempt = await limitedAttempt(
     { prefix, account: userId, ip: at.ip, device: at.device ?? null, tooMany: (wait) => `Too many attempts. Please try again in ${wait}.` },
     check,
@@ -126,7 +132,13 @@ export async function confirmIdentity(
   if (await hasTwoFactor(user.id)) {
     return limited("confirm", user.id, input, async () => Boolean(input.code) && (await verifySecondFactor(user.id, input.code!)) !== null, WRONG_CODE);
   }
-  return limited("confirm", user.id, input, () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)), "That password is not right.");
+  return limited(
+    "confirm",
+    user.id,
+    input,
+    () => (input.password ? verifyPassword(input.password, user.passwordHash) : Promise.resolve(false)),
+    "That password is not right.",
+  );
 }
 
 /** Turning two-factor off: the password or a code (TOTP or recovery), rate-limited like login. */

@@ -24,9 +24,7 @@ export async function issueToken(tx: Db, userId: number, purpose: TokenPurpose, 
   const token = randomToken();
   // Every email change's cancel link stays usable: a second change must not take the first one's away.
   if (purpose !== "email_change_cancel") {
-    await tx
-      .delete(oneTimeTokens)
-      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+    await tx.delete(oneTimeTokens).where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
   }
   await tx.insert(oneTimeTokens).values({
     userId,
@@ -49,21 +47,13 @@ function usable(token: string, purpose: TokenPurpose) {
 
 /** The user a token belongs to, without using it up; null when unknown, used or expired. */
 export async function findTokenUser(tx: Db, token: string, purpose: TokenPurpose): Promise<number | null> {
-  const [row] = await tx
-    .select({ userId: oneTimeTokens.userId })
-    .from(oneTimeTokens)
-    .where(usable(token, purpose))
-    .limit(1);
+  const [row] = await tx.select({ userId: oneTimeTokens.userId }).from(oneTimeTokens).where(usable(token, purpose)).limit(1);
   return row?.userId ?? null;
 }
 
 /** Uses a token up in one atomic update, so two concurrent requests cannot both succeed. */
 export async function consumeToken(tx: Db, token: string, purpose: TokenPurpose): Promise<number | null> {
-  const [row] = await tx
-    .update(oneTimeTokens)
-    .set({ usedAt: new Date() })
-    .where(usable(token, purpose))
-    .returning({ userId: oneTimeTokens.userId });
+  const [row] = await tx.update(oneTimeTokens).set({ usedAt: new Date() }).where(usable(token, purpose)).returning({ userId: oneTimeTokens.userId });
   return row?.userId ?? null;
 }
 

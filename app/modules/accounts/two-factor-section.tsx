@@ -37,8 +37,8 @@ export function TwoFactorSection({
       ) : (
         <div className="space-y-3">
           <p className="text-sm text-stone-700" data-testid="two-factor-status">
-            Two-factor authentication is <strong>off</strong>. Turn it on to ask for a code from an authenticator app (such as 1Password, Google
-            Authenticator or Aegis) each time you log in.
+            Two-factor authentication is <strong>off</strong>. Turn it on to ask for a code from an authenticator app (such as 1Password, Google Authenticator
+            or Aegis) each time you log in.
           </p>
           <Form method="post">
             <SubmitButton name="intent" value="tfa-start" pendingLabel="Preparing…" className={primaryButton}>
@@ -55,9 +55,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div role="status" tabIndex={-1} className="rounded-md border border-green-200 bg-green-50 p-4 text-sm text-green-950">
       <p className="font-semibold">Your recovery codes</p>
-      <p className="mt-1">
-        Keep them somewhere safe, apart from your phone. Each works once, instead of a code from the app. They are shown only now.
-      </p>
+      <p className="mt-1">Keep them somewhere safe, apart from your phone. Each works once, instead of a code from the app. They are shown only now.</p>
       <ul data-testid="recovery-codes" className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 font-mono">
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -75,7 +73,12 @@ function Enrolling({ enrolment, lastResult }: { enrolment: NonNullable<TwoFactor
         <li>
           Scan this QR code with your authenticator app, or enter the key by hand.
           <div className="mt-2 flex flex-col gap-4 sm:flex-row sm:items-start">
-            <div className="size-40 shrink-0 rounded border border-stone-200 bg-white [&>svg]:size-full" role="img" aria-label="QR code of the key" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
+            <div
+              className="size-40 shrink-0 rounded border border-stone-200 bg-white [&>svg]:size-full"
+              role="img"
+              aria-label="QR code of the key"
+              dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }}
+            />
             <dl className="min-w-0 space-y-2">
               <dt className="font-medium text-stone-800">Key</dt>
               <dd>
@@ -98,7 +101,13 @@ function Enrolling({ enrolment, lastResult }: { enrolment: NonNullable<TwoFactor
         <FormAlert id={form.errorId} errors={form.errors} />
         <Field
           label="Code from the app"
-          inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "one-time-code", inputMode: "numeric", spellCheck: false, maxLength: 40 }}
+          inputProps={{
+            ...getInputProps(fields.code, { type: "text" }),
+            autoComplete: "one-time-code",
+            inputMode: "numeric",
+            spellCheck: false,
+            maxLength: 40,
+          }}
           errors={fields.code.errors}
           errorId={fields.code.errorId}
         />

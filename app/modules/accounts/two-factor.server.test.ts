@@ -8,14 +8,7 @@ import { useTestDatabase } from "../../../tests/helpers/database";
 import { useSmtpListener } from "../../../tests/helpers/smtp";
 import { recordPayoutDetailChange, reportPayoutDetailChange } from "~/modules/payouts/payout-changes.server";
 import { getSession, sessionStorage, startUserSession } from "./session.server";
-import {
-  attemptSecondFactor,
-  CONFIRMATION_WINDOW_SECONDS,
-  confirmIdentity,
-  isFresh,
-  recordConfirmation,
-  requireFreshConfirmation,
-} from "./step-up.server";
+import { attemptSecondFactor, CONFIRMATION_WINDOW_SECONDS, confirmIdentity, isFresh, recordConfirmation, requireFreshConfirmation } from "./step-up.server";
 import {
   confirmEnrolment,
   disableTwoFactor,
@@ -176,10 +169,20 @@ describe("fresh confirmation", () => {
       (thrown: unknown) => thrown as { init: { status: number }; data: { confirm: { fields: string[][]; twoFactor: boolean; error: string | null } } },
     );
     expect(refused!.init.status).toBe(403);
-    expect(refused!.data.confirm).toEqual({ fields: [["intent", "bank"], ["accountNumber", "12345678"]], twoFactor: false, purpose: "account", error: null });
+    expect(refused!.data.confirm).toEqual({
+      fields: [
+        ["intent", "bank"],
+        ["accountNumber", "12345678"],
+      ],
+      twoFactor: false,
+      purpose: "account",
+      error: null,
+    });
 
     body.set("confirmPassword", "wrong password");
-    const wrong = await requireFreshConfirmation(request, user, body, "127.0.0.1").catch((thrown: { data: { confirm: { fields: string[][]; error: string } } }) => thrown.data.confirm);
+    const wrong = await requireFreshConfirmation(request, user, body, "127.0.0.1").catch(
+      (thrown: { data: { confirm: { fields: string[][]; error: string } } }) => thrown.data.confirm,
+    );
     expect(wrong!.error).toBe("That password is not right.");
     expect(JSON.stringify(wrong!.fields)).not.toContain("wrong password");
 
@@ -219,7 +222,11 @@ describe("payout detail changes", () => {
   it("emails the member a signed report link; a report is recorded once, signs every session out", async () => {
     const user = await createUser();
     await startUserSession(new Request("http://localhost:3999/login"), { userId: user.id, ip: "127.0.0.1", redirectTo: "/" });
-    const { id, reportUrl } = await recordPayoutDetailChange(user, { kind: "bank_details", summary: "Bank transfer to the account ending 6789 (US)", ip: "127.0.0.9" });
+    const { id, reportUrl } = await recordPayoutDetailChange(user, {
+      kind: "bank_details",
+      summary: "Bank transfer to the account ending 6789 (US)",
+      ip: "127.0.0.9",
+    });
     const mail = await smtp.next(user.email);
     expect(mail.subject).toBe("Your Backline bank details changed");
     expect(mail.text).toContain("ending 6789");

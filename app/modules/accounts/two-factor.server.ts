@@ -76,7 +76,10 @@ export interface Enrolment {
 
 /** The pending secret, to show as text, as an otpauth URI and as a QR code; null when not enrolling. */
 export async function pendingEnrolment(user: Pick<User, "id" | "email">): Promise<Enrolment | null> {
-  const [row] = await db().select().from(twoFactors).where(and(eq(twoFactors.userId, user.id), isNull(twoFactors.enabledAt)));
+  const [row] = await db()
+    .select()
+    .from(twoFactors)
+    .where(and(eq(twoFactors.userId, user.id), isNull(twoFactors.enabledAt)));
   if (!row) return null;
   const secret = unseal(row.secretEncrypted, aad(user.id), WHAT);
   const uri = generateURI({ issuer: env().APP_NAME, label: user.email, secret });
@@ -199,7 +202,8 @@ export async function sendTwoFactorNotice(user: Pick<User, "id" | "email" | "nam
     on: {
       subject: `Two-factor authentication is on for your ${appName} account`,
       intro: `Two-factor authentication was just turned on for your ${appName} account: each login now asks for a code from the authenticator app that was set up.`,
-      outro: "If this was not you, someone else may control your account: reset your password from the login page at once and contact us, so we can check it with you.",
+      outro:
+        "If this was not you, someone else may control your account: reset your password from the login page at once and contact us, so we can check it with you.",
     },
     off: {
       subject: `Two-factor authentication is off for your ${appName} account`,

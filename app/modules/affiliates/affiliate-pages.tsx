@@ -5,7 +5,18 @@ import { CHART_COLORS, ChartCard, EmptyState, MonthBarChart, StatCard } from "~/
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import {
+  dangerButton,
+  Field,
+  FieldErrors,
+  FormAlert,
+  inputClass,
+  secondaryButton,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+  useFormResetKey,
+} from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { ShareButtons } from "~/components/share/share-buttons";
@@ -20,7 +31,6 @@ import type { AdminAffiliateActionData, AdminAffiliateForm } from "./affiliate-r
  * application form's fields (used by /register/affiliate). Every form is a plain <Form method="post">
  * (Conform), working without JavaScript; errors show beside their fields and the values are kept.
  */
-
 
 const STATUS_OPTIONS = [
   { value: "", label: "All statuses" },
@@ -58,7 +68,16 @@ function Facts({ label, rows }: { label: string; rows: Array<[string, ReactNode]
 
 interface ApplicationFields {
   audience: { name: string; errors?: string[]; errorId: string; initialValue?: unknown; id: string; descriptionId: string; key?: string; required?: boolean };
-  payoutMethod: { name: string; errors?: string[]; errorId: string; initialValue?: unknown; id: string; descriptionId: string; key?: string; required?: boolean };
+  payoutMethod: {
+    name: string;
+    errors?: string[];
+    errorId: string;
+    initialValue?: unknown;
+    id: string;
+    descriptionId: string;
+    key?: string;
+    required?: boolean;
+  };
 }
 
 /** What an applicant earns and how they can be paid here (registerAffiliateLoader's `terms`). */
@@ -75,8 +94,8 @@ const bpsPercent = (bps: number) => `${(bps / 100).toLocaleString("en-US", { max
 export function ApplicationTermsNote({ terms }: { terms: ApplicationTerms }) {
   return (
     <p className="rounded-md border border-brand-100 bg-brand-50 px-3 py-2 text-sm text-brand-950" data-testid="affiliate-terms">
-      You earn <strong>{bpsPercent(terms.rateBps)}</strong> of the platform commission ({bpsPercent(terms.platformBps)} of each royalty) on the members you bring:{" "}
-      {bpsPercent(terms.perDollarBps)} of what they earn, for 12 months after they sign up. An administrator reviews each application.
+      You earn <strong>{bpsPercent(terms.rateBps)}</strong> of the platform commission ({bpsPercent(terms.platformBps)} of each royalty) on the members you
+      bring: {bpsPercent(terms.perDollarBps)} of what they earn, for 12 months after they sign up. An administrator reviews each application.
     </p>
   );
 }
@@ -122,8 +141,18 @@ export interface AdminAffiliatesData {
   total: number;
   pageCount: number;
   rows: Array<{
-    id: number; href: string; status: string; statusLabel: string; code: string | null; rate: string; member: string; email: string; memberHref: string;
-    referrals: number; earned: string; createdAt: string;
+    id: number;
+    href: string;
+    status: string;
+    statusLabel: string;
+    code: string | null;
+    rate: string;
+    member: string;
+    email: string;
+    memberHref: string;
+    referrals: number;
+    earned: string;
+    createdAt: string;
   }>;
 }
 
@@ -187,7 +216,13 @@ export function AdminAffiliatesPage({ loaderData }: { loaderData: AdminAffiliate
           />
         }
       />
-      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["affiliate", "affiliates"]} />
+      <Pagination
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        total={loaderData.total}
+        pageSize={loaderData.pageSize}
+        noun={["affiliate", "affiliates"]}
+      />
     </div>
   );
 }
@@ -195,16 +230,45 @@ export function AdminAffiliatesPage({ loaderData }: { loaderData: AdminAffiliate
 /* ------------------------------------------------------------------ shared: figures and lines */
 
 export interface AffiliateSummaryView {
-  id: number; status: string; statusLabel: string; code: string | null; audience: string; payoutMethod: string; commissionBps: number; rate: string;
-  reason: string | null; createdAt: string; decidedAt: string | null;
+  id: number;
+  status: string;
+  statusLabel: string;
+  code: string | null;
+  audience: string;
+  payoutMethod: string;
+  commissionBps: number;
+  rate: string;
+  reason: string | null;
+  createdAt: string;
+  decidedAt: string | null;
 }
 export interface FiguresView {
-  clicks: number; signUps: number; activeReferrals: number; earned: string; earnedExact: string;
+  clicks: number;
+  signUps: number;
+  activeReferrals: number;
+  earned: string;
+  earnedExact: string;
   byMonth: Array<{ month: string; amount: string; cents: number }>;
 }
 export interface LinesView {
-  page: number; pageSize: number; total: number; pageCount: number;
-  rows: Array<{ id: number; date: string; importId: number | null; lineNo: number | null; period: string | null; store: string | null; trackTitle: string | null; referred: string; referredId: number; base: string; rate: string; amount: string }>;
+  page: number;
+  pageSize: number;
+  total: number;
+  pageCount: number;
+  rows: Array<{
+    id: number;
+    date: string;
+    importId: number | null;
+    lineNo: number | null;
+    period: string | null;
+    store: string | null;
+    trackTitle: string | null;
+    referred: string;
+    referredId: number;
+    base: string;
+    rate: string;
+    amount: string;
+  }>;
 }
 
 function Figures({ figures }: { figures: FiguresView }) {
@@ -213,7 +277,14 @@ function Figures({ figures }: { figures: FiguresView }) {
       <StatCard label="Clicks" value={<span className="tabular-nums">{figures.clicks}</span>} />
       <StatCard label="Sign-ups" value={<span className="tabular-nums">{figures.signUps}</span>} />
       <StatCard label="Active referrals" value={<span className="tabular-nums">{figures.activeReferrals}</span>} hint="Within 12 months of signing up" />
-      <StatCard label="Commissions earned" value={<span className="tabular-nums" data-exact={figures.earnedExact}>{figures.earned}</span>} />
+      <StatCard
+        label="Commissions earned"
+        value={
+          <span className="tabular-nums" data-exact={figures.earnedExact}>
+            {figures.earned}
+          </span>
+        }
+      />
     </div>
   );
 }
@@ -266,7 +337,18 @@ type LineRow = LinesView["rows"][number];
 function CommissionLines({ lines, memberHref }: { lines: LinesView; memberHref?: (id: number) => string }) {
   const columns: Array<DataColumn<LineRow>> = [
     { key: "date", header: "Posted", rowHeader: true, cell: (r) => r.date },
-    { key: "referred", header: "Referred member", cell: (r) => (memberHref ? <Link to={memberHref(r.referredId)} className="text-brand-800 underline">{r.referred}</Link> : r.referred) },
+    {
+      key: "referred",
+      header: "Referred member",
+      cell: (r) =>
+        memberHref ? (
+          <Link to={memberHref(r.referredId)} className="text-brand-800 underline">
+            {r.referred}
+          </Link>
+        ) : (
+          r.referred
+        ),
+    },
     { key: "line", header: "Statement line", cell: (r) => (r.importId ? `Import #${r.importId}, line ${r.lineNo}` : "—") },
     { key: "track", header: "Track", cell: (r) => [r.trackTitle, r.store, r.period].filter(Boolean).join(" · ") || "—" },
     { key: "base", header: "Platform commission", align: "right", cell: (r) => <span className="tabular-nums">${r.base}</span> },
@@ -312,7 +394,8 @@ export interface AdminAffiliateData {
   accountPath: string;
 }
 
-const lastResultFor = (actionData: AdminAffiliateActionData | undefined, form: AdminAffiliateForm) => (actionData?.form === form ? actionData.result : undefined);
+const lastResultFor = (actionData: AdminAffiliateActionData | undefined, form: AdminAffiliateForm) =>
+  actionData?.form === form ? actionData.result : undefined;
 
 function ActionForm({
   form: formName,
@@ -324,7 +407,9 @@ function ActionForm({
 }: {
   form: AdminAffiliateForm;
   actionData: AdminAffiliateActionData | undefined;
-  children?: (fields: Record<string, { name: string; errors?: string[]; errorId: string; initialValue?: unknown; id: string; descriptionId: string }>) => ReactNode;
+  children?: (
+    fields: Record<string, { name: string; errors?: string[]; errorId: string; initialValue?: unknown; id: string; descriptionId: string }>,
+  ) => ReactNode;
   submit: string;
   pendingLabel: string;
   danger?: boolean;
@@ -357,7 +442,10 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
               Affiliates
             </Link>
           </p>
-          <h1 className="mt-1 text-2xl font-semibold tracking-tight">Affiliate #{a.id}{owner ? `: ${owner.name}` : ""}</h1>
+          <h1 className="mt-1 text-2xl font-semibold tracking-tight">
+            Affiliate #{a.id}
+            {owner ? `: ${owner.name}` : ""}
+          </h1>
         </div>
         <StatusTag status={a.status} label={a.statusLabel} />
       </div>
@@ -366,7 +454,12 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
           label="Affiliate application"
           rows={[
             ["Member", owner ? <Link key="m" to={owner.href} className="text-brand-800 underline">{`${owner.name} (${owner.email})`}</Link> : "—"],
-            ["Website or audience", <span key="a" className="whitespace-pre-line">{a.audience}</span>],
+            [
+              "Website or audience",
+              <span key="a" className="whitespace-pre-line">
+                {a.audience}
+              </span>,
+            ],
             ["Payout method", a.payoutMethod],
             ["Commission rate", `${a.rate} of the platform commission (${a.commissionBps} basis points)`],
             ["Code", a.code ? <code key="c">{a.code}</code> : "Given at approval"],
@@ -381,7 +474,9 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
         ) : null}
       </Card>
       <Card title="Decisions" id="decisions">
-        {(can.approve || can.rate) && !loaderData.twoFactorOn ? <TwoFactorRequired message={AFFILIATE_TWO_FACTOR_REQUIRED} accountPath={loaderData.accountPath} /> : null}
+        {(can.approve || can.rate) && !loaderData.twoFactorOn ? (
+          <TwoFactorRequired message={AFFILIATE_TWO_FACTOR_REQUIRED} accountPath={loaderData.accountPath} />
+        ) : null}
         <div className="grid gap-6 md:grid-cols-2">
           {can.approve ? (
             <ActionForm form="approve" actionData={actionData} submit={a.status === "suspended" ? "Reinstate" : "Approve"} pendingLabel="Approving…" />
@@ -392,7 +487,14 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
                 <Field
                   label="Commission rate (basis points)"
                   help="Of the platform commission earned from referred members: 2000 = 20 %."
-                  inputProps={{ ...getInputProps(fields.commissionBps as never, { type: "number" }), min: 0, max: 10000, step: 1, defaultValue: String(a.commissionBps), inputMode: "numeric" }}
+                  inputProps={{
+                    ...getInputProps(fields.commissionBps as never, { type: "number" }),
+                    min: 0,
+                    max: 10000,
+                    step: 1,
+                    defaultValue: String(a.commissionBps),
+                    inputMode: "numeric",
+                  }}
                   errors={fields.commissionBps?.errors}
                   errorId={fields.commissionBps?.errorId}
                 />
@@ -425,7 +527,9 @@ export function AdminAffiliatePage({ loaderData, actionData }: { loaderData: Adm
               )}
             </ActionForm>
           ) : null}
-          {!can.approve && !can.rate && !can.reject && !can.suspend ? <p className="text-sm text-stone-600">This application was rejected: nothing more to decide.</p> : null}
+          {!can.approve && !can.rate && !can.reject && !can.suspend ? (
+            <p className="text-sm text-stone-600">This application was rejected: nothing more to decide.</p>
+          ) : null}
         </div>
       </Card>
       <Figures figures={loaderData.figures} />
@@ -503,12 +607,17 @@ export function MemberAffiliatePage({ loaderData }: { loaderData: MemberAffiliat
       {links ? (
         <Card title="Your links" id="links">
           <p className="text-sm text-stone-600">
-            Your code is <code className="font-semibold">{a.code}</code>. Add <code>?ref={a.code}</code> to any public page; a visitor who signs up within 60 days of their first click is
-            yours.
+            Your code is <code className="font-semibold">{a.code}</code>. Add <code>?ref={a.code}</code> to any public page; a visitor who signs up within 60
+            days of their first click is yours.
           </p>
           <CopyableLink id="link-register" label="Sign-up link" value={links.register} />
           <CopyableLink id="link-home" label="Legal terms link" value={links.home} />
-          <ShareButtons url={links.register} title="Join me on Backline" description="Royalties, splits and distribution for musicians." heading="Share your sign-up link" />
+          <ShareButtons
+            url={links.register}
+            title="Join me on Backline"
+            description="Royalties, splits and distribution for musicians."
+            heading="Share your sign-up link"
+          />
         </Card>
       ) : null}
       <Figures figures={loaderData.figures} />

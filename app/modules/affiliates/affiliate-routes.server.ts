@@ -75,7 +75,6 @@ function links(code: string | null) {
   return { register: `${base}/register?ref=${code}`, home: `${base}/legal-terms?ref=${code}` };
 }
 
-
 async function figuresView(affiliate: Affiliate) {
   const figures = await affiliateFigures(affiliate);
   return {
@@ -146,7 +145,12 @@ export async function adminAffiliateLoader({ request, params, context }: Args) {
   const affiliate = await findAffiliate(idOr404(params.id));
   if (!affiliate) throw notFound();
   const page = pageParam(new URL(request.url).searchParams.get("page"));
-  const [owner, figures, lines, twoFactorOn] = await Promise.all([affiliateOwner(affiliate), figuresView(affiliate), linesView(affiliate.id, page), hasTwoFactor(user.id)]);
+  const [owner, figures, lines, twoFactorOn] = await Promise.all([
+    affiliateOwner(affiliate),
+    figuresView(affiliate),
+    linesView(affiliate.id, page),
+    hasTwoFactor(user.id),
+  ]);
   return {
     twoFactorOn,
     accountPath: twoFactorSetupPath(user.id),
@@ -221,13 +225,24 @@ const OWNER_MESSAGES: Record<AdminAffiliateForm, (a: Affiliate) => [string, Noti
   rate: (a) => [`Your affiliate commission rate is now ${percent(a.commissionBps)} of the platform commission.`, "blue"],
 };
 
-const AFFILIATE_NOTIFICATION_TYPES: Record<AdminAffiliateForm, string> = { approve: "AffiliateApproved", reject: "AffiliateRejected", suspend: "AffiliateSuspended", rate: "AffiliateRateChanged" };
+const AFFILIATE_NOTIFICATION_TYPES: Record<AdminAffiliateForm, string> = {
+  approve: "AffiliateApproved",
+  reject: "AffiliateRejected",
+  suspend: "AffiliateSuspended",
+  rate: "AffiliateRateChanged",
+};
 
 /** The affiliate's owner hears about a decision (after it committed; a failed notification does not undo it). */
 async function tellOwner(affiliate: Affiliate, intent: AdminAffiliateForm) {
   const [message, color] = OWNER_MESSAGES[intent](affiliate);
   try {
-    await notifyMember(affiliate.userId, { type: AFFILIATE_NOTIFICATION_TYPES[intent], message, color, routeName: "member-affiliate", resourceId: affiliate.id });
+    await notifyMember(affiliate.userId, {
+      type: AFFILIATE_NOTIFICATION_TYPES[intent],
+      message,
+      color,
+      routeName: "member-affiliate",
+      resourceId: affiliate.id,
+    });
   } catch (error) {
     console.warn("affiliate notification failed", error);
   }
@@ -235,7 +250,13 @@ async function tellOwner(affiliate: Affiliate, intent: AdminAffiliateForm) {
 
 async function tellAdmins(affiliate: Affiliate) {
   try {
-    await notifyAdmins({ type: "AffiliateApplied", message: `A new affiliate application (#${affiliate.id}) waits for review.`, color: "orange", routeName: "admin-affiliate", resourceId: affiliate.id });
+    await notifyAdmins({
+      type: "AffiliateApplied",
+      message: `A new affiliate application (#${affiliate.id}) waits for review.`,
+      color: "orange",
+      routeName: "admin-affiliate",
+      resourceId: affiliate.id,
+    });
   } catch (error) {
     console.warn("affiliate notification failed", error);
   }
@@ -305,12 +326,17 @@ export async function registerAffiliateAction({ request, context }: Args) {
   if (user) {
     const submission = parseForm(formData, { schema: AffiliateApplicationSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    if (submission.value.payoutMethod === "stripe" && !stripeEnabled()) return data(submission.reply({ fieldErrors: { payoutMethod: [STRIPE_UNAVAILABLE] } }), { status: 400 });
-    if (isAdminAccount(user)) return data(submission.reply({ formErrors: ["Administrators cannot apply as affiliates: log in with a member account."] }), { status: 403 });
+    if (submission.value.payoutMethod === "stripe" && !stripeEnabled())
+      return data(submission.reply({ fieldErrors: { payoutMethod: [STRIPE_UNAVAILABLE] } }), { status: 400 });
+    if (isAdminAccount(user))
+      return data(submission.reply({ formErrors: ["Administrators cannot apply as affiliates: log in with a member account."] }), { status: 403 });
     try {
       const affiliate = await applyAsAffiliate(user.id, submission.value);
       await tellAdmins(affiliate);
-      return redirectWithFlash(`/member/${user.id}/affiliate/${affiliate.id}`, { kind: "success", message: "Your application is sent. An administrator will review it; you will get your links once it is approved." });
+      return redirectWithFlash(`/member/${user.id}/affiliate/${affiliate.id}`, {
+        kind: "success",
+        message: "Your application is sent. An administrator will review it; you will get your links once it is approved.",
+      });
     } catch (error) {
       if (!(error instanceof AffiliateError)) throw error;
       return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
@@ -323,11 +349,15 @@ export async function registerAffiliateAction({ request, context }: Args) {
   }
   if (isHoneypotFilled(formData)) return data(submission.reply({ formErrors: ["We could not create this account."], hideFields: HIDDEN }), { status: 400 });
   const limit = await hitRateLimit(`register:ip:${context.get(requestInfoContext).ip}`, 20, 60 * 60);
-  if (!limit.allowed) return data(submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }), { status: 429 });
+  if (!limit.allowed)
+    return data(submission.reply({ formErrors: ["Too many accounts were created from here. Please try again later."], hideFields: HIDDEN }), { status: 429 });
   const { audience, payoutMethod, ...account } = submission.value;
   // The same answer whether or not the address has an account (no enumeration), as /register.
   const checkYourMail = () =>
-    redirectWithFlash("/login", { kind: "success", message: `Almost there: we sent a message to ${account.email}. Open it to continue; your affiliate application is reviewed meanwhile.` });
+    redirectWithFlash("/login", {
+      kind: "success",
+      message: `Almost there: we sent a message to ${account.email}. Open it to continue; your affiliate application is reviewed meanwhile.`,
+    });
   const touch = await readRefTouch(request.headers.get("Cookie"));
   try {
     let application: Affiliate | null = null;
@@ -339,7 +369,12 @@ export async function registerAffiliateAction({ request, context }: Args) {
     });
     if (application) await tellAdmins(application);
     const pending = await pendingDocumentsFor(created.id);
-    await signDocuments({ userId: created.id, documentIds: pending.map((d) => d.id), ip: context.get(requestInfoContext).ip, userAgent: request.headers.get("user-agent") ?? "" });
+    await signDocuments({
+      userId: created.id,
+      documentIds: pending.map((d) => d.id),
+      ip: context.get(requestInfoContext).ip,
+      userAgent: request.headers.get("user-agent") ?? "",
+    });
     return checkYourMail();
   } catch (error) {
     if (!(error instanceof EmailTakenError)) throw error;

@@ -12,7 +12,17 @@ import { summaryRowsOf } from "~/modules/ledger/summaries.server";
 import { createUser, uniqueEmail } from "../../../tests/helpers/factories";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { DIGITAL_HEADER, importStatement } from "../../../tests/helpers/statements";
-import { AffiliateError, affiliateFigures, affiliateOfUser, applyAsAffiliate, approveAffiliate, commissionLines, rejectAffiliate, setAffiliateRate, suspendAffiliate } from "./affiliates.server";
+import {
+  AffiliateError,
+  affiliateFigures,
+  affiliateOfUser,
+  applyAsAffiliate,
+  approveAffiliate,
+  commissionLines,
+  rejectAffiliate,
+  setAffiliateRate,
+  suspendAffiliate,
+} from "./affiliates.server";
 import { affiliateCommissionMicros, halfEvenDivBig } from "./commissions.server";
 import { bindReferral, readRefTouch, REF_COOKIE_DAYS, trackReferral, validTouch } from "./referrals.server";
 
@@ -58,7 +68,9 @@ async function importLines(lines: string[]) {
 
 /** Every entry of the ledger sums to zero, and the affiliate entries' postings pair up per line. */
 async function expectLedgerBalanced() {
-  const unbalanced = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`));
+  const unbalanced = rowsOf<{ n: number }>(
+    await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`),
+  );
   expect(unbalanced[0]!.n).toBe(0);
 }
 
@@ -124,7 +136,8 @@ describe("commissions posted by an import", () => {
     expect(traced.rows.every((r) => r.referred.id === mia.id && r.importId === done.id && r.commissionBps === 2000)).toBe(true);
     // Each trace names the platform commission posting it was computed from, on the same line, in the import's entry.
     const links = rowsOf<{ ok: boolean }>(
-      await db().execute(sql`select bool_and(src.statement_line_id = c.statement_line_id and a.kind = 'commission' and je.kind = 'statement_import' and je.import_id = ${done.id}) as ok
+      await db()
+        .execute(sql`select bool_and(src.statement_line_id = c.statement_line_id and a.kind = 'commission' and je.kind = 'statement_import' and je.import_id = ${done.id}) as ok
         from affiliate_commissions c join postings src on src.id = c.source_posting_id join ledger_accounts a on a.id = src.account_id
         join journal_entries je on je.id = src.entry_id where c.affiliate_id = ${affiliate.id}`),
     );
@@ -143,7 +156,10 @@ describe("commissions posted by an import", () => {
     expect(figures.activeReferrals).toBe(1);
 
     // A line matched out of suspense later pays its commission too, in the matching's transaction.
-    const [line] = await db().select().from(statementLines).where(and(eq(statementLines.importId, done.id), eq(statementLines.isrc, "GBXXX2699999")));
+    const [line] = await db()
+      .select()
+      .from(statementLines)
+      .where(and(eq(statementLines.importId, done.id), eq(statementLines.isrc, "GBXXX2699999")));
     const [song] = await db().select().from(songs).where(eq(songs.isrc, "USBL12600002"));
     await matchSuspenseLine(admin.id, line!.id, { songId: song!.id });
     expect(await affiliateEarned(affiliate.userId)).toBe(320_000n + 60_000n);
@@ -248,8 +264,14 @@ describe("referral tracking and binding", () => {
     expect(await db().select().from(affiliateReferrals).where(eq(affiliateReferrals.userId, late.id))).toEqual([]);
     // Oneself: an account whose own affiliate the touch names.
     const self = await db().transaction(async (tx) => {
-      const [user] = await tx.insert(users).values({ name: "Sam", lastName: "Self", email: uniqueEmail("sam"), passwordHash: "x", activatedAt: new Date() }).returning();
-      const [own] = await tx.insert(affiliates).values({ userId: user!.id, audience: "My own site", payoutMethod: "manual", status: "approved", code: "SELFREF23" }).returning();
+      const [user] = await tx
+        .insert(users)
+        .values({ name: "Sam", lastName: "Self", email: uniqueEmail("sam"), passwordHash: "x", activatedAt: new Date() })
+        .returning();
+      const [own] = await tx
+        .insert(affiliates)
+        .values({ userId: user!.id, audience: "My own site", payoutMethod: "manual", status: "approved", code: "SELFREF23" })
+        .returning();
       return { bound: await bindReferral(tx as unknown as Db, user!.id, { code: own!.code!, at: Date.now() }), userId: user!.id };
     });
     expect(self.bound).toBeNull();

@@ -82,7 +82,14 @@ export async function approveAffiliate(adminId: number, id: number): Promise<Aff
     try {
       const [row] = await db()
         .update(affiliates)
-        .set({ status: "approved", code: sql`coalesce(${affiliates.code}, ${newRefCode()})`, rejectionReason: null, decidedBy: adminId, decidedAt: sql`now()`, updatedAt: sql`now()` })
+        .set({
+          status: "approved",
+          code: sql`coalesce(${affiliates.code}, ${newRefCode()})`,
+          rejectionReason: null,
+          decidedBy: adminId,
+          decidedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(affiliates.id, id), inArray(affiliates.status, ["pending_approval", "suspended"])))
         .returning();
       if (!row) throw await explain(id, "approved");
@@ -126,7 +133,8 @@ export async function suspendAffiliate(adminId: number, id: number, reason: unkn
 
 /** Sets the rate (basis points of the platform commission), for the commissions posted from now on. */
 export async function setAffiliateRate(adminId: number, id: number, bps: number): Promise<Affiliate> {
-  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new AffiliateError(400, "Enter a rate between 0 and 10,000 basis points (0 % to 100 %).", "commissionBps");
+  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000)
+    throw new AffiliateError(400, "Enter a rate between 0 and 10,000 basis points (0 % to 100 %).", "commissionBps");
   const [row] = await db()
     .update(affiliates)
     .set({ commissionBps: bps, decidedBy: adminId, updatedAt: sql`now()` })
@@ -263,10 +271,25 @@ export interface CommissionLine {
 }
 
 /** Everything the affiliate earned, newest first, each traced to its statement line and referred member. One statement. */
-export async function commissionLines(affiliateId: number, page: number, perPage = AFFILIATE_PAGE_SIZE): Promise<{ rows: CommissionLine[]; total: number; pageCount: number }> {
+export async function commissionLines(
+  affiliateId: number,
+  page: number,
+  perPage = AFFILIATE_PAGE_SIZE,
+): Promise<{ rows: CommissionLine[]; total: number; pageCount: number }> {
   const rows = rowsOf<{
-    posting_id: string | number; created_at: string; import_id: number | null; line_no: number | null; period: string | null; store: string | null;
-    track_title: string | null; user_id: number; name: string; base: string; bps: number; amount: string; total: number;
+    posting_id: string | number;
+    created_at: string;
+    import_id: number | null;
+    line_no: number | null;
+    period: string | null;
+    store: string | null;
+    track_title: string | null;
+    user_id: number;
+    name: string;
+    base: string;
+    bps: number;
+    amount: string;
+    total: number;
   }>(
     await db().execute(sql`
       select c.posting_id, to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD') as created_at, sl.import_id, sl.line_no,

@@ -36,7 +36,7 @@ export function halfEvenDivBig(a: bigint, b: bigint): bigint {
   const q = a / b;
   const r = a - q * b;
   const abs = (v: bigint) => (v < 0n ? -v : v);
-  const sign = (a < 0n) !== (b < 0n) ? -1n : 1n;
+  const sign = a < 0n !== b < 0n ? -1n : 1n;
   if (2n * abs(r) > abs(b) || (2n * abs(r) === abs(b) && q % 2n !== 0n)) return q + sign;
   return q;
 }
@@ -53,7 +53,10 @@ export function affiliateCommissionMicros(commissionMicros: bigint, memberMicros
  * Three statements whatever the entry's size: the owners' earnings accounts, the entry with its postings and
  * traces, the summaries.
  */
-export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: number; importId: number | null; createdBy: number | null; memo: string }): Promise<number | null> {
+export async function postAffiliateCommissions(
+  tx: Db,
+  input: { sourceEntryId: number; importId: number | null; createdBy: number | null; memo: string },
+): Promise<number | null> {
   // Nothing to do (the usual case) without a referred member in their window: one cheap statement.
   const active = await tx.execute(sql`select exists (select 1 from affiliate_referrals r join affiliates f on f.id = r.affiliate_id and f.status = 'approved'
     where r.created_at > now() - interval '${sql.raw(AFFILIATE_WINDOW)}') as any`);
@@ -119,18 +122,33 @@ export async function postAffiliateCommissions(tx: Db, input: { sourceEntryId: n
     select (select id from entry) as entry_id, to_char((select created_at from entry) at time zone 'UTC', 'YYYY-MM-01') as month, (select count(*)::int from traced) as traced,
       p.account_id, p.source, p.song_id, p.statement_line_id, p.amount_micros::text as amount
     from posted p order by p.id`);
-  const rows = (result as unknown as {
-    rows: Array<{ entry_id: number | string; month: string; account_id: number; source: string | null; song_id: number | null; statement_line_id: number | string | null; amount: string }>;
-  }).rows;
+  const rows = (
+    result as unknown as {
+      rows: Array<{
+        entry_id: number | string;
+        month: string;
+        account_id: number;
+        source: string | null;
+        song_id: number | null;
+        statement_line_id: number | string | null;
+        amount: string;
+      }>;
+    }
+  ).rows;
   if (rows.length === 0) return null;
   const entryId = Number(rows[0]!.entry_id);
   // The pages' running totals from the postings just written (summaries.server.ts), their own entry set aside.
   await addEntryToSummaries(
     tx,
     rows[0]!.month,
-    rows.map((r) => ({ accountId: r.account_id, source: r.source, songId: r.song_id, statementLineId: r.statement_line_id === null ? null : Number(r.statement_line_id), amountMicros: BigInt(r.amount) })),
+    rows.map((r) => ({
+      accountId: r.account_id,
+      source: r.source,
+      songId: r.song_id,
+      statementLineId: r.statement_line_id === null ? null : Number(r.statement_line_id),
+      amountMicros: BigInt(r.amount),
+    })),
     entryId,
   );
   return entryId;
 }
-

@@ -78,7 +78,10 @@ export async function countClick(affiliateId: number, path: string, now = new Da
   await db()
     .insert(affiliateClicks)
     .values({ affiliateId, day, path: path.slice(0, 200) || "/", clicks: 1 })
-    .onConflictDoUpdate({ target: [affiliateClicks.affiliateId, affiliateClicks.day, affiliateClicks.path], set: { clicks: sql`${affiliateClicks.clicks} + 1` } });
+    .onConflictDoUpdate({
+      target: [affiliateClicks.affiliateId, affiliateClicks.day, affiliateClicks.path],
+      set: { clicks: sql`${affiliateClicks.clicks} + 1` },
+    });
 }
 
 /**
@@ -137,6 +140,10 @@ export async function bindReferral(tx: Db, userId: number, touch: RefTouch | nul
 }
 
 export async function referralOf(userId: number): Promise<{ affiliateId: number } | null> {
-  const [row] = await db().select({ affiliateId: affiliateReferrals.affiliateId }).from(affiliateReferrals).where(eq(affiliateReferrals.userId, userId)).limit(1);
+  const [row] = await db()
+    .select({ affiliateId: affiliateReferrals.affiliateId })
+    .from(affiliateReferrals)
+    .where(eq(affiliateReferrals.userId, userId))
+    .limit(1);
   return row ?? null;
 }

@@ -44,11 +44,7 @@ async function publishNewVersion(slug: string) {
     .onConflictDoNothing()
     .returning();
   if (doc) return doc;
-  const [updated] = await db()
-    .update(legalDocuments)
-    .set({ version: 2 })
-    .where(eq(legalDocuments.slug, slug))
-    .returning();
+  const [updated] = await db().update(legalDocuments).set({ version: 2 }).where(eq(legalDocuments.slug, slug)).returning();
   return updated!;
 }
 
@@ -91,7 +87,9 @@ describe("the API's legal-agreement gate", () => {
 
     await signDocuments({ userId: member.id, documentIds: [terms.id], ip: "127.0.0.1", userAgent: "test" });
     for (const endpoint of endpoints()) expect((await endpoint.run()).status, endpoint.name).toBe(200);
-    const body = await endpoints()[2]!.run().then((r) => r.json());
+    const body = await endpoints()[2]!
+      .run()
+      .then((r) => r.json());
     expect(body.data).toMatchObject({ id: member.id, agreed_to_all_documents: true });
   });
 

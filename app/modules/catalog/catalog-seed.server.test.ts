@@ -12,7 +12,16 @@ useTestDatabase();
 
 const catalogTables = [releases, releaseStatusHistory, releaseTracks, songs, songWriters, songCredits] as const;
 const counts = () =>
-  Promise.all(catalogTables.map(async (t) => (await db().select({ n: sql<number>`count(*)::int` }).from(t))[0]!.n));
+  Promise.all(
+    catalogTables.map(
+      async (t) =>
+        (
+          await db()
+            .select({ n: sql<number>`count(*)::int` })
+            .from(t)
+        )[0]!.n,
+    ),
+  );
 
 const release = async (slug: string) => (await findReleaseBySlugs("midnight-owls", slug, "2026-11-24"))!;
 

@@ -87,7 +87,12 @@ describe("listMemberSongs", () => {
     expect(result.total).toBe(12);
     const titles = result.rows.map((s) => s.title);
     expect(titles).toEqual([...titles].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
-    expect(result.rows.filter((s) => !s.hasAudio).map((s) => s.title).sort()).toEqual(["Last Departure", "Morning Freight"]);
+    expect(
+      result.rows
+        .filter((s) => !s.hasAudio)
+        .map((s) => s.title)
+        .sort(),
+    ).toEqual(["Last Departure", "Morning Freight"]);
     expect(result.rows.find((s) => s.title === "Nashville Rain")).toMatchObject({ isCover: true, releaseCount: 1, isrc: "USBL12600004" });
     expect(await listMemberSongs(stranger.id)).toEqual({ rows: [], total: 0 });
   });
@@ -163,18 +168,28 @@ describe("findSong and credits", () => {
   it("lists a member's verified credits with the release each links to", async () => {
     const producer = await createSignedMember("Pat");
     const [row] = await db().select({ id: songs.id }).from(songs).where(eq(songs.isrc, "USBL12600005"));
-    await db().insert(songCredits).values([
-      { songId: row!.id, role: "featured_artist", email: "pat@example.test", userId: producer.id, status: "accepted", verifiedAt: new Date(), expiresAt: new Date() },
-      { songId: row!.id, role: "producer", email: "pat@example.test", userId: producer.id, status: "pending", expiresAt: new Date() },
-    ]);
+    await db()
+      .insert(songCredits)
+      .values([
+        {
+          songId: row!.id,
+          role: "featured_artist",
+          email: "pat@example.test",
+          userId: producer.id,
+          status: "accepted",
+          verifiedAt: new Date(),
+          expiresAt: new Date(),
+        },
+        { songId: row!.id, role: "producer", email: "pat@example.test", userId: producer.id, status: "pending", expiresAt: new Date() },
+      ]);
     const credits = await listVerifiedCreditsOfUser(producer.id, ["in_distribution"]);
     expect(credits).toMatchObject([
       { role: "featured_artist", songTitle: "Northbound", release: { slug: "northbound" }, artist: { username: "midnight-owls" } },
     ]);
     // A second live invitation of the same person and role on the song is refused.
-    expect(
-      await sqlState(db().insert(songCredits).values({ songId: row!.id, role: "producer", email: "PAT@example.test", expiresAt: new Date() })),
-    ).toBe("23505");
+    expect(await sqlState(db().insert(songCredits).values({ songId: row!.id, role: "producer", email: "PAT@example.test", expiresAt: new Date() }))).toBe(
+      "23505",
+    );
   });
 });
 
@@ -208,13 +223,55 @@ describe("writers' shares", () => {
 describe("constraints", () => {
   it("keeps ISRCs and UPCs unique (UPC leading zeros ignored) and well-formed", async () => {
     const base = { artistId, title: "Dup" };
-    expect(await sqlState(db().insert(songs).values({ ...base, isrc: "USBL12600001" }))).toBe("23505");
-    expect(await sqlState(db().insert(songs).values({ ...base, isrc: "US-BL1-26-00099" }))).toBe("23514");
-    expect(await sqlState(db().insert(releases).values({ ...base, slug: "dup-1", type: "single", upc: "0196589000019" }))).toBe("23505");
-    expect(await sqlState(db().insert(releases).values({ ...base, slug: "late-trains", type: "single" }))).toBe("23505");
-    expect(await sqlState(db().insert(releases).values({ ...base, slug: "dup-2", type: "mixtape" as "single" }))).toBe("23514");
-    expect(await sqlState(db().insert(releases).values({ ...base, slug: "dup-3", type: "single", status: "shipped" as "draft" }))).toBe("23514");
+    expect(
+      await sqlState(
+        db()
+          .insert(songs)
+          .values({ ...base, isrc: "USBL12600001" }),
+      ),
+    ).toBe("23505");
+    expect(
+      await sqlState(
+        db()
+          .insert(songs)
+          .values({ ...base, isrc: "US-BL1-26-00099" }),
+      ),
+    ).toBe("23514");
+    expect(
+      await sqlState(
+        db()
+          .insert(releases)
+          .values({ ...base, slug: "dup-1", type: "single", upc: "0196589000019" }),
+      ),
+    ).toBe("23505");
+    expect(
+      await sqlState(
+        db()
+          .insert(releases)
+          .values({ ...base, slug: "late-trains", type: "single" }),
+      ),
+    ).toBe("23505");
+    expect(
+      await sqlState(
+        db()
+          .insert(releases)
+          .values({ ...base, slug: "dup-2", type: "mixtape" as "single" }),
+      ),
+    ).toBe("23514");
+    expect(
+      await sqlState(
+        db()
+          .insert(releases)
+          .values({ ...base, slug: "dup-3", type: "single", status: "shipped" as "draft" }),
+      ),
+    ).toBe("23514");
     // Audio properties go together.
-    expect(await sqlState(db().insert(songs).values({ ...base, audioFormat: "wav" }))).toBe("23514");
+    expect(
+      await sqlState(
+        db()
+          .insert(songs)
+          .values({ ...base, audioFormat: "wav" }),
+      ),
+    ).toBe("23514");
   });
 });

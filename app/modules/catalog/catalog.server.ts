@@ -33,11 +33,7 @@ import {
  * The tag a release shows (spec: tag_ready_for_distribution, upcoming_release; the general published):
  * approved shows as ready for distribution; in distribution, upcoming before its date and published from it.
  */
-export type ReleaseTag =
-  | Exclude<ReleaseStatus, "approved" | "in_distribution">
-  | "tag_ready_for_distribution"
-  | "upcoming_release"
-  | "published";
+export type ReleaseTag = Exclude<ReleaseStatus, "approved" | "in_distribution"> | "tag_ready_for_distribution" | "upcoming_release" | "published";
 
 /** Today as YYYY-MM-DD in UTC (release dates are calendar dates). */
 export function todayUtc(now = new Date()): string {
@@ -455,13 +451,7 @@ export async function listVerifiedCreditsOfUser(userId: number, statuses?: reado
     .innerJoin(releaseTracks, eq(releaseTracks.songId, songs.id))
     .innerJoin(releases, eq(releases.id, releaseTracks.releaseId))
     .innerJoin(profiles, eq(profiles.id, releases.artistId))
-    .where(
-      and(
-        eq(songCredits.userId, userId),
-        eq(songCredits.status, "accepted"),
-        statuses ? inArray(releases.status, [...statuses]) : undefined,
-      ),
-    )
+    .where(and(eq(songCredits.userId, userId), eq(songCredits.status, "accepted"), statuses ? inArray(releases.status, [...statuses]) : undefined))
     .orderBy(desc(releases.releaseDate), asc(releaseTracks.position));
   return rows;
 }

@@ -50,7 +50,15 @@ describe("the dashboard's projects and work requests", () => {
 
     const clientProjects = (await memberDashboardProjects(client.id)).data;
     expect(clientProjects).toEqual([
-      expect.objectContaining({ id: project.id, role: "client", counterpart: profile.name, service: "mixing", stage: "in_mixing", funding_status: "unfunded", amount_cents: 50_001 }),
+      expect.objectContaining({
+        id: project.id,
+        role: "client",
+        counterpart: profile.name,
+        service: "mixing",
+        stage: "in_mixing",
+        funding_status: "unfunded",
+        amount_cents: 50_001,
+      }),
     ]);
     const providerProjects = (await memberDashboardProjects(provider.id)).data;
     expect(providerProjects).toEqual([expect.objectContaining({ id: project.id, role: "provider", counterpart: `${client.name} ${client.lastName}`.trim() })]);
@@ -117,11 +125,13 @@ describe("profiles in the member-area data and the summaries", () => {
     const stranger = await createUser();
     const band = await addProfile(owner.id, "artist", "Zebra Band");
     const solo = await addProfile(owner.id, "artist", "Alpha Solo");
-    await db().insert(artistMembers).values([
-      { artistId: band.id, userId: owner.id, role: "owner", canEdit: true },
-      { artistId: solo.id, userId: owner.id, role: "owner", canEdit: true },
-      { artistId: band.id, userId: bandmate.id, role: "member" },
-    ]);
+    await db()
+      .insert(artistMembers)
+      .values([
+        { artistId: band.id, userId: owner.id, role: "owner", canEdit: true },
+        { artistId: solo.id, userId: owner.id, role: "owner", canEdit: true },
+        { artistId: band.id, userId: bandmate.id, role: "member" },
+      ]);
     const musician = await addProfile(owner.id, "musician", "Owner Plays");
     const studio = await addProfile(owner.id, "studio", "Owner Studio", "published");
     await addProfile(stranger.id, "music_producer", "Not Theirs");
@@ -158,11 +168,13 @@ describe("profiles in the member-area data and the summaries", () => {
     const before = await systemProfilesSummary();
     const owner = await createUser();
     const artist = await addProfile(owner.id, "artist", "Review Queue Band", "published");
-    await db().insert(releases).values([
-      { artistId: artist.id, title: "Waiting", slug: "waiting", type: "single", status: "pending_approval" },
-      { artistId: artist.id, title: "Still A Draft", slug: "still-a-draft", type: "single", status: "draft" },
-      { artistId: artist.id, title: "Out There", slug: "out-there", type: "single", status: "in_distribution" },
-    ]);
+    await db()
+      .insert(releases)
+      .values([
+        { artistId: artist.id, title: "Waiting", slug: "waiting", type: "single", status: "pending_approval" },
+        { artistId: artist.id, title: "Still A Draft", slug: "still-a-draft", type: "single", status: "draft" },
+        { artistId: artist.id, title: "Out There", slug: "out-there", type: "single", status: "in_distribution" },
+      ]);
     const after = await systemProfilesSummary();
     expect(after.releases_pending_review - before.releases_pending_review).toBe(1);
   });

@@ -9,7 +9,11 @@ const OPEN_PROJECT = ["awaiting_funding", "in_progress", "awaiting_approval", "r
 const OPEN_WORK_REQUEST = ["pending", "awaiting_approval", "revision_requested"];
 /** How many recent projects and work requests the dashboard lists. */
 const RECENT = 5;
-const inList = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const inList = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 
 /** The member dashboard's figures (GET /api/members/{id}/dashboard/stats). One query. */
 export interface MemberDashboardStats {
@@ -75,7 +79,10 @@ async function statsQuery(memberId: number, profiles: DashboardProfiles | undefi
         where r.artist_id in (select am.artist_id from artist_members am where am.user_id = ${memberId})
           and r.status not in ('draft', 'rejected'))`,
       // posting_rollups.month is the sale month, else the entry's month, as on the income page.
-      incomeByMonth: sql<Array<{ month: string; amount: string }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
+      incomeByMonth: sql<Array<{
+        month: string;
+        amount: string;
+      }> | null>`(select json_agg(json_build_object('month', x.month, 'amount', x.amount::text) order by x.month)
         from (select to_char(ps.month, 'YYYY-MM') as month, sum(ps.amount_micros) as amount
             from ledger_accounts a
             join posting_rollups ps on ps.account_id = a.id and ps.dim = '' and ps.source <> ''
@@ -107,7 +114,6 @@ async function statsQuery(memberId: number, profiles: DashboardProfiles | undefi
   };
   return { stats, projects: row.projectsRecent, workRequests: row.workRequestsRecent };
 }
-
 
 /** One of the member's recent projects on the dashboard (GET /api/members/{id}/dashboard/projects). */
 export interface DashboardProject {

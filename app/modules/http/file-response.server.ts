@@ -8,7 +8,11 @@ import { notFound } from "./route-errors.server";
  * one answers 416). `download` names the file as an attachment: a link saves it, while an <audio> element, which
  * ignores Content-Disposition, still plays the same address. A file missing on disk answers the area's 404.
  */
-export async function storedFileResponse(request: Request, file: string, options: { contentType: string; download?: string; cacheControl?: string }): Promise<Response> {
+export async function storedFileResponse(
+  request: Request,
+  file: string,
+  options: { contentType: string; download?: string; cacheControl?: string },
+): Promise<Response> {
   let handle: FileHandle;
   try {
     handle = await fs.open(file, "r");

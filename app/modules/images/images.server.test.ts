@@ -3,15 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loader as serveImage } from "~/routes/storage.images.$";
 import { storage } from "~/modules/storage/storage.server";
 import { IMAGE_MESSAGES } from "./image-rules";
-import {
-  deleteImage,
-  heroImagePath,
-  imageKey,
-  imageVariantPath,
-  ImageUploadError,
-  parseImagePath,
-  storeImage,
-} from "./images.server";
+import { deleteImage, heroImagePath, imageKey, imageVariantPath, ImageUploadError, parseImagePath, storeImage } from "./images.server";
 
 async function picture(width: number, height: number, format: "png" | "jpeg" | "webp" | "gif" | "tiff" = "png") {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 90 } } })
@@ -55,7 +47,10 @@ describe("storeImage", () => {
       "256x256": `/storage/images/avatar/${stored.id}/256x256.webp`,
       "64x64": `/storage/images/avatar/${stored.id}/64x64.webp`,
     });
-    for (const [variant, size] of [["256x256", 256], ["64x64", 64]] as const) {
+    for (const [variant, size] of [
+      ["256x256", 256],
+      ["64x64", 64],
+    ] as const) {
       expect(imageKey(stored.paths[variant])).toBe(`images/avatar/${stored.id}/${variant}.webp`);
       const meta = await sharp(await storedBytes(stored.paths[variant])).metadata();
       expect(meta).toMatchObject({ format: "webp", width: size, height: size });
@@ -72,7 +67,11 @@ describe("storeImage", () => {
     expect(heroImagePath(42, stored.key, "1456x820")).toBe(stored.paths["1456x820"]);
     expect(heroImagePath(42, null)).toBeNull();
     expect(heroImagePath(42, "../avatar/x")).toBeNull();
-    for (const [variant, width, height] of [["1456x820", 1456, 820], ["728x410", 728, 410], ["364x205", 364, 205]] as const) {
+    for (const [variant, width, height] of [
+      ["1456x820", 1456, 820],
+      ["728x410", 728, 410],
+      ["364x205", 364, 205],
+    ] as const) {
       const meta = await sharp(await storedBytes(stored.paths[variant])).metadata();
       expect(meta).toMatchObject({ format: "webp", width, height });
     }
@@ -96,12 +95,18 @@ describe("storeImage", () => {
   });
 
   it("accepts PNG, WebP and (animated) GIF, using the first frame", async () => {
-    for (const [format, type] of [["png", "image/png"], ["webp", "image/webp"], ["gif", "image/gif"]] as const) {
+    for (const [format, type] of [
+      ["png", "image/png"],
+      ["webp", "image/webp"],
+      ["gif", "image/gif"],
+    ] as const) {
       const stored = await storeImage("avatar", upload(await picture(100, 90, format), type));
       expect((await sharp(await storedBytes(stored.paths["64x64"])).metadata()).format).toBe("webp");
     }
     const frames = await Promise.all([picture(120, 80), picture(120, 80)]);
-    const animated = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const animated = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const stored = await storeImage("avatar", upload(animated, "image/gif"));
     const meta = await sharp(await storedBytes(stored.paths["256x256"])).metadata();
     expect(meta).toMatchObject({ width: 256, height: 256 });
@@ -171,9 +176,7 @@ describe("paths and deletion", () => {
   });
 
   it("names another variant of the same image", () => {
-    expect(imageVariantPath(`/storage/images/avatar/${id}/256x256.webp`, "avatar", "64x64")).toBe(
-      `/storage/images/avatar/${id}/64x64.webp`,
-    );
+    expect(imageVariantPath(`/storage/images/avatar/${id}/256x256.webp`, "avatar", "64x64")).toBe(`/storage/images/avatar/${id}/64x64.webp`);
     expect(imageVariantPath("https://example.com/me.png", "avatar", "64x64")).toBeNull();
   });
 
@@ -218,13 +221,7 @@ describe("GET /storage/images/*", () => {
 
   it("answers 404 for anything but an existing stored variant", async () => {
     await storage().put("secret.txt", Buffer.from("secret"));
-    for (const splat of [
-      "avatar/0123456789abcdef0123456789abcdef/256x256.webp",
-      "../secret.txt",
-      "avatar/../../secret.txt",
-      "avatar",
-      "",
-    ]) {
+    for (const splat of ["avatar/0123456789abcdef0123456789abcdef/256x256.webp", "../secret.txt", "avatar/../../secret.txt", "avatar", ""]) {
       const response = await get(splat);
       expect(response.status, splat).toBe(404);
       expect(await response.text()).not.toContain("secret");

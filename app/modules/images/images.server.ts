@@ -1,12 +1,6 @@
 import crypto from "node:crypto";
 import sharp, { type Metadata } from "sharp";
-import {
-  IMAGE_MAX_BYTES,
-  IMAGE_MAX_SIDE,
-  IMAGE_MESSAGES,
-  IMAGE_MIN_SIDE,
-  isAcceptedImageType,
-} from "./image-rules";
+import { IMAGE_MAX_BYTES, IMAGE_MAX_SIDE, IMAGE_MESSAGES, IMAGE_MIN_SIDE, isAcceptedImageType } from "./image-rules";
 import { UPLOAD_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 import { storage } from "~/modules/storage/storage.server";
 
@@ -150,11 +144,7 @@ async function renderVariants(kind: ImageKind, input: Buffer): Promise<Array<[st
     const source = sharp(input, { limitInputPixels: IMAGE_MAX_SIDE * IMAGE_MAX_SIDE, animated: false }).autoOrient();
     return await Promise.all(
       specs.map(async ([name, spec]) => {
-        const output = await source
-          .clone()
-          .resize(spec.width, spec.height, { fit: spec.fit })
-          .webp({ quality: 82 })
-          .toBuffer();
+        const output = await source.clone().resize(spec.width, spec.height, { fit: spec.fit }).webp({ quality: 82 }).toBuffer();
         return [name, output] as [string, Buffer];
       }),
     );
@@ -230,11 +220,7 @@ export async function deleteImage(value: string | null | undefined): Promise<boo
 }
 
 /** A profile's hero image path: built from the profile id and its hero image. */
-export function heroImagePath(
-  profileId: number,
-  heroImg: string | null | undefined,
-  variant: VariantName<"hero"> = "728x410",
-): string | null {
+export function heroImagePath(profileId: number, heroImg: string | null | undefined, variant: VariantName<"hero"> = "728x410"): string | null {
   if (!heroImg || !/^[0-9a-f]{32}$/.test(heroImg)) return null;
   return publicPath("hero", `${profileId}-${heroImg}`, variant);
 }

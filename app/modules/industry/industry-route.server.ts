@@ -90,10 +90,7 @@ export async function managersPageAction(request: Request) {
     if (error instanceof IndustryNotFoundError) throw notFound();
     if (error instanceof UnknownArtistsError) {
       const id = value.intent === "create" ? null : value.id;
-      return data<IndustryActionData>(
-        { intent: value.intent, id, result: submission.reply({ fieldErrors: { artists: [error.message] } }) },
-        { status: 400 },
-      );
+      return data<IndustryActionData>({ intent: value.intent, id, result: submission.reply({ fieldErrors: { artists: [error.message] } }) }, { status: 400 });
     }
     throw error;
   }

@@ -20,11 +20,7 @@ export function parseIndustryListQuery(params: URLSearchParams): IndustryListQue
 
 // ---------------------------------------------------------------- fields
 
-const requiredName = z
-  .string({ error: "Enter a name." })
-  .trim()
-  .min(1, "Enter a name.")
-  .max(120, "Use at most 120 characters.");
+const requiredName = z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(120, "Use at most 120 characters.");
 
 const optionalText = (max: number) => z.string().trim().max(max, `Use at most ${max} characters.`).optional();
 
@@ -56,7 +52,12 @@ const capacityField = z
   .trim()
   .regex(/^[0-9]+$/, capacityMessage)
   .transform(Number)
-  .pipe(z.number().positive(capacityMessage).max(CAPACITY_MAX, `Enter a capacity of at most ${CAPACITY_MAX.toLocaleString("en-US")}.`))
+  .pipe(
+    z
+      .number()
+      .positive(capacityMessage)
+      .max(CAPACITY_MAX, `Enter a capacity of at most ${CAPACITY_MAX.toLocaleString("en-US")}.`),
+  )
   .optional();
 
 export const ARTISTS_MAX = 50;
@@ -123,10 +124,6 @@ export type VenueInput = z.output<typeof VenueFieldsSchema>;
 export const VenueCreateSchema = VenueFieldsSchema.extend({ intent: z.literal("create") });
 export const VenueUpdateSchema = VenueFieldsSchema.extend({ intent: z.literal("update"), id: idField });
 
-export const VenueActionSchema = z.discriminatedUnion("intent", [
-  VenueCreateSchema,
-  VenueUpdateSchema,
-  z.object({ intent: z.literal("delete"), id: idField }),
-]);
+export const VenueActionSchema = z.discriminatedUnion("intent", [VenueCreateSchema, VenueUpdateSchema, z.object({ intent: z.literal("delete"), id: idField })]);
 
 export const INDUSTRY_INTENTS = ["create", "update", "delete"] as const;

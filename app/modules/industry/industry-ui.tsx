@@ -31,7 +31,17 @@ function useListHref(change: (params: URLSearchParams) => void): string {
   return `${location.pathname}${search ? `?${search}` : ""}`;
 }
 
-export function IndustrySearch({ label, filterLabel, placeholder, query }: { label: string; filterLabel: string; placeholder: string; query: IndustryListQuery }) {
+export function IndustrySearch({
+  label,
+  filterLabel,
+  placeholder,
+  query,
+}: {
+  label: string;
+  filterLabel: string;
+  placeholder: string;
+  query: IndustryListQuery;
+}) {
   const location = useLocation();
   return (
     <Form
@@ -56,7 +66,10 @@ export function IndustrySearch({ label, filterLabel, placeholder, query }: { lab
           Search
         </button>
         {query.q ? (
-          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+          <Link
+            to={location.pathname}
+            className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+          >
             Clear
           </Link>
         ) : null}
@@ -161,7 +174,6 @@ export function ContactDetails({ email, phone, website }: { email: string; phone
   );
 }
 
-
 /**
  * The page both admin directories share (managers, venues): heading, the edit panel for `?edit=<id>`,
  * the add panel, search, the table with its empty states, and pages. `renderForm` draws the add form
@@ -245,14 +257,7 @@ export function IndustryListPage<Row extends { id: number; name: string }>({
             />
           }
         />
-        <Pagination
-          page={list.page}
-          pageCount={list.pageCount}
-          total={list.total}
-          pageSize={list.pageSize}
-          noun={noun}
-          label={`${Singular} list pages`}
-        />
+        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={noun} label={`${Singular} list pages`} />
       </section>
     </div>
   );

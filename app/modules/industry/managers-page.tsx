@@ -102,7 +102,12 @@ function ManagerForm({ manager, lastResult }: { manager?: ManagerRow; lastResult
       {manager ? <input type="hidden" name="id" value={manager.id} /> : null}
       <FormAlert id={form.errorId} errors={form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} errorId={fields.name.errorId} />
+        <Field
+          label="Name"
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
+          errors={fields.name.errors}
+          errorId={fields.name.errorId}
+        />
         <Field
           label="Company (optional)"
           inputProps={{ ...getInputProps(fields.company, { type: "text" }), autoComplete: "off" }}

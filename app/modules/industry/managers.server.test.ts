@@ -45,7 +45,14 @@ describe("managers", () => {
     const owls = await artist(`${word} Owls`);
     const larks = await artist(`${word} Larks`);
     const manager = await createManager(
-      input({ name: `${word} Ada Agent`, company: " Nightjar Mgmt ", email: "ada@nightjar.test", phone: "+1 615 555 0100", website: "https://nightjar.test", artists: [owls.username.toUpperCase(), larks.username] }),
+      input({
+        name: `${word} Ada Agent`,
+        company: " Nightjar Mgmt ",
+        email: "ada@nightjar.test",
+        phone: "+1 615 555 0100",
+        website: "https://nightjar.test",
+        artists: [owls.username.toUpperCase(), larks.username],
+      }),
     );
     expect(manager).toMatchObject({ name: `${word} Ada Agent`, company: "Nightjar Mgmt", email: "ada@nightjar.test" });
     await createManager(input({ name: `${word} Bo Booker` }));
@@ -159,7 +166,9 @@ describe("the /admin/managers loader and action", () => {
 
   it("answers an unknown username beside the artists field, and an unknown record with 404", async () => {
     const word = token();
-    const reply = asData(await call(managersRoute.action, post(adminCookie, "/admin/managers", { intent: "create", name: `${word} Ivy`, artists: `${word}-nope` })));
+    const reply = asData(
+      await call(managersRoute.action, post(adminCookie, "/admin/managers", { intent: "create", name: `${word} Ivy`, artists: `${word}-nope` })),
+    );
     expect(reply.init.status).toBe(400);
     expect(reply.data.result.error).toEqual({ artists: [`No artist page has the username “${word}-nope”. Check the spelling, or add the artist page first.`] });
 

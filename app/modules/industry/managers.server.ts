@@ -45,7 +45,15 @@ async function resolveArtists(usernames: string[]): Promise<number[]> {
   const found = await db()
     .select({ id: profiles.id, username: profiles.username })
     .from(profiles)
-    .where(and(eq(profiles.type, "artist"), inArray(sql`lower(${profiles.username})`, usernames.map((u) => u.toLowerCase()))));
+    .where(
+      and(
+        eq(profiles.type, "artist"),
+        inArray(
+          sql`lower(${profiles.username})`,
+          usernames.map((u) => u.toLowerCase()),
+        ),
+      ),
+    );
   const known = new Set(found.map((f) => f.username.toLowerCase()));
   const unknown = usernames.filter((u) => !known.has(u.toLowerCase()));
   if (unknown.length) throw new UnknownArtistsError(unknown);

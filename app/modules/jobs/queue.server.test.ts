@@ -2,14 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
 import { useTestDatabase } from "../../../tests/helpers/database";
-import {
-  enqueueJob,
-  getJobStatus,
-  registerJobHandler,
-  runQueuedJobsNow,
-  startJobWorkers,
-  stopJobWorkers,
-} from "./queue.server";
+import { enqueueJob, getJobStatus, registerJobHandler, runQueuedJobsNow, startJobWorkers, stopJobWorkers } from "./queue.server";
 
 useTestDatabase();
 afterAll(() => stopJobWorkers());
@@ -189,9 +182,13 @@ describe("durable jobs (pg-boss over the app's database)", () => {
 
   it("a run left active by a process that died is run again", async () => {
     let runs = 0;
-    registerJobHandler("test.crashed", async () => {
-      runs += 1;
-    }, { expireInSeconds: 1, retryDelaySeconds: 0, retryBackoff: false });
+    registerJobHandler(
+      "test.crashed",
+      async () => {
+        runs += 1;
+      },
+      { expireInSeconds: 1, retryDelaySeconds: 0, retryBackoff: false },
+    );
     const id = (await enqueueJob("test.crashed", {}))!;
     // Simulate a SIGKILL mid-run: the job is marked active as a worker would, and nobody finishes it.
     await db().execute(sql`update pgboss.job set state = 'active', started_on = now() - interval '5 seconds' where id = ${id}`);
@@ -204,9 +201,13 @@ describe("durable jobs (pg-boss over the app's database)", () => {
 
   it("a process that has just started the database server itself retries a run left active at once", async () => {
     let runs = 0;
-    registerJobHandler("test.cut-off", async () => {
-      runs += 1;
-    }, { retryDelaySeconds: 0, retryBackoff: false });
+    registerJobHandler(
+      "test.cut-off",
+      async () => {
+        runs += 1;
+      },
+      { retryDelaySeconds: 0, retryBackoff: false },
+    );
     const id = (await enqueueJob("test.cut-off", {}))!;
     // Left active by a process killed mid-run; its expiry (15 minutes) is far off.
     await db().execute(sql`update pgboss.job set state = 'active', started_on = now() where id = ${id}`);

@@ -208,7 +208,11 @@ export async function startJobWorkers(options: JobWorkerOptions = {}): Promise<v
   const q = await openQueue();
   if (q.workers) return;
   const { retryInterruptedRuns, ...timing } = options;
-  const workerOptions = { pollingIntervalSeconds: DEFAULTS.pollingIntervalSeconds, maintenanceIntervalSeconds: DEFAULTS.maintenanceIntervalSeconds, ...definedOnly(timing) };
+  const workerOptions = {
+    pollingIntervalSeconds: DEFAULTS.pollingIntervalSeconds,
+    maintenanceIntervalSeconds: DEFAULTS.maintenanceIntervalSeconds,
+    ...definedOnly(timing),
+  };
   if (retryInterruptedRuns) await failInterruptedRuns(q);
   const maintain = () => {
     if (queue !== q || !q.workers) return;

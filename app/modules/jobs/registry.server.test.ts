@@ -22,7 +22,11 @@ function sourceFiles(dir = APP): string[] {
 }
 
 /** A source file as the `~/…` specifier that imports it. */
-const specifierOf = (file: string) => `~/${path.relative(APP, file).replace(/\\/g, "/").replace(/\.tsx?$/, "")}`;
+const specifierOf = (file: string) =>
+  `~/${path
+    .relative(APP, file)
+    .replace(/\\/g, "/")
+    .replace(/\.tsx?$/, "")}`;
 
 describe("the job registry", () => {
   it("lists each job once, and registers a handler for every one, as boot() does", () => {

@@ -43,10 +43,21 @@ export async function resolveAccounts(executor: Db, keys: readonly AccountKey[],
     if (!cache.has(name)) missing.set(name, key);
   }
   if (missing.size === 0) return cache;
-  const values = [...missing.values()].map((key) => ({ kind: key.kind, userId: key.userId ?? null, splitPartyId: key.splitPartyId ?? null, subKind: key.subKind ?? "" }));
+  const values = [...missing.values()].map((key) => ({
+    kind: key.kind,
+    userId: key.userId ?? null,
+    splitPartyId: key.splitPartyId ?? null,
+    subKind: key.subKind ?? "",
+  }));
   await executor.insert(ledgerAccounts).values(values).onConflictDoNothing();
   const rows = await executor
-    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, userId: ledgerAccounts.userId, splitPartyId: ledgerAccounts.splitPartyId, subKind: ledgerAccounts.subKind })
+    .select({
+      id: ledgerAccounts.id,
+      kind: ledgerAccounts.kind,
+      userId: ledgerAccounts.userId,
+      splitPartyId: ledgerAccounts.splitPartyId,
+      subKind: ledgerAccounts.subKind,
+    })
     .from(ledgerAccounts)
     .where(
       and(

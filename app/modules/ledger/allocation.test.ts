@@ -184,9 +184,27 @@ describe("allocateToSplit", () => {
   it("refuses invalid splits and recoups", () => {
     expect(() => allocateToSplit(1n, [], null)).toThrow();
     expect(() => allocateToSplit(1n, [{ key: "a", shareBps: 9999 }], null)).toThrow(/10000/);
-    expect(() => allocateToSplit(1n, [{ key: "a", shareBps: 5000 }, { key: "a", shareBps: 5000 }], null)).toThrow(/twice/);
+    expect(() =>
+      allocateToSplit(
+        1n,
+        [
+          { key: "a", shareBps: 5000 },
+          { key: "a", shareBps: 5000 },
+        ],
+        null,
+      ),
+    ).toThrow(/twice/);
     expect(() => allocateToSplit(1n, [{ key: "a", shareBps: 10_000.5 }], null)).toThrow();
-    expect(() => allocateToSplit(1n, [{ key: "a", shareBps: 10_001 }, { key: "b", shareBps: -1 }], null)).toThrow();
+    expect(() =>
+      allocateToSplit(
+        1n,
+        [
+          { key: "a", shareBps: 10_001 },
+          { key: "b", shareBps: -1 },
+        ],
+        null,
+      ),
+    ).toThrow();
     const one = [{ key: "a", shareBps: 10_000 }];
     expect(() => allocateToSplit(1n, one, { partyKey: "z", amountMicros: 1n, recoupedSoFarMicros: 0n })).toThrow(/not one of/);
     expect(() => allocateToSplit(1n, one, { partyKey: "a", amountMicros: -1n, recoupedSoFarMicros: 0n })).toThrow();
@@ -208,22 +226,22 @@ describe("allocateToSplit", () => {
     const caseArb = sharesArb.chain((parties) => fc.tuple(fc.constant(parties), amountArb, recoupArb(parties)));
     fc.assert(
       fc.property(caseArb, ([parties, amount, recoup]) => {
-      const result = allocateToSplit(amount, parties, recoup);
-      expect(sum(result.parts.map((p) => p.amountMicros))).toBe(amount);
-      expect(sum(result.parts.map((p) => p.recoupMicros))).toBe(result.recoupedMicros);
+        const result = allocateToSplit(amount, parties, recoup);
+        expect(sum(result.parts.map((p) => p.amountMicros))).toBe(amount);
+        expect(sum(result.parts.map((p) => p.recoupMicros))).toBe(result.recoupedMicros);
 
-      const shared = amount - result.recoupedMicros;
-      result.parts.forEach((part, i) => {
-        const percentagePart = part.amountMicros - part.recoupMicros;
-        expect(abs(percentagePart * 10_000n - shared * BigInt(parties[i].shareBps)) < 10_000n).toBe(true);
-        if (part.key !== recoup?.partyKey) expect(part.recoupMicros).toBe(0n);
-      });
-      if (recoup) {
-        const after = recoup.recoupedSoFarMicros + result.recoupedMicros;
-        expect(after >= 0n && after <= recoup.amountMicros).toBe(true);
-        // A line never moves recoup against its own sign.
-        expect(result.recoupedMicros === 0n || result.recoupedMicros > 0n === amount > 0n).toBe(true);
-      }
+        const shared = amount - result.recoupedMicros;
+        result.parts.forEach((part, i) => {
+          const percentagePart = part.amountMicros - part.recoupMicros;
+          expect(abs(percentagePart * 10_000n - shared * BigInt(parties[i].shareBps)) < 10_000n).toBe(true);
+          if (part.key !== recoup?.partyKey) expect(part.recoupMicros).toBe(0n);
+        });
+        if (recoup) {
+          const after = recoup.recoupedSoFarMicros + result.recoupedMicros;
+          expect(after >= 0n && after <= recoup.amountMicros).toBe(true);
+          // A line never moves recoup against its own sign.
+          expect(result.recoupedMicros === 0n || result.recoupedMicros > 0n === amount > 0n).toBe(true);
+        }
       }),
       RUNS,
     );
@@ -241,18 +259,18 @@ describe("allocateToSplit", () => {
     );
     fc.assert(
       fc.property(caseArb, ({ parties, sale, partyKey, recoupAmount, soFarSeed }) => {
-      // The states where the rule promises an exact mirror: nothing recouped yet, or a sale that the
-      // open recoup absorbs whole.
-      const soFar = soFarSeed === null ? 0n : recoupAmount > sale ? soFarSeed % (recoupAmount - sale + 1n) : 0n;
-      const recoup = { partyKey, amountMicros: recoupAmount, recoupedSoFarMicros: soFar };
+        // The states where the rule promises an exact mirror: nothing recouped yet, or a sale that the
+        // open recoup absorbs whole.
+        const soFar = soFarSeed === null ? 0n : recoupAmount > sale ? soFarSeed % (recoupAmount - sale + 1n) : 0n;
+        const recoup = { partyKey, amountMicros: recoupAmount, recoupedSoFarMicros: soFar };
 
-      const forward = allocateToSplit(sale, parties, recoup);
-      const back = allocateToSplit(-sale, parties, { ...recoup, recoupedSoFarMicros: soFar + forward.recoupedMicros });
-      forward.parts.forEach((part, i) => {
-        expect(part.amountMicros + back.parts[i].amountMicros).toBe(0n);
-        expect(part.recoupMicros + back.parts[i].recoupMicros).toBe(0n);
-      });
-      expect(soFar + forward.recoupedMicros + back.recoupedMicros).toBe(soFar);
+        const forward = allocateToSplit(sale, parties, recoup);
+        const back = allocateToSplit(-sale, parties, { ...recoup, recoupedSoFarMicros: soFar + forward.recoupedMicros });
+        forward.parts.forEach((part, i) => {
+          expect(part.amountMicros + back.parts[i].amountMicros).toBe(0n);
+          expect(part.recoupMicros + back.parts[i].recoupMicros).toBe(0n);
+        });
+        expect(soFar + forward.recoupedMicros + back.recoupedMicros).toBe(soFar);
       }),
       RUNS,
     );

@@ -140,11 +140,7 @@ export function assertValidSplit(parties: readonly SplitParty[]): void {
  * Shares a line's net (after commission) among a split version's parties, recoup first (rule 3 above).
  * The caller carries recoupedSoFarMicros forward: next = recoupedSoFarMicros + result.recoupedMicros.
  */
-export function allocateToSplit(
-  netMicros: bigint,
-  parties: readonly SplitParty[],
-  recoup: RecoupState | null,
-): SplitAllocation {
+export function allocateToSplit(netMicros: bigint, parties: readonly SplitParty[], recoup: RecoupState | null): SplitAllocation {
   assertValidSplit(parties);
 
   let recouped = 0n;

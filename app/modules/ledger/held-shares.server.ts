@@ -18,7 +18,10 @@ export async function lockLedgerImports(tx: Db): Promise<void> {
  * Runs inside the answer's transaction, after the import lock, so no import posts to the held account
  * between the read and the move.
  */
-export async function releaseHeldShare(tx: Db, input: { splitPartyId: string; toUserId: number; answer: "accepted" | "declined"; actorId: number | null }): Promise<number | null> {
+export async function releaseHeldShare(
+  tx: Db,
+  input: { splitPartyId: string; toUserId: number; answer: "accepted" | "declined"; actorId: number | null },
+): Promise<number | null> {
   await lockLedgerImports(tx);
   const heldAccount = await findAccountId(tx, Accounts.held(input.splitPartyId));
   if (heldAccount === null) return null;

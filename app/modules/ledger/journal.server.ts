@@ -53,7 +53,10 @@ const POSTING_COLUMNS = ["entry_id", "account_id", "amount_micros", "statement_l
  * (decision 017 "Foreign keys checked once"): every account, line, song and split version named exists, and is
  * locked FOR KEY SHARE until the commit, as each foreign-key check locks it.
  */
-async function checkPostingReferences(tx: Db, rows: ReadonlyArray<{ accountId: number; statementLineId: number | null; songId: number | null; splitVersionId: number | null }>) {
+async function checkPostingReferences(
+  tx: Db,
+  rows: ReadonlyArray<{ accountId: number; statementLineId: number | null; songId: number | null; splitVersionId: number | null }>,
+) {
   const parents: Array<[table: string, type: string, ids: Set<number>]> = [
     ["ledger_accounts", "int", new Set(rows.map((r) => r.accountId))],
     ["statement_lines", "bigint", new Set(rows.flatMap((r) => (r.statementLineId === null ? [] : [r.statementLineId])))],
@@ -84,7 +87,13 @@ export async function postEntry(tx: Db, entry: EntryInput, options: { bulk?: Bul
   );
   const [row] = await tx
     .insert(journalEntries)
-    .values({ kind: entry.kind, memo: entry.memo, importId: entry.importId ?? null, reversesEntryId: entry.reversesEntryId ?? null, createdBy: entry.createdBy ?? null })
+    .values({
+      kind: entry.kind,
+      memo: entry.memo,
+      importId: entry.importId ?? null,
+      reversesEntryId: entry.reversesEntryId ?? null,
+      createdBy: entry.createdBy ?? null,
+    })
     .returning({ id: journalEntries.id, createdAt: journalEntries.createdAt });
   const rows = lines.map((p) => ({
     entryId: row!.id,
@@ -102,7 +111,16 @@ export async function postEntry(tx: Db, entry: EntryInput, options: { bulk?: Bul
   if (options.bulk && rows.length >= COPY_FROM_POSTINGS) {
     const out = options.bulk.rows("postings", POSTING_COLUMNS);
     for (const r of rows) {
-      out.plain(r.entryId).plain(r.accountId).plain(r.amountMicros).plain(r.statementLineId).plain(r.source).plain(r.splitVersionId).plain(r.songId).plain(r.recoupMicros).end();
+      out
+        .plain(r.entryId)
+        .plain(r.accountId)
+        .plain(r.amountMicros)
+        .plain(r.statementLineId)
+        .plain(r.source)
+        .plain(r.splitVersionId)
+        .plain(r.songId)
+        .plain(r.recoupMicros)
+        .end();
     }
     await options.bulk.write(out, { uncheckedReferences: true });
     if (options.bulk.referencesUnchecked) await checkPostingReferences(tx, rows);

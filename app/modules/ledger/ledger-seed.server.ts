@@ -15,7 +15,12 @@ export async function seedDemoProIdentities(tx: Db): Promise<void> {
   const people = await tx
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(inArray(users.email, DEMO_PRO_IDENTITIES.map((p) => p.email)));
+    .where(
+      inArray(
+        users.email,
+        DEMO_PRO_IDENTITIES.map((p) => p.email),
+      ),
+    );
   const rows = DEMO_PRO_IDENTITIES.flatMap((identity) => {
     const user = people.find((p) => p.email === identity.email);
     return user ? [{ userId: user.id, ipiCae: identity.ipiCae, pro: identity.pro }] : [];

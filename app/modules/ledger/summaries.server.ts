@@ -65,17 +65,38 @@ export class SummaryAccumulator {
   }
 
   /** One posting of a line (see linePart): its account, source and song complete the key. */
-  addPosting(line: SummaryLinePart, accountId: number, source: string | null, songId: number | null, amount: bigint, firstOnLine: boolean, firstOnLineAndSong: boolean): void {
+  addPosting(
+    line: SummaryLinePart,
+    accountId: number,
+    source: string | null,
+    songId: number | null,
+    amount: bigint,
+    firstOnLine: boolean,
+    firstOnLineAndSong: boolean,
+  ): void {
     // The track title is part of the key only when no song names the group.
-    const id = songId ? `${accountId}${SEP}${source ?? ""}${SEP}${songId}${SEP}${line.id}` : `${accountId}${SEP}${source ?? ""}${SEP}0${SEP}${line.id}${SEP}${line.trackTitle ?? ""}`;
+    const id = songId
+      ? `${accountId}${SEP}${source ?? ""}${SEP}${songId}${SEP}${line.id}`
+      : `${accountId}${SEP}${source ?? ""}${SEP}0${SEP}${line.id}${SEP}${line.trackTitle ?? ""}`;
     let row = this.rows.get(id);
     if (!row) {
       row = {
         key: {
-          accountId, source, importId: line.importId, month: line.month, store: line.store, territory: line.territory, songId, releaseId: line.releaseId,
-          releaseTitle: line.releaseTitle, trackTitle: songId ? null : line.trackTitle,
+          accountId,
+          source,
+          importId: line.importId,
+          month: line.month,
+          store: line.store,
+          territory: line.territory,
+          songId,
+          releaseId: line.releaseId,
+          releaseTitle: line.releaseTitle,
+          trackTitle: songId ? null : line.trackTitle,
         },
-        amount: 0n, postings: 0, lines: 0, trackLines: 0,
+        amount: 0n,
+        postings: 0,
+        lines: 0,
+        trackLines: 0,
       };
       this.rows.set(id, row);
     }
@@ -99,9 +120,20 @@ export class SummaryAccumulator {
     for (const { key, amount, postings, lines, trackLines } of this.rows.values()) {
       if (key.importId === null) throw new Error("writeNewImport: a summary row without its import");
       out
-        .plain(key.accountId).text(key.source ?? "").plain(key.importId).plain(key.month).text(key.store ?? "").text(key.territory ?? "")
-        .plain(key.songId ?? 0).plain(key.releaseId ?? 0).text(key.releaseTitle ?? "").text(key.trackTitle ?? "")
-        .plain(amount).plain(postings).plain(lines).plain(trackLines)
+        .plain(key.accountId)
+        .text(key.source ?? "")
+        .plain(key.importId)
+        .plain(key.month)
+        .text(key.store ?? "")
+        .text(key.territory ?? "")
+        .plain(key.songId ?? 0)
+        .plain(key.releaseId ?? 0)
+        .text(key.releaseTitle ?? "")
+        .text(key.trackTitle ?? "")
+        .plain(amount)
+        .plain(postings)
+        .plain(lines)
+        .plain(trackLines)
         .end();
     }
     await bulk.write(out);
@@ -109,8 +141,20 @@ export class SummaryAccumulator {
 }
 
 const SUMMARY_COLUMNS = [
-  "account_id", "source", "import_id", "month", "store", "territory", "song_id", "release_id", "release_title", "track_title",
-  "amount_micros", "postings", "lines", "track_lines",
+  "account_id",
+  "source",
+  "import_id",
+  "month",
+  "store",
+  "territory",
+  "song_id",
+  "release_id",
+  "release_title",
+  "track_title",
+  "amount_micros",
+  "postings",
+  "lines",
+  "track_lines",
 ] as const;
 const COLUMNS = sql.raw(SUMMARY_COLUMNS.join(", "));
 const ON_CONFLICT = sql.raw(`on conflict on constraint posting_summaries_pk do update set
@@ -206,19 +250,35 @@ export async function addEntryToSummaries(tx: Db, createdAt: Date | string, entr
     const found = (await tx.execute(sql`
       select id, import_id, sale_period_start::text as start, source, territory, release_id, release_title, track_title
       from statement_lines where id = any(${ids}::bigint[])`)) as unknown as {
-      rows: Array<{ id: string | number; import_id: number; start: string; source: string; territory: string | null; release_id: number | null; release_title: string | null; track_title: string | null }>;
+      rows: Array<{
+        id: string | number;
+        import_id: number;
+        start: string;
+        source: string;
+        territory: string | null;
+        release_id: number | null;
+        release_title: string | null;
+        track_title: string | null;
+      }>;
     };
     for (const l of found.rows) {
       lines.set(Number(l.id), {
-        importId: l.import_id, month: monthOf(l.start), store: l.source ?? "", territory: l.territory ?? "", releaseId: l.release_id ?? 0,
-        releaseTitle: l.release_id === null ? (l.release_title ?? "") : "", trackTitle: l.track_title ?? "",
+        importId: l.import_id,
+        month: monthOf(l.start),
+        store: l.source ?? "",
+        territory: l.territory ?? "",
+        releaseId: l.release_id ?? 0,
+        releaseTitle: l.release_id === null ? (l.release_title ?? "") : "",
+        trackTitle: l.track_title ?? "",
       });
     }
     const accounts = pgArrayLiteral([...new Set(entryPostings.map((p) => p.accountId))]);
     const earlier = (await tx.execute(sql`
       select account_id, statement_line_id, song_id from postings
       where statement_line_id = any(${ids}::bigint[]) and account_id = any(${accounts}::int[]) ${writtenAsEntry === undefined ? sql`` : sql`and entry_id <> ${writtenAsEntry}`}
-      group by account_id, statement_line_id, song_id`)) as unknown as { rows: Array<{ account_id: number; statement_line_id: string | number; song_id: number | null }> };
+      group by account_id, statement_line_id, song_id`)) as unknown as {
+      rows: Array<{ account_id: number; statement_line_id: string | number; song_id: number | null }>;
+    };
     for (const e of earlier.rows) {
       counted.add(`${e.account_id}|${e.statement_line_id}`);
       counted.add(`${e.account_id}|${e.statement_line_id}|${e.song_id ?? ""}`);
@@ -231,8 +291,16 @@ export async function addEntryToSummaries(tx: Db, createdAt: Date | string, entr
     const line = p.statementLineId === null ? undefined : lines.get(p.statementLineId);
     if (p.statementLineId !== null && !line) throw new Error(`Statement line ${p.statementLineId} does not exist.`);
     const key = [
-      p.accountId, p.source ?? "", line?.importId ?? 0, line?.month ?? entryMonth, line?.store ?? "", line?.territory ?? "", p.songId ?? 0,
-      line?.releaseId ?? 0, line?.releaseTitle ?? "", p.songId === null ? (line?.trackTitle ?? "") : "",
+      p.accountId,
+      p.source ?? "",
+      line?.importId ?? 0,
+      line?.month ?? entryMonth,
+      line?.store ?? "",
+      line?.territory ?? "",
+      p.songId ?? 0,
+      line?.releaseId ?? 0,
+      line?.releaseTitle ?? "",
+      p.songId === null ? (line?.trackTitle ?? "") : "",
     ];
     const id = JSON.stringify(key);
     let row = rows.get(id);
@@ -275,5 +343,7 @@ export async function rekeyLines(tx: Db, lineIds: string, update: () => Promise<
   await addToSummaries(tx, onLines, -1);
   await update();
   await addToSummaries(tx, onLines, 1);
-  await tx.execute(sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = any(${lineIds}::bigint[]))`);
+  await tx.execute(
+    sql`delete from posting_summaries where postings = 0 and account_id in (select account_id from postings where statement_line_id = any(${lineIds}::bigint[]))`,
+  );
 }

@@ -22,11 +22,7 @@ export function sanitizeDocumentHtml(html: string): string {
 }
 
 export async function listPublishedDocuments(): Promise<DocumentSummary[]> {
-  return db()
-    .select(summaryColumns)
-    .from(legalDocuments)
-    .where(eq(legalDocuments.published, true))
-    .orderBy(asc(legalDocuments.name));
+  return db().select(summaryColumns).from(legalDocuments).where(eq(legalDocuments.published, true)).orderBy(asc(legalDocuments.name));
 }
 
 /**

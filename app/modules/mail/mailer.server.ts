@@ -65,17 +65,9 @@ export function actionMail(input: {
   outro: string;
 }): MailMessage {
   const { appName } = { appName: env().APP_NAME };
-  const text = [
-    `Hello ${input.greetingName},`,
-    "",
-    input.intro,
-    "",
-    `${input.actionLabel}: ${input.actionUrl}`,
-    "",
-    input.outro,
-    "",
-    `— ${appName}`,
-  ].join("\n");
+  const text = [`Hello ${input.greetingName},`, "", input.intro, "", `${input.actionLabel}: ${input.actionUrl}`, "", input.outro, "", `— ${appName}`].join(
+    "\n",
+  );
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1c1917">
 <p>Hello ${escapeHtml(input.greetingName)},</p>
 <p>${escapeHtml(input.intro)}</p>

@@ -42,7 +42,9 @@ export interface EscrowHolder {
 /** A post-production job's escrow account (decision 023); projects use `Accounts.escrow`. */
 export const jobEscrowAccount = (jobId: number): AccountKey => ({ kind: "escrow", subKind: `post-production:${jobId}` });
 
-export function projectEscrow(p: Pick<Project, "id" | "amountCents" | "feeBps" | "fundedMicros" | "fundingMethod" | "clientId" | "providerOwnerId">): EscrowHolder {
+export function projectEscrow(
+  p: Pick<Project, "id" | "amountCents" | "feeBps" | "fundedMicros" | "fundingMethod" | "clientId" | "providerOwnerId">,
+): EscrowHolder {
   return {
     account: Accounts.escrow(p.id),
     label: `Project #${p.id}`,
@@ -58,10 +60,18 @@ export function projectEscrow(p: Pick<Project, "id" | "amountCents" | "feeBps" |
 /** Where money paid in by `method` comes from, and where its refund goes back to. */
 function clientSide(holder: Pick<EscrowHolder, "clientId">, method: EscrowFundingMethod): { account: AccountKey; source: "marketplace" | null } {
   // Spending from one's balance is not income lost, and a refund of it is not income earned: no source (as payouts).
-  return method === "balance" ? { account: Accounts.earnings(holder.clientId), source: null } : { account: Accounts.marketplaceReceipts(), source: "marketplace" };
+  return method === "balance"
+    ? { account: Accounts.earnings(holder.clientId), source: null }
+    : { account: Accounts.marketplaceReceipts(), source: "marketplace" };
 }
 
-export async function postFunding(tx: Db, holder: EscrowHolder, method: EscrowFundingMethod, actorId: number, reference: string): Promise<{ entryId: number; fundedMicros: bigint }> {
+export async function postFunding(
+  tx: Db,
+  holder: EscrowHolder,
+  method: EscrowFundingMethod,
+  actorId: number,
+  reference: string,
+): Promise<{ entryId: number; fundedMicros: bigint }> {
   const amount = centsToMicros(BigInt(holder.amountCents));
   const from = clientSide(holder, method);
   const entryId = await postEntry(tx, {

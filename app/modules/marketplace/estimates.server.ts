@@ -1,6 +1,16 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
-import { appConfig, estimates, projects, workRequests, type Estimate, type EstimateLineItem, type Project, type WorkRequest, type WorkRequestStatus } from "~/db/schema";
+import {
+  appConfig,
+  estimates,
+  projects,
+  workRequests,
+  type Estimate,
+  type EstimateLineItem,
+  type Project,
+  type WorkRequest,
+  type WorkRequestStatus,
+} from "~/db/schema";
 import { formatCents } from "~/modules/ledger/money";
 import { isParticipant, validId, type MarketplaceActor } from "./access.server";
 import { MarketplaceError, NO_ESTIMATE } from "./marketplace-errors";
@@ -32,7 +42,8 @@ export function validateEstimate(input: EstimateInput, now = new Date()) {
   if (lineItems.some((i) => i.description.length === 0 || i.description.length > LIMITS.lineItemDescriptionMax)) {
     throw new MarketplaceError(400, `Each line item needs a description (at most ${LIMITS.lineItemDescriptionMax} characters).`, "lineItems");
   }
-  if (lineItems.some((i) => !Number.isSafeInteger(i.amountCents) || i.amountCents <= 0)) throw new MarketplaceError(400, "Each line item needs an amount above $0.00.", "lineItems");
+  if (lineItems.some((i) => !Number.isSafeInteger(i.amountCents) || i.amountCents <= 0))
+    throw new MarketplaceError(400, "Each line item needs an amount above $0.00.", "lineItems");
   const totalCents = lineItems.reduce((sum, i) => sum + i.amountCents, 0);
   if (totalCents > LIMITS.estimateMaxCents) throw new MarketplaceError(400, "An estimate totals at most $1,000,000.00.", "lineItems");
   if (!Number.isInteger(input.deliveryDays) || input.deliveryDays < 1 || input.deliveryDays > LIMITS.deliveryDaysMax) {
@@ -53,7 +64,14 @@ export function validateEstimate(input: EstimateInput, now = new Date()) {
   return { lineItems, totalCents, deliveryDays: input.deliveryDays, revisionsIncluded: input.revisionsIncluded, pointsBps: input.pointsBps, expiresAt, note };
 }
 
-async function issueEstimate(actor: MarketplaceActor, workRequestId: number, input: EstimateInput, from: WorkRequestStatus[], doing: string, now: Date): Promise<Estimate> {
+async function issueEstimate(
+  actor: MarketplaceActor,
+  workRequestId: number,
+  input: EstimateInput,
+  from: WorkRequestStatus[],
+  doing: string,
+  now: Date,
+): Promise<Estimate> {
   const values = validateEstimate(input, now);
   const { request, estimate } = await db().transaction(async (tx) => {
     const [request] = validId(workRequestId)
@@ -66,7 +84,10 @@ async function issueEstimate(actor: MarketplaceActor, workRequestId: number, inp
     if (!request) throw await explainWorkRequest(tx, workRequestId, (r) => r.providerOwnerId === actor.id, doing);
     if (values.pointsBps !== null && request.songId === null) throw new MarketplaceError(400, "Points need a song: this request names none.", "pointsBps");
     // The version waiting for an answer is replaced (canceled); versions the client answered keep their answer.
-    await tx.update(estimates).set({ status: "canceled" }).where(and(eq(estimates.workRequestId, request.id), eq(estimates.status, "awaiting_approval")));
+    await tx
+      .update(estimates)
+      .set({ status: "canceled" })
+      .where(and(eq(estimates.workRequestId, request.id), eq(estimates.status, "awaiting_approval")));
     const [estimate] = await tx
       .insert(estimates)
       .values({
@@ -107,7 +128,11 @@ const clientOfEstimate = (actor: MarketplaceActor) =>
 
 async function explainEstimate(executor: Db, estimateId: number, actor: MarketplaceActor, doing: string, now: Date): Promise<MarketplaceError> {
   const [row] = validId(estimateId)
-    ? await executor.select({ estimate: estimates, clientId: workRequests.clientId }).from(estimates).innerJoin(workRequests, eq(workRequests.id, estimates.workRequestId)).where(eq(estimates.id, estimateId))
+    ? await executor
+        .select({ estimate: estimates, clientId: workRequests.clientId })
+        .from(estimates)
+        .innerJoin(workRequests, eq(workRequests.id, estimates.workRequestId))
+        .where(eq(estimates.id, estimateId))
     : [];
   if (!row || row.clientId !== actor.id) return new MarketplaceError(404, NO_ESTIMATE);
   if (row.estimate.status === "awaiting_approval" && row.estimate.expiresAt <= now) {
@@ -132,7 +157,8 @@ async function answer(
         .where(and(eq(estimates.id, estimateId), eq(estimates.status, "awaiting_approval"), gt(estimates.expiresAt, now), clientOfEstimate(actor)))
         .returning()
     : [];
-  if (!estimate) throw await explainEstimate(tx, estimateId, actor, to === "accepted" ? "accepted" : to === "declined" ? "declined" : "sent back for a revision", now);
+  if (!estimate)
+    throw await explainEstimate(tx, estimateId, actor, to === "accepted" ? "accepted" : to === "declined" ? "declined" : "sent back for a revision", now);
   const [request] = await tx
     .update(workRequests)
     .set({ status: to, updatedAt: now })
@@ -193,7 +219,8 @@ export async function acceptEstimate(actor: MarketplaceActor, estimateId: number
 function reasonOf(value: unknown, required: boolean, field: string): string | null {
   const text = cleanText(value);
   if (!text && !required) return null;
-  if (text.length < LIMITS.reasonMin || text.length > LIMITS.noteMax) throw new MarketplaceError(400, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`, field);
+  if (text.length < LIMITS.reasonMin || text.length > LIMITS.noteMax)
+    throw new MarketplaceError(400, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`, field);
   return text;
 }
 
@@ -230,7 +257,11 @@ export async function requestEstimateRevision(actor: MarketplaceActor, estimateI
 /** One estimate with its request's participants' ids, for the estimate page: its client, its provider's owner or an admin. */
 export async function getEstimate(actor: MarketplaceActor, estimateId: number): Promise<{ estimate: Estimate; request: WorkRequest }> {
   const [row] = validId(estimateId)
-    ? await db().select({ estimate: estimates, request: workRequests }).from(estimates).innerJoin(workRequests, eq(workRequests.id, estimates.workRequestId)).where(eq(estimates.id, estimateId))
+    ? await db()
+        .select({ estimate: estimates, request: workRequests })
+        .from(estimates)
+        .innerJoin(workRequests, eq(workRequests.id, estimates.workRequestId))
+        .where(eq(estimates.id, estimateId))
     : [];
   if (!row || !isParticipant(row.request, actor)) throw new MarketplaceError(404, NO_ESTIMATE);
   return row;

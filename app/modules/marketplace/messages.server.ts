@@ -74,7 +74,10 @@ const THREAD_CHANNEL = /^private-marketplace-thread\.([1-9][0-9]{0,9})$/;
 export async function mayJoinThreadChannel(actor: MarketplaceActor, channel: string): Promise<boolean> {
   const id = Number(THREAD_CHANNEL.exec(channel)?.[1]);
   if (!validId(id)) return false;
-  const [row] = await db().select({ id: workRequests.id }).from(workRequests).where(and(eq(workRequests.id, id), participantOrAdmin(workRequests, actor)));
+  const [row] = await db()
+    .select({ id: workRequests.id })
+    .from(workRequests)
+    .where(and(eq(workRequests.id, id), participantOrAdmin(workRequests, actor)));
   return Boolean(row);
 }
 
@@ -103,7 +106,12 @@ export async function listMessages(actor: MarketplaceActor, target: MessageTarge
     })
     .from(marketplaceMessages)
     .leftJoin(users, eq(users.id, marketplaceMessages.senderId))
-    .where(and(eq(marketplaceMessages.workRequestId, thread.workRequestId), beforeId && Number.isSafeInteger(beforeId) ? lt(marketplaceMessages.id, beforeId) : undefined))
+    .where(
+      and(
+        eq(marketplaceMessages.workRequestId, thread.workRequestId),
+        beforeId && Number.isSafeInteger(beforeId) ? lt(marketplaceMessages.id, beforeId) : undefined,
+      ),
+    )
     .orderBy(desc(marketplaceMessages.id))
     .limit(THREAD_PAGE);
   return rows.reverse();

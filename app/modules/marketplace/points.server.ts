@@ -77,7 +77,9 @@ export async function proposePointsSplit(projectId: number, meta: SplitMeta = {}
   if (posted && posted >= effectiveFrom) effectiveFrom = dayAfter(posted);
   // The split the new version replaces: the one in force on its first day.
   const inForce = await splitInForce(song.id, effectiveFrom);
-  const current = inForce ? inForce.parties.map((p) => ({ email: p.email, shareBps: p.shareBps, recoupMicros: p.recoupMicros })) : [{ email: owner!.email, shareBps: TOTAL_BPS, recoupMicros: 0n }];
+  const current = inForce
+    ? inForce.parties.map((p) => ({ email: p.email, shareBps: p.shareBps, recoupMicros: p.recoupMicros }))
+    : [{ email: owner!.email, shareBps: TOTAL_BPS, recoupMicros: 0n }];
   const { parties, recoup } = pointsParties(current, provider!, project.pointsBps!);
 
   try {
@@ -87,7 +89,10 @@ export async function proposePointsSplit(projectId: number, meta: SplitMeta = {}
       { effectiveFrom, note: `Points from project #${project.id}: ${formatBps(project.pointsBps!)} to the provider.`, parties, recoup },
       { ip: meta.ip ?? "", userAgent: meta.userAgent ?? "" },
     );
-    await db().update(projects).set({ splitVersionId: version.id }).where(and(eq(projects.id, project.id), isNull(projects.splitVersionId)));
+    await db()
+      .update(projects)
+      .set({ splitVersionId: version.id })
+      .where(and(eq(projects.id, project.id), isNull(projects.splitVersionId)));
     await notifyMember(owner!.id, {
       type: "ProjectPointsProposed",
       message: `Project #${project.id}'s ${formatBps(project.pointsBps!)} points are proposed as version ${version.number} of the split of “${song.title}”: confirm it once the provider accepts.`,

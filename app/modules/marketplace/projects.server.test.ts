@@ -67,7 +67,9 @@ async function expectSettled(project: Project) {
   expect(BigInt(ledger!.released)).toBe(row!.releasedMicros);
   expect(BigInt(ledger!.fee)).toBe(row!.feeMicros);
   expect(BigInt(ledger!.refunded)).toBe(row!.refundedMicros);
-  const [unbalanced] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`));
+  const [unbalanced] = rowsOf<{ n: number }>(
+    await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`),
+  );
   expect(unbalanced!.n).toBe(0);
   const [drift] = rowsOf<{ n: number }>(
     await db().execute(sql`
@@ -147,7 +149,9 @@ describe("paying from the Backline balance", () => {
   /** The client's own earnings account, in micro-units (from the postings). */
   async function earnings(userId: number) {
     const [row] = rowsOf<{ s: string }>(
-      await db().execute(sql`select coalesce(sum(p.amount_micros), 0)::text as s from postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'earnings' and a.user_id = ${userId}`),
+      await db().execute(
+        sql`select coalesce(sum(p.amount_micros), 0)::text as s from postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'earnings' and a.user_id = ${userId}`,
+      ),
     );
     return BigInt(row!.s);
   }
@@ -170,7 +174,13 @@ describe("paying from the Backline balance", () => {
     await refusedWith(payProjectFromBalance(admin, project.id), 404);
     await refusedWith(payProjectFromBalance(payer, 2_000_000_000), 404);
     const funded = await payProjectFromBalance(payer, project.id);
-    expect(funded).toMatchObject({ status: "in_progress", fundingStatus: "funded", fundingMethod: "balance", fundedMicros: 500_010_000n, fundingReference: BALANCE_REFERENCE });
+    expect(funded).toMatchObject({
+      status: "in_progress",
+      fundingStatus: "funded",
+      fundingMethod: "balance",
+      fundedMicros: 500_010_000n,
+      fundingReference: BALANCE_REFERENCE,
+    });
     expect(await escrowBalanceMicros(project.id)).toBe(500_010_000n);
     expect(await availableCents(payer.id)).toBe(0n);
     await refusedWith(payProjectFromBalance(payer, project.id), 409);
@@ -208,11 +218,20 @@ describe("paying from the Backline balance", () => {
 
   it("100 simultaneous payments and payout requests against one balance never overdraw it", async () => {
     const payer = await createUser();
-    await saveManualPayoutAccount(payer, payer.id, { country: "US", accountHolder: "Pat Payer", bankName: "First Bank", accountNumber: "000123456789", routingCode: "021000021" });
+    await saveManualPayoutAccount(payer, payer.id, {
+      country: "US",
+      accountHolder: "Pat Payer",
+      bankName: "First Bank",
+      accountNumber: "000123456789",
+      routingCode: "021000021",
+    });
     await declareTaxStatus(payer, payer.id, { form: "w9", legalName: "Pat Payer", country: "US", tin: "123-45-6789" });
     // Ten projects of $150.00 each: as many $150 claims as the balance covers.
     const opened = [];
-    for (let i = 0; i < 10; i++) opened.push((await openProject(payer, provider, { type: "musician", estimate: { lineItems: [{ description: "Session", amountCents: 15_000 }] } })).project);
+    for (let i = 0; i < 10; i++)
+      opened.push(
+        (await openProject(payer, provider, { type: "musician", estimate: { lineItems: [{ description: "Session", amountCents: 15_000 }] } })).project,
+      );
     await creditEarnings(payer.id, 1_000_005_000n); // $1,000.005 -> $1,000.00 available
     const attempts = await Promise.allSettled([
       // Every project paid ten times over, and 50 payout requests of $150.00 at the same time.
@@ -226,9 +245,13 @@ describe("paying from the Backline balance", () => {
     expect(await earnings(payer.id)).toBe(100_005_000n);
     expect(await availableCents(payer.id)).toBe(10_000n);
     const [funded] = rowsOf<{ n: number; s: string }>(
-      await db().execute(sql`select count(*)::int as n, coalesce(sum(funded_micros), 0)::text as s from projects where client_id = ${payer.id} and funding_status = 'funded'`),
+      await db().execute(
+        sql`select count(*)::int as n, coalesce(sum(funded_micros), 0)::text as s from projects where client_id = ${payer.id} and funding_status = 'funded'`,
+      ),
     );
-    const [reserved] = rowsOf<{ s: string }>(await db().execute(sql`select coalesce(sum(amount_micros), 0)::text as s from payout_requests where user_id = ${payer.id}`));
+    const [reserved] = rowsOf<{ s: string }>(
+      await db().execute(sql`select coalesce(sum(amount_micros), 0)::text as s from payout_requests where user_id = ${payer.id}`),
+    );
     expect(BigInt(funded!.s) + BigInt(reserved!.s)).toBe(900_000_000n);
     // No project was funded twice.
     for (const p of opened) expect(await escrowBalanceMicros(p.id)).toBe((await db().select().from(projects).where(eq(projects.id, p.id)))[0]!.fundedMicros);
@@ -237,7 +260,11 @@ describe("paying from the Backline balance", () => {
 
 describe("stages, delivery, revisions and approval", () => {
   it("the whole happy path: stages, delivery, revisions within the limit, approval releases the escrow less the fee", async () => {
-    const { project, profile } = await openProject(client, provider, { admin, request: { service: "mixing_and_mastering" }, estimate: { revisionsIncluded: 1 } });
+    const { project, profile } = await openProject(client, provider, {
+      admin,
+      request: { service: "mixing_and_mastering" },
+      estimate: { revisionsIncluded: 1 },
+    });
     const availableBefore = await availableCents(provider.id);
     await refusedWith(advanceStage(client, project.id), 404);
     await refusedWith(advanceStage(stranger, project.id), 404);
@@ -298,7 +325,11 @@ describe("stages, delivery, revisions and approval", () => {
 
   it("uses the configured fee, fixed when the estimate is accepted", async () => {
     await setConfigValue("marketplace_fee_bps", 2500);
-    const { project } = await openProject(client, provider, { admin, type: "musician", estimate: { lineItems: [{ description: "Session", amountCents: 10_000 }] } });
+    const { project } = await openProject(client, provider, {
+      admin,
+      type: "musician",
+      estimate: { lineItems: [{ description: "Session", amountCents: 10_000 }] },
+    });
     await setConfigValue("marketplace_fee_bps", 1000);
     expect(project.feeBps).toBe(2500);
     await uploadDeliverable(provider, project.id, file);
@@ -443,14 +474,24 @@ describe("points", () => {
     const song = await createOwnedSong(client, "Busy Song");
     const p = await createUser();
     const { project } = await openProject(client, p, { admin, request: { songId: song.id }, estimate: { pointsBps: 1000 } });
-    const [artist] = rowsOf<{ id: number; name: string; owner_id: number }>(await db().execute(sql`select pr.id, pr.name, pr.owner_id from profiles pr join songs s on s.artist_id = pr.id where s.id = ${song.id}`));
+    const [artist] = rowsOf<{ id: number; name: string; owner_id: number }>(
+      await db().execute(sql`select pr.id, pr.name, pr.owner_id from profiles pr join songs s on s.artist_id = pr.id where s.id = ${song.id}`),
+    );
     const songRef = { id: song.id, title: song.title, artist: { id: artist!.id, name: artist!.name, ownerId: artist!.owner_id } };
     const meta = { ip: "198.51.100.1", userAgent: "vitest" };
     const other = await createUser();
     const open = await proposeSplit(
       client,
       songRef,
-      { effectiveFrom: new Date().toISOString().slice(0, 10), note: "", parties: [{ email: client.email, shareBps: 5000 }, { email: other.email, shareBps: 5000 }], recoup: null },
+      {
+        effectiveFrom: new Date().toISOString().slice(0, 10),
+        note: "",
+        parties: [
+          { email: client.email, shareBps: 5000 },
+          { email: other.email, shareBps: 5000 },
+        ],
+        recoup: null,
+      },
       meta,
     );
     await uploadDeliverable(p, project.id, file);
@@ -506,10 +547,18 @@ describe("verified credits from completed projects", () => {
     await approveDelivery(client, project.id);
 
     const [credit] = await projectCreditsOfSong(song.id);
-    expect(credit).toMatchObject({ projectId: project.id, service: "Production", songTitle: "Credit Song", provider: { name: profile.name, type: "music_producer" } });
+    expect(credit).toMatchObject({
+      projectId: project.id,
+      service: "Production",
+      songTitle: "Credit Song",
+      provider: { name: profile.name, type: "music_producer" },
+    });
     // Not on a public release yet: the public profile does not name the client's song.
     expect(await projectCreditsOfProfile(profile.id, ["in_distribution"])).toEqual([]);
-    const [release] = await db().insert(releases).values({ artistId: song.artistId, title: "Credit EP", slug: `credit-ep-${song.id}`, type: "ep", status: "in_distribution" }).returning();
+    const [release] = await db()
+      .insert(releases)
+      .values({ artistId: song.artistId, title: "Credit EP", slug: `credit-ep-${song.id}`, type: "ep", status: "in_distribution" })
+      .returning();
     await db().insert(releaseTracks).values({ releaseId: release!.id, songId: song.id, position: 1 });
     expect((await projectCreditsOfProfile(profile.id, ["in_distribution"])).map((c) => c.songTitle)).toEqual(["Credit Song"]);
   });

@@ -47,7 +47,12 @@ const OPEN: ProjectStatus[] = ["awaiting_funding", ...ACTIVE];
 
 /** The project, when the actor may see it (client, provider's owner, administrator); 404 otherwise. */
 async function visibleProject(executor: Db, actor: MarketplaceActor, id: number): Promise<Project> {
-  const [row] = validId(id) ? await executor.select().from(projects).where(and(eq(projects.id, id), participantOrAdmin(projects, actor))) : [];
+  const [row] = validId(id)
+    ? await executor
+        .select()
+        .from(projects)
+        .where(and(eq(projects.id, id), participantOrAdmin(projects, actor)))
+    : [];
   if (!row) throw new MarketplaceError(404, NO_PROJECT);
   return row;
 }
@@ -61,7 +66,8 @@ async function explainProject(executor: Db, id: number, mayAct: (p: Project) => 
 
 function reasonText(value: unknown, field = "reason"): string {
   const text = cleanText(value);
-  if (text.length < LIMITS.reasonMin || text.length > LIMITS.reasonMax) throw new MarketplaceError(400, `Give a reason (${LIMITS.reasonMin} to ${LIMITS.reasonMax} characters).`, field);
+  if (text.length < LIMITS.reasonMin || text.length > LIMITS.reasonMax)
+    throw new MarketplaceError(400, `Give a reason (${LIMITS.reasonMin} to ${LIMITS.reasonMax} characters).`, field);
   return text;
 }
 
@@ -96,7 +102,8 @@ export async function payProjectFromBalance(actor: MarketplaceActor, id: number,
   const project = await db().transaction(async (tx) => {
     const current = await visibleProject(tx, actor, id);
     if (current.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
-    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded") throw new MarketplaceError(409, "This project is not waiting for payment.");
+    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded")
+      throw new MarketplaceError(409, "This project is not waiting for payment.");
     await lockBalanceFor(tx, actor.id, current.amountCents);
     return recordFunding(tx, current, actor.id, BALANCE_REFERENCE, "balance", now);
   });
@@ -110,11 +117,27 @@ export async function payProjectFromBalance(actor: MarketplaceActor, id: number,
  * back with the caller's transaction. The one way a project is funded: an administrator's confirmation (manual),
  * a paid Stripe Checkout Session, or the client's balance.
  */
-export async function recordFunding(tx: Db, current: Project, actorId: number, reference: string, method: EscrowFundingMethod, now = new Date()): Promise<Project> {
+export async function recordFunding(
+  tx: Db,
+  current: Project,
+  actorId: number,
+  reference: string,
+  method: EscrowFundingMethod,
+  now = new Date(),
+): Promise<Project> {
   const { entryId, fundedMicros } = await postFunding(tx, projectEscrow(current), method, actorId, reference);
   const [row] = await tx
     .update(projects)
-    .set({ status: "in_progress", fundingStatus: "funded", fundingMethod: method, fundedMicros, fundEntryId: entryId, fundingReference: reference, fundedAt: now, updatedAt: now })
+    .set({
+      status: "in_progress",
+      fundingStatus: "funded",
+      fundingMethod: method,
+      fundedMicros,
+      fundEntryId: entryId,
+      fundingReference: reference,
+      fundedAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(projects.id, current.id), eq(projects.fundingStatus, "unfunded"), eq(projects.status, "awaiting_funding")))
     .returning();
   if (!row) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} and ${current.fundingStatus}: it cannot be funded.`);
@@ -173,9 +196,11 @@ export function validateDeliverable(input: DeliverableInput) {
   const fileName = cleanText(input.fileName).slice(0, 255);
   if (!fileName) throw new MarketplaceError(400, "The file needs a name.", "file");
   if (!Number.isSafeInteger(input.bytes) || input.bytes <= 0) throw new MarketplaceError(400, "The file is empty.", "file");
-  if (input.bytes > LIMITS.deliverableMaxBytes) throw new MarketplaceError(400, `Deliverables can be at most ${LIMITS.deliverableMaxBytes / 1024 / 1024} MB.`, "file");
+  if (input.bytes > LIMITS.deliverableMaxBytes)
+    throw new MarketplaceError(400, `Deliverables can be at most ${LIMITS.deliverableMaxBytes / 1024 / 1024} MB.`, "file");
   const mime = (input.mime ?? "").toLowerCase();
-  if (!(DELIVERABLE_MIME_TYPES as readonly string[]).includes(mime)) throw new MarketplaceError(400, "Deliver audio (WAV, FLAC, AIFF, MP3, AAC, Ogg) or a zip of it.", "file");
+  if (!(DELIVERABLE_MIME_TYPES as readonly string[]).includes(mime))
+    throw new MarketplaceError(400, "Deliver audio (WAV, FLAC, AIFF, MP3, AAC, Ogg) or a zip of it.", "file");
   const sha256 = input.sha256 && /^[0-9a-f]{64}$/.test(input.sha256) ? input.sha256 : null;
   return { filePath, fileName, bytes: input.bytes, mime, sha256 };
 }
@@ -184,13 +209,22 @@ export function validateDeliverable(input: DeliverableInput) {
  * The provider's owner records a delivered file (the route streamed and stored it): the project then waits
  * for the client's approval. The first delivery is remembered: from then on only an administrator may cancel.
  */
-export async function uploadDeliverable(actor: MarketplaceActor, id: number, file: DeliverableInput, now = new Date()): Promise<{ project: Project; deliverable: ProjectDeliverable }> {
+export async function uploadDeliverable(
+  actor: MarketplaceActor,
+  id: number,
+  file: DeliverableInput,
+  now = new Date(),
+): Promise<{ project: Project; deliverable: ProjectDeliverable }> {
   const values = validateDeliverable(file);
   const result = await db().transaction(async (tx) => {
     const [project] = validId(id)
       ? await tx
           .update(projects)
-          .set({ status: "awaiting_approval", firstDeliveredAt: sql`coalesce(${projects.firstDeliveredAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+          .set({
+            status: "awaiting_approval",
+            firstDeliveredAt: sql`coalesce(${projects.firstDeliveredAt}, ${now.toISOString()}::timestamptz)`,
+            updatedAt: now,
+          })
           .where(and(eq(projects.id, id), eq(projects.providerOwnerId, actor.id), eq(projects.fundingStatus, "funded"), inArray(projects.status, ACTIVE)))
           .returning()
       : [];
@@ -257,7 +291,8 @@ export async function approveDelivery(actor: MarketplaceActor, id: number, meta:
 /** The client asks for a revision of the delivery, while revisions included remain; the note goes to the thread. */
 export async function requestDeliveryRevision(actor: MarketplaceActor, id: number, note: unknown, now = new Date()): Promise<Project> {
   const text = cleanText(note);
-  if (text.length < LIMITS.reasonMin || text.length > LIMITS.noteMax) throw new MarketplaceError(400, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`, "note");
+  if (text.length < LIMITS.reasonMin || text.length > LIMITS.noteMax)
+    throw new MarketplaceError(400, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`, "note");
   const mayAct = (p: Project) => p.clientId === actor.id;
   const project = await db().transaction(async (tx) => {
     const [row] = validId(id)
@@ -287,7 +322,15 @@ export async function requestDeliveryRevision(actor: MarketplaceActor, id: numbe
       }
       throw await explainProject(tx, id, mayAct, "sent back for a revision");
     }
-    await tx.insert(marketplaceMessages).values({ workRequestId: row.workRequestId, projectId: row.id, senderId: actor.id, body: `Revision requested: ${text}`.slice(0, LIMITS.messageMax), createdAt: now });
+    await tx
+      .insert(marketplaceMessages)
+      .values({
+        workRequestId: row.workRequestId,
+        projectId: row.id,
+        senderId: actor.id,
+        body: `Revision requested: ${text}`.slice(0, LIMITS.messageMax),
+        createdAt: now,
+      });
     return row;
   });
   await notifyParties([project.providerOwnerId], actor.id, {
@@ -313,7 +356,10 @@ export async function cancelProject(actor: MarketplaceActor, id: number, reason:
     const current = await visibleProject(tx, actor, id);
     if (!OPEN.includes(current.status)) throw new MarketplaceError(409, `This project is ${current.status.replace(/_/g, " ")} already.`);
     if (current.firstDeliveredAt && !admin) throw new MarketplaceError(409, "Work was delivered already: only an administrator can cancel this project now.");
-    const settled = current.fundingStatus === "funded" ? await postSettlement(tx, projectEscrow(current), 0, actor.id, `Project #${current.id} canceled: escrow refunded`) : null;
+    const settled =
+      current.fundingStatus === "funded"
+        ? await postSettlement(tx, projectEscrow(current), 0, actor.id, `Project #${current.id} canceled: escrow refunded`)
+        : null;
     const [row] = await tx
       .update(projects)
       .set({
@@ -323,7 +369,13 @@ export async function cancelProject(actor: MarketplaceActor, id: number, reason:
         resolution: `canceled: ${text}`,
         resolvedBy: actor.id,
         ...(settled
-          ? { fundingStatus: "refunded" as const, releasedMicros: settled.releasedMicros, feeMicros: settled.feeMicros, refundedMicros: settled.refundedMicros, settleEntryId: settled.entryId }
+          ? {
+              fundingStatus: "refunded" as const,
+              releasedMicros: settled.releasedMicros,
+              feeMicros: settled.feeMicros,
+              refundedMicros: settled.refundedMicros,
+              settleEntryId: settled.entryId,
+            }
           : {}),
       })
       .where(
@@ -355,7 +407,14 @@ export type Resolution = { outcome: "refund" } | { outcome: "release" } | { outc
  * the client; canceled), `release` (all to the provider less the fee; completed, and points proposed), or
  * `split` (`releaseCents` to the provider less the fee on it, the rest refunded; completed).
  */
-export async function adminResolve(actor: MarketplaceActor, id: number, resolution: Resolution, reason: unknown, meta: SplitMeta = {}, now = new Date()): Promise<Project> {
+export async function adminResolve(
+  actor: MarketplaceActor,
+  id: number,
+  resolution: Resolution,
+  reason: unknown,
+  meta: SplitMeta = {},
+  now = new Date(),
+): Promise<Project> {
   if (!mayDecideMoney(actor)) throw new MarketplaceError(404, NO_PROJECT);
   const text = reasonText(reason);
   if (!["refund", "release", "split"].includes(resolution?.outcome)) throw new MarketplaceError(400, "Choose refund, release or split.", "outcome");
@@ -371,7 +430,13 @@ export async function adminResolve(actor: MarketplaceActor, id: number, resoluti
         throw new MarketplaceError(400, `A split releases more than $0.00 and less than ${money(current.amountCents)} to the provider.`, "releaseAmount");
       }
     } else releaseCents = resolution.outcome === "release" ? current.amountCents : 0;
-    const settled = await postSettlement(tx, projectEscrow(current), releaseCents, actor.id, `Project #${current.id} resolved by an administrator (${resolution.outcome}): ${text}`);
+    const settled = await postSettlement(
+      tx,
+      projectEscrow(current),
+      releaseCents,
+      actor.id,
+      `Project #${current.id} resolved by an administrator (${resolution.outcome}): ${text}`,
+    );
     const refund = resolution.outcome === "refund";
     const fundingStatus: ProjectFundingStatus = refund ? "refunded" : resolution.outcome === "release" ? "released" : "split";
     const [row] = await tx
@@ -433,11 +498,22 @@ export async function getProject(actor: MarketplaceActor, id: number): Promise<P
     .where(and(eq(projects.id, id), participantOrAdmin(projects, actor)));
   if (!row) throw new MarketplaceError(404, NO_PROJECT);
   const [deliverables, [review]] = await Promise.all([
-    db().select().from(projectDeliverables).where(eq(projectDeliverables.projectId, id)).orderBy(asc(projectDeliverables.createdAt), asc(projectDeliverables.id)),
+    db()
+      .select()
+      .from(projectDeliverables)
+      .where(eq(projectDeliverables.projectId, id))
+      .orderBy(asc(projectDeliverables.createdAt), asc(projectDeliverables.id)),
     db().select().from(projectReviews).where(eq(projectReviews.projectId, id)),
   ]);
   const role = row.project.clientId === actor.id ? "client" : row.project.providerOwnerId === actor.id ? "provider" : "admin";
-  return { project: row.project, provider: row.provider, client: { id: row.project.clientId, name: row.clientName }, deliverables, review: review ?? null, role };
+  return {
+    project: row.project,
+    provider: row.provider,
+    client: { id: row.project.clientId, name: row.clientName },
+    deliverables,
+    review: review ?? null,
+    role,
+  };
 }
 
 export interface ProjectListRow {
@@ -459,9 +535,14 @@ export interface ProjectListRow {
 /** One page of projects and their count, cut from projects alone unless the filter reads people's names (as work requests are: see workRequestPage). */
 async function projectPage(where: SQL | undefined, page: number, searchesPeople: boolean, pageSize = MARKETPLACE_PAGE_SIZE): Promise<ListPage<ProjectListRow>> {
   const order = newestFirst(projects.createdAt, projects.id);
-  const listed = (searchesPeople
-    ? db().select({ id: projects.id }).from(projects).innerJoin(users, eq(users.id, projects.clientId)).innerJoin(profiles, eq(profiles.id, projects.providerProfileId))
-    : db().select({ id: projects.id }).from(projects)
+  const listed = (
+    searchesPeople
+      ? db()
+          .select({ id: projects.id })
+          .from(projects)
+          .innerJoin(users, eq(users.id, projects.clientId))
+          .innerJoin(profiles, eq(profiles.id, projects.providerProfileId))
+      : db().select({ id: projects.id }).from(projects)
   )
     .where(where)
     .orderBy(...order)
@@ -469,8 +550,16 @@ async function projectPage(where: SQL | undefined, page: number, searchesPeople:
     .offset((page - 1) * pageSize)
     .as("listed");
   const counted = searchesPeople
-    ? db().select({ n: sql<number>`count(*)::int` }).from(projects).innerJoin(users, eq(users.id, projects.clientId)).innerJoin(profiles, eq(profiles.id, projects.providerProfileId)).where(where)
-    : db().select({ n: sql<number>`count(*)::int` }).from(projects).where(where);
+    ? db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(projects)
+        .innerJoin(users, eq(users.id, projects.clientId))
+        .innerJoin(profiles, eq(profiles.id, projects.providerProfileId))
+        .where(where)
+    : db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(projects)
+        .where(where);
   const [rows, [count]] = await Promise.all([
     db()
       .select({
@@ -509,7 +598,12 @@ export interface MemberProjectFilter {
 }
 
 /** A member's projects, as the client or as a provider, newest first, by status and stage. Two statements. */
-export async function listMemberProjects(actor: Pick<MarketplaceActor, "id">, as: "client" | "provider", page?: number, filter: MemberProjectFilter = {}): Promise<ListPage<ProjectListRow>> {
+export async function listMemberProjects(
+  actor: Pick<MarketplaceActor, "id">,
+  as: "client" | "provider",
+  page?: number,
+  filter: MemberProjectFilter = {},
+): Promise<ListPage<ProjectListRow>> {
   return projectPage(
     and(
       as === "client" ? eq(projects.clientId, actor.id) : eq(projects.providerOwnerId, actor.id),

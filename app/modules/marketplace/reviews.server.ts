@@ -15,7 +15,8 @@ import { cleanText } from "./work-requests.server";
  */
 export async function leaveReview(actor: MarketplaceActor, projectId: number, rating: unknown, body: unknown, now = new Date()): Promise<ProjectReview> {
   const stars = typeof rating === "string" && /^[1-5]$/.test(rating.trim()) ? Number(rating) : rating;
-  if (typeof stars !== "number" || !Number.isInteger(stars) || stars < 1 || stars > 5) throw new MarketplaceError(400, "Choose a rating from 1 to 5.", "rating");
+  if (typeof stars !== "number" || !Number.isInteger(stars) || stars < 1 || stars > 5)
+    throw new MarketplaceError(400, "Choose a rating from 1 to 5.", "rating");
   const text = cleanText(body);
   if (text.length > LIMITS.reviewMax) throw new MarketplaceError(400, `A review is at most ${LIMITS.reviewMax} characters.`, "body");
   if (!validId(projectId)) throw new MarketplaceError(404, NO_PROJECT);

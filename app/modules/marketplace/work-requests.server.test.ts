@@ -95,7 +95,9 @@ describe("estimates", () => {
     expect(estimate).toMatchObject({ version: 1, totalCents: 50_001, status: "awaiting_approval", revisionsIncluded: 2 });
     expect((await getWorkRequest(client, request.id)).request.status).toBe("awaiting_approval");
     await refusedWith(sendEstimate(provider, request.id, estimateInput()), 409);
-    expect((await notificationsOf(client.id)).some((n) => n.type === "EstimateReceived" && n.data.resource_id === request.id && n.data.route_hash === "estimate-v1")).toBe(true);
+    expect(
+      (await notificationsOf(client.id)).some((n) => n.type === "EstimateReceived" && n.data.resource_id === request.id && n.data.route_hash === "estimate-v1"),
+    ).toBe(true);
   });
 
   it("refuses bad estimates: no items, bad amounts, days, revisions, points without a song, expiry", async () => {
@@ -208,7 +210,8 @@ describe("lists", () => {
   it("members see theirs as client and as provider; admins filter by status, service and search; a bounded number of statements", async () => {
     const other = await createUser({ name: "Olga", lastName: "Other" });
     const otherProfile = await createProviderProfile(other, "studio");
-    for (let i = 0; i < 3; i++) await createWorkRequest(client, otherProfile.id, requestInput({ service: "recording", description: `Record session number ${i} please` }));
+    for (let i = 0; i < 3; i++)
+      await createWorkRequest(client, otherProfile.id, requestInput({ service: "recording", description: `Record session number ${i} please` }));
     const asClient = await listMemberWorkRequests(client, "client");
     expect(asClient.total).toBeGreaterThanOrEqual(3);
     expect(asClient.rows.every((r) => r.clientId === client.id)).toBe(true);
@@ -251,7 +254,15 @@ describe("schema guards", () => {
   it("a client can never be their own provider, even bypassing the service", async () => {
     const error = await db()
       .insert(workRequests)
-      .values({ clientId: provider.id, providerProfileId: profileId, providerOwnerId: provider.id, service: "mixing", description: "x", budgetCents: 1, deadline: isoIn(1) })
+      .values({
+        clientId: provider.id,
+        providerProfileId: profileId,
+        providerOwnerId: provider.id,
+        service: "mixing",
+        description: "x",
+        budgetCents: 1,
+        deadline: isoIn(1),
+      })
       .then(
         () => null,
         (e: unknown) => e,

@@ -60,16 +60,29 @@ export function validateWorkRequest(input: WorkRequestInput, now = new Date()) {
   }
   const links = (input.referenceLinks ?? []).map((l) => cleanText(l)).filter(Boolean);
   if (links.length > LIMITS.links) throw new MarketplaceError(400, `At most ${LIMITS.links} reference links.`, "referenceLinks");
-  if (links.some((l) => l.length > LIMITS.linkMax || !isHttpUrl(l))) throw new MarketplaceError(400, "Reference links must be web addresses (https://...).", "referenceLinks");
+  if (links.some((l) => l.length > LIMITS.linkMax || !isHttpUrl(l)))
+    throw new MarketplaceError(400, "Reference links must be web addresses (https://...).", "referenceLinks");
   if (!Number.isSafeInteger(input.budgetCents) || input.budgetCents <= 0 || input.budgetCents > LIMITS.budgetMaxCents) {
     throw new MarketplaceError(400, "Enter a budget above $0.00 and at most $1,000,000.00.", "budget");
   }
-  if (typeof input.deadline !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(input.deadline) || Number.isNaN(Date.parse(`${input.deadline}T00:00:00Z`)) || new Date(`${input.deadline}T00:00:00Z`).toISOString().slice(0, 10) !== input.deadline) {
+  if (
+    typeof input.deadline !== "string" ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(input.deadline) ||
+    Number.isNaN(Date.parse(`${input.deadline}T00:00:00Z`)) ||
+    new Date(`${input.deadline}T00:00:00Z`).toISOString().slice(0, 10) !== input.deadline
+  ) {
     throw new MarketplaceError(400, "Enter the deadline as a date.", "deadline");
   }
   if (input.deadline < todayUtc(now)) throw new MarketplaceError(400, "The deadline cannot be in the past.", "deadline");
   if (input.songId !== null && !validId(input.songId)) throw new MarketplaceError(400, "Choose one of your songs.", "songId");
-  return { service: input.service as MarketplaceService, description, referenceLinks: links, budgetCents: input.budgetCents, deadline: input.deadline, songId: input.songId };
+  return {
+    service: input.service as MarketplaceService,
+    description,
+    referenceLinks: links,
+    budgetCents: input.budgetCents,
+    deadline: input.deadline,
+    songId: input.songId,
+  };
 }
 
 /** The client asks a published provider profile for a service; the provider's owner is notified. */
@@ -180,7 +193,15 @@ export async function getWorkRequest(actor: MarketplaceActor, id: number): Promi
   ]);
   const role = row.request.clientId === actor.id ? "client" : row.request.providerOwnerId === actor.id ? "provider" : "admin";
   const song = row.request.songId && row.song?.title ? { id: row.request.songId, title: row.song.title, version: row.song.version } : null;
-  return { request: row.request, provider: row.provider, client: { id: row.request.clientId, name: row.clientName }, song, estimates: history, project: project ?? null, role };
+  return {
+    request: row.request,
+    provider: row.provider,
+    client: { id: row.request.clientId, name: row.clientName },
+    song,
+    estimates: history,
+    project: project ?? null,
+    role,
+  };
 }
 
 export interface WorkRequestListRow {
@@ -226,11 +247,21 @@ function pageOf(page: number | undefined) {
  * work_requests alone (its list indexes give the newest 25 directly) and only those rows are joined, and the
  * count reads work_requests alone: over 10,000 requests that is a 25-row index scan, not a 10,000-row join.
  */
-async function workRequestPage(where: SQL | undefined, page: number, searchesPeople: boolean, pageSize = MARKETPLACE_PAGE_SIZE): Promise<ListPage<WorkRequestListRow>> {
+async function workRequestPage(
+  where: SQL | undefined,
+  page: number,
+  searchesPeople: boolean,
+  pageSize = MARKETPLACE_PAGE_SIZE,
+): Promise<ListPage<WorkRequestListRow>> {
   const order = newestFirst(workRequests.createdAt, workRequests.id);
-  const listed = (searchesPeople
-    ? db().select({ id: workRequests.id }).from(workRequests).innerJoin(users, eq(users.id, workRequests.clientId)).innerJoin(profiles, eq(profiles.id, workRequests.providerProfileId))
-    : db().select({ id: workRequests.id }).from(workRequests)
+  const listed = (
+    searchesPeople
+      ? db()
+          .select({ id: workRequests.id })
+          .from(workRequests)
+          .innerJoin(users, eq(users.id, workRequests.clientId))
+          .innerJoin(profiles, eq(profiles.id, workRequests.providerProfileId))
+      : db().select({ id: workRequests.id }).from(workRequests)
   )
     .where(where)
     .orderBy(...order)
@@ -238,8 +269,16 @@ async function workRequestPage(where: SQL | undefined, page: number, searchesPeo
     .offset((page - 1) * pageSize)
     .as("listed");
   const counted = searchesPeople
-    ? db().select({ n: sql<number>`count(*)::int` }).from(workRequests).innerJoin(users, eq(users.id, workRequests.clientId)).innerJoin(profiles, eq(profiles.id, workRequests.providerProfileId)).where(where)
-    : db().select({ n: sql<number>`count(*)::int` }).from(workRequests).where(where);
+    ? db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(workRequests)
+        .innerJoin(users, eq(users.id, workRequests.clientId))
+        .innerJoin(profiles, eq(profiles.id, workRequests.providerProfileId))
+        .where(where)
+    : db()
+        .select({ n: sql<number>`count(*)::int` })
+        .from(workRequests)
+        .where(where);
   const [rows, [count]] = await Promise.all([
     db()
       .select({
@@ -254,7 +293,11 @@ async function workRequestPage(where: SQL | undefined, page: number, searchesPeo
         providerProfileId: workRequests.providerProfileId,
         providerName: profiles.name,
         providerType: profiles.type,
-        estimateCents: sql<number | null>`(select e.total_cents from estimates e where e.work_request_id = ${workRequests.id} order by e.version desc limit 1)`.mapWith((v) => (v === null ? null : Number(v))),
+        estimateCents: sql<
+          number | null
+        >`(select e.total_cents from estimates e where e.work_request_id = ${workRequests.id} order by e.version desc limit 1)`.mapWith((v) =>
+          v === null ? null : Number(v),
+        ),
       })
       .from(listed)
       .innerJoin(workRequests, eq(workRequests.id, listed.id))
@@ -268,7 +311,12 @@ async function workRequestPage(where: SQL | undefined, page: number, searchesPeo
 }
 
 /** A member's work requests, as the client (sent) or as a provider (received), newest first, optionally of one status. Two statements. */
-export async function listMemberWorkRequests(actor: MarketplaceActor, as: "client" | "provider", page?: number, status?: string): Promise<ListPage<WorkRequestListRow>> {
+export async function listMemberWorkRequests(
+  actor: MarketplaceActor,
+  as: "client" | "provider",
+  page?: number,
+  status?: string,
+): Promise<ListPage<WorkRequestListRow>> {
   const where = and(
     as === "client" ? eq(workRequests.clientId, actor.id) : eq(workRequests.providerOwnerId, actor.id),
     status && (workRequestStatuses as readonly string[]).includes(status) ? eq(workRequests.status, status as WorkRequestStatus) : undefined,
@@ -296,7 +344,9 @@ export async function adminListWorkRequests(actor: MarketplaceActor, query: Admi
   const like = `%${escapeLike(q)}%`;
   const where = and(
     query.status && (workRequestStatuses as readonly string[]).includes(query.status) ? eq(workRequests.status, query.status as WorkRequestStatus) : undefined,
-    query.service && (marketplaceServices as readonly string[]).includes(query.service) ? eq(workRequests.service, query.service as MarketplaceService) : undefined,
+    query.service && (marketplaceServices as readonly string[]).includes(query.service)
+      ? eq(workRequests.service, query.service as MarketplaceService)
+      : undefined,
     q
       ? or(
           sql`lower(${users.name} || ' ' || ${users.lastName} || ' ' || ${users.email}) like ${like}`,

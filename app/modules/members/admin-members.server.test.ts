@@ -29,7 +29,6 @@ import { routeArgs } from "../../../tests/helpers/requests";
 useTestDatabase();
 const smtp = useSmtpListener();
 
-
 /** A word no other test uses, so each test searches only its own rows in the shared database. */
 const token = () => `t${crypto.randomBytes(4).toString("hex")}`;
 
@@ -101,8 +100,7 @@ describe("member list: search and filters", () => {
     const suspended = await createUser({ lastName: word, suspendedAt: now, emailVerifiedAt: null });
     const adminUser = await createUser({ lastName: word, acctType: 2, roleId: 2 });
 
-    const ids = async (query: Parameters<typeof listMembers>[0]) =>
-      (await listMembers({ q: word, ...query })).members.map((m) => m.id).sort((a, b) => a - b);
+    const ids = async (query: Parameters<typeof listMembers>[0]) => (await listMembers({ q: word, ...query })).members.map((m) => m.id).sort((a, b) => a - b);
     expect(await ids({ status: "active" })).toEqual([active.id, adminUser.id]);
     expect(await ids({ status: "unverified" })).toEqual([unverified.id]);
     expect(await ids({ status: "account_pending" })).toEqual([pending.id]);
@@ -189,12 +187,10 @@ describe("member list: pagination", () => {
         return result.rows.map((r) => Object.values(r)[0]).join("\n");
       });
     const search = listConditions({ q: "ada lov" })!;
-    expect(await plan(["enable_seqscan", "enable_indexscan"], sql`select count(*) from ${users} where ${search}`)).toContain(
-      "users_search_trgm_idx",
+    expect(await plan(["enable_seqscan", "enable_indexscan"], sql`select count(*) from ${users} where ${search}`)).toContain("users_search_trgm_idx");
+    expect(await plan(["enable_seqscan"], sql`select id from ${users} order by ${users.createdAt} desc, ${users.id} desc limit 25`)).toContain(
+      "users_created_at_idx",
     );
-    expect(
-      await plan(["enable_seqscan"], sql`select id from ${users} order by ${users.createdAt} desc, ${users.id} desc limit 25`),
-    ).toContain("users_created_at_idx");
   });
 
   it("the /admin/members loader runs the same, bounded number of queries for any page size", async () => {
@@ -204,9 +200,7 @@ describe("member list: pagination", () => {
     const word = token();
     await insertMembers(30, word);
     const run = (search: string) =>
-      countQueries(async () =>
-        loader((await routeArgs(new Request(`http://localhost/admin/members${search}`, { headers: { Cookie: cookie } }))) as never),
-      );
+      countQueries(async () => loader((await routeArgs(new Request(`http://localhost/admin/members${search}`, { headers: { Cookie: cookie } }))) as never));
     const page1 = await run(`?q=${word}`);
     const page2 = await run(`?q=${word}&page=2&status=active&type=member`);
     expect(page1.result.list.members).toHaveLength(25);
@@ -346,9 +340,9 @@ describe("creating members and resending links", () => {
   it("refuses a taken email (any case) and elevated access from an admin without admin access", async () => {
     const actor = await admin();
     const existing = await createUser();
-    await expect(
-      createMember(actor, { name: "D", lastName: "Up", email: existing.email.toUpperCase(), acctType: 1, roleId: 5 }),
-    ).rejects.toBeInstanceOf(EmailTakenError);
+    await expect(createMember(actor, { name: "D", lastName: "Up", email: existing.email.toUpperCase(), acctType: 1, roleId: 5 })).rejects.toBeInstanceOf(
+      EmailTakenError,
+    );
     const email = uniqueEmail("elevated");
     await expectRefusal(createMember(await manager(), { name: "E", lastName: "L", email, acctType: 2, roleId: 5 }), 403);
     await expectRefusal(createMember(actor, { name: "E", lastName: "L", email, acctType: 2, roleId: 1 }), 403, PERMISSION_MESSAGES.superAdminOnlyGrant);
@@ -431,9 +425,7 @@ describe("the /admin/member/{id} route", () => {
       );
       expect((thrown as { init?: { status?: number } })?.init?.status).toBe(404);
     }
-    const thrown = await Promise.resolve(
-      action((await routeArgs(request("/admin/member/abc", cookie, { intent: "suspend" }), { id: "abc" })) as never),
-    ).then(
+    const thrown = await Promise.resolve(action((await routeArgs(request("/admin/member/abc", cookie, { intent: "suspend" }), { id: "abc" })) as never)).then(
       () => null,
       (e: unknown) => e,
     );
@@ -453,7 +445,10 @@ describe("the /admin/member/{id} route", () => {
     expect(response.headers.get("Location")).toBe(`/admin/member/${member.id}`);
     expect(response.headers.get("Set-Cookie")).toMatch(/backline_flash=/);
 
-    const self = (await call(actor.id, { intent: "suspend" })) as unknown as { data: { result: { error: Record<string, string[]> } }; init: { status: number } };
+    const self = (await call(actor.id, { intent: "suspend" })) as unknown as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(self.init.status).toBe(403);
     expect(self.data.result.error[""]).toEqual([PERMISSION_MESSAGES.noSelfSuspension]);
 

@@ -153,11 +153,7 @@ export async function getMemberDetail(memberId: number): Promise<MemberDetail | 
       .from(legalDocuments)
       .leftJoin(
         signatures,
-        and(
-          eq(signatures.documentId, legalDocuments.id),
-          eq(signatures.userId, memberId),
-          eq(signatures.documentVersion, legalDocuments.version),
-        ),
+        and(eq(signatures.documentId, legalDocuments.id), eq(signatures.userId, memberId), eq(signatures.documentVersion, legalDocuments.version)),
       )
       .where(eq(legalDocuments.published, true))
       .orderBy(asc(legalDocuments.name)),
@@ -208,10 +204,7 @@ async function findMember(memberId: number): Promise<User> {
 }
 
 /** Creates a pending account (no password) and emails its activation link, signed by the acting admin. */
-export async function createMember(
-  actor: Actor,
-  input: { name: string; lastName: string; email: string; acctType: number; roleId: number },
-): Promise<User> {
+export async function createMember(actor: Actor, input: { name: string; lastName: string; email: string; acctType: number; roleId: number }): Promise<User> {
   refuse(creationRefusal(actor, input));
   return createPendingAccount({ ...input, invitedBy: fullName(actor) });
 }
@@ -255,11 +248,7 @@ export async function reactivateMember(actor: Actor, memberId: number): Promise<
   refuse(reactivationRefusal(actor));
   const target = await findMember(memberId);
   if (!target.suspendedAt) return { member: target, changed: false };
-  const [member] = await db()
-    .update(users)
-    .set({ suspendedAt: null, updatedAt: new Date() })
-    .where(eq(users.id, memberId))
-    .returning();
+  const [member] = await db().update(users).set({ suspendedAt: null, updatedAt: new Date() }).where(eq(users.id, memberId)).returning();
   return { member: member!, changed: true };
 }
 

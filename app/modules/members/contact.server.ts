@@ -46,9 +46,7 @@ export async function sendContactMessage(input: { userId: number; subject: strin
     .where(and(eq(users.acctType, ACCT_ADMIN), isNull(users.suspendedAt)));
   const from = { id: author.id, name: fullName(author), email: author.email };
   // The message is saved whatever happens to the mail; one failing address does not stop the others.
-  const results = await Promise.allSettled(
-    admins.map((admin) => sendMail(contactMail(admin.email, from, input.subject, input.message))),
-  );
+  const results = await Promise.allSettled(admins.map((admin) => sendMail(contactMail(admin.email, from, input.subject, input.message))));
   results.forEach((result, i) => {
     if (result.status !== "rejected") return;
     const reason = result.reason instanceof Error ? result.reason : new Error(String(result.reason));
@@ -72,12 +70,7 @@ export async function sendContactMessage(input: { userId: number; subject: strin
   return { id: saved!.id, notified: results.filter((r) => r.status === "fulfilled").length };
 }
 
-function contactMail(
-  to: string,
-  from: { id: number; name: string; email: string },
-  subject: string,
-  message: string,
-): MailMessage {
+function contactMail(to: string, from: { id: number; name: string; email: string }, subject: string, message: string): MailMessage {
   const appName = env().APP_NAME;
   const memberUrl = `${env().APP_URL}/admin/member/${from.id}`;
   const text = [

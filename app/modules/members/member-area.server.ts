@@ -69,9 +69,7 @@ export async function loadDashboardProfiles(memberId: number): Promise<Dashboard
   };
   return {
     owned_affiliate: rows.find((r) => r.affiliateId !== null)?.affiliateId ? { id: Number(rows.find((r) => r.affiliateId !== null)!.affiliateId) } : null,
-    artists: rows
-      .filter((r) => r.type === "artist")
-      .map((r) => ({ id: r.id, name: r.name, username: r.username, can_edit: r.canEdit === true })),
+    artists: rows.filter((r) => r.type === "artist").map((r) => ({ id: r.id, name: r.name, username: r.username, can_edit: r.canEdit === true })),
     musician: one("musician"),
     audio_engineer: one("audio_engineer"),
     studio: one("studio"),
@@ -92,7 +90,14 @@ export function memberProfilesFor(context: Readonly<RouterContextProvider>, memb
 export async function loadMemberAreaUser(context: Readonly<RouterContextProvider>, memberId: number): Promise<MemberAreaUser | null> {
   const sessionUser = sessionUserOf(context).user;
   const [member, profiles] = await Promise.all([
-    sessionUser?.id === memberId ? sessionUser : db().select().from(users).where(eq(users.id, memberId)).limit(1).then(([row]) => row),
+    sessionUser?.id === memberId
+      ? sessionUser
+      : db()
+          .select()
+          .from(users)
+          .where(eq(users.id, memberId))
+          .limit(1)
+          .then(([row]) => row),
     memberProfilesFor(context, memberId),
   ]);
   if (!member) return null;

@@ -6,11 +6,7 @@ export const AnnouncementSchema = z
   .object({
     audience: z.enum(["all", "one"], { error: "Choose who receives it." }),
     email: z.string().trim().optional(),
-    message: z
-      .string({ error: "Write the announcement." })
-      .trim()
-      .min(1, "Write the announcement.")
-      .max(500, "Keep it under 500 characters."),
+    message: z.string({ error: "Write the announcement." }).trim().min(1, "Write the announcement.").max(500, "Keep it under 500 characters."),
     color: z.enum(notificationColors).default("blue"),
   })
   .superRefine((value, ctx) => {
@@ -18,4 +14,3 @@ export const AnnouncementSchema = z
       ctx.addIssue({ code: "custom", path: ["email"], message: "Enter the member's email address." });
     }
   });
-

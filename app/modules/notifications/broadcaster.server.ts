@@ -39,21 +39,14 @@ export function socketIdOf(request: Request | undefined): string | undefined {
  * Sends one event to many channels (100 per call, the protocol's limit). Realtime is best effort:
  * a failure is logged and never fails the request that caused it; the data is already stored.
  */
-export async function publish(
-  channels: string[],
-  event: string,
-  data: Record<string, unknown>,
-  options: { socketId?: string } = {},
-): Promise<void> {
+export async function publish(channels: string[], event: string, data: Record<string, unknown>, options: { socketId?: string } = {}): Promise<void> {
   const pusher = pusherClient();
   for (let i = 0; i < channels.length; i += 100) {
     const batch = channels.slice(i, i + 100);
     try {
       await pusher.trigger(batch, event, data, options.socketId ? { socket_id: options.socketId } : undefined);
     } catch (error) {
-      console.error(
-        JSON.stringify({ level: "warn", message: "realtime publish failed", event, channels: batch.length, error: String(error) }),
-      );
+      console.error(JSON.stringify({ level: "warn", message: "realtime publish failed", event, channels: batch.length, error: String(error) }));
     }
   }
 }

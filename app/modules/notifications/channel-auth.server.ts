@@ -57,7 +57,5 @@ export async function authenticateUserRequest(request: Request, context: Readonl
   if (!user) return apiError(401, "Unauthenticated.");
   const socketId = (await readFields(request)).socket_id ?? "";
   if (!SOCKET_ID.test(socketId)) return apiError(422, "socket_id is required.");
-  return Response.json(
-    pusherClient().authenticateUser(socketId, { id: String(user.id), user_info: { name: fullName(user) } }),
-  );
+  return Response.json(pusherClient().authenticateUser(socketId, { id: String(user.id), user_info: { name: fullName(user) } }));
 }

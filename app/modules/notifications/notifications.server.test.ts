@@ -17,10 +17,8 @@ import {
 import { handleNotificationAction } from "./notification-actions.server";
 
 /** Calls a broadcasting handler with the request context the root middleware would give it. */
-const withContext =
-  (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) =>
-  async (request: Request) =>
-    handler(request, await contextFor(request));
+const withContext = (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) => async (request: Request) =>
+  handler(request, await contextFor(request));
 
 useTestDatabase();
 let realtime: Awaited<ReturnType<typeof startRealtime>>;

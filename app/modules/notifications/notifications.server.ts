@@ -85,7 +85,10 @@ export async function notifyAllMembers(input: NewNotification, options: SendOpti
 
 /** Stores a notification in the administrators' shared list and tells every admin page. */
 export async function notifyAdmins(input: NewNotification, options: SendOptions = {}): Promise<NotificationView> {
-  const [row] = await db().insert(notifications).values({ audience: "admin", type: input.type, data: toData(input) }).returning();
+  const [row] = await db()
+    .insert(notifications)
+    .values({ audience: "admin", type: input.type, data: toData(input) })
+    .returning();
   await publish([ADMIN_CHANNEL], ADMIN_EVENT, { id: row!.id, type: input.type }, options);
   return toView(row!);
 }

@@ -36,9 +36,16 @@ export async function saveManualPayoutAccount(actor: Pick<User, "id">, memberId:
   const accountNumber = input.accountNumber.replace(/[\s-]/g, "").toUpperCase();
   if (!ACCOUNT_NUMBER.test(accountNumber)) throw new PayoutError(400, "Enter the account number or IBAN (letters and digits, 4 to 34).", "accountNumber");
   const routingCode = input.routingCode.replace(/\s/g, "").toUpperCase();
-  if (routingCode.length > 34 || /[^0-9A-Z-]/.test(routingCode)) throw new PayoutError(400, "Enter the routing number, sort code or BIC as the bank gives it.", "routingCode");
+  if (routingCode.length > 34 || /[^0-9A-Z-]/.test(routingCode))
+    throw new PayoutError(400, "Enter the routing number, sort code or BIC as the bank gives it.", "routingCode");
   const details: BankDetails = { accountHolder, bankName: input.bankName.trim().slice(0, 140), accountNumber, routingCode };
-  const values = { method: "manual" as PayoutMethod, country, bankDetailsEncrypted: encryptBankDetails(memberId, details), bankLast4: lastFour(accountNumber), updatedAt: new Date() };
+  const values = {
+    method: "manual" as PayoutMethod,
+    country,
+    bankDetailsEncrypted: encryptBankDetails(memberId, details),
+    bankLast4: lastFour(accountNumber),
+    updatedAt: new Date(),
+  };
   const [row] = await db()
     .insert(payoutAccounts)
     .values({ userId: memberId, ...values })
@@ -95,7 +102,8 @@ export async function declareTaxStatus(actor: Pick<User, "id">, memberId: number
   const legalName = input.legalName.trim();
   if (legalName.length < 2 || legalName.length > 140) throw new PayoutError(400, "Enter the name shown on your tax return.", "legalName");
   const digits = input.tin.replace(/[\s-]/g, "");
-  if (!/^[0-9A-Z]{6,20}$/i.test(digits) || !/[0-9]{4}$/.test(digits)) throw new PayoutError(400, "Enter your taxpayer identification number (it ends in 4 digits).", "tin");
+  if (!/^[0-9A-Z]{6,20}$/i.test(digits) || !/[0-9]{4}$/.test(digits))
+    throw new PayoutError(400, "Enter your taxpayer identification number (it ends in 4 digits).", "tin");
   return db().transaction(async (tx) => {
     await tx
       .update(taxDeclarations)
@@ -104,7 +112,13 @@ export async function declareTaxStatus(actor: Pick<User, "id">, memberId: number
     const [row] = await tx
       .insert(taxDeclarations)
       .values({ userId: memberId, form, legalName, country, tinLast4: digits.slice(-4), signedIp: meta.ip ?? null })
-      .returning({ id: taxDeclarations.id, form: taxDeclarations.form, country: taxDeclarations.country, tinLast4: taxDeclarations.tinLast4, signedAt: taxDeclarations.signedAt });
+      .returning({
+        id: taxDeclarations.id,
+        form: taxDeclarations.form,
+        country: taxDeclarations.country,
+        tinLast4: taxDeclarations.tinLast4,
+        signedAt: taxDeclarations.signedAt,
+      });
     return row!;
   });
 }
@@ -117,8 +131,11 @@ export async function taxStatusOf(memberId: number, executor: Db = db()): Promis
     left join payout_accounts a on a.user_id = m.user_id
     left join tax_declarations d on d.user_id = m.user_id and d.superseded_at is null
   `);
-  const row = (result as unknown as { rows: Array<{ method: PayoutMethod | null; country: string | null; form: TaxForm | null; declared: string | null; stripe_ready: boolean | null }> })
-    .rows[0];
+  const row = (
+    result as unknown as {
+      rows: Array<{ method: PayoutMethod | null; country: string | null; form: TaxForm | null; declared: string | null; stripe_ready: boolean | null }>;
+    }
+  ).rows[0];
   return {
     method: row?.method ?? null,
     stripeReady: row?.stripe_ready === true,
@@ -130,7 +147,13 @@ export async function taxStatusOf(memberId: number, executor: Db = db()): Promis
 /** The declaration in force as the payouts page shows it (TIN: last 4 only), or null. */
 export async function currentTaxDeclaration(memberId: number, executor: Db = db()) {
   const [row] = await executor
-    .select({ form: taxDeclarations.form, legalName: taxDeclarations.legalName, country: taxDeclarations.country, tinLast4: taxDeclarations.tinLast4, signedAt: taxDeclarations.signedAt })
+    .select({
+      form: taxDeclarations.form,
+      legalName: taxDeclarations.legalName,
+      country: taxDeclarations.country,
+      tinLast4: taxDeclarations.tinLast4,
+      signedAt: taxDeclarations.signedAt,
+    })
     .from(taxDeclarations)
     .where(and(eq(taxDeclarations.userId, memberId), isNull(taxDeclarations.supersededAt)))
     .limit(1);

@@ -271,7 +271,8 @@ export async function paymentAccounts(query: PaymentAccountsQuery, pageSize = PA
   const total = Number(rowsOf<{ total: number }>(totalResult)[0]!.total);
   return {
     rows: rowsOf<Row>(rowsResult).map((r) => {
-      const tax = r.form && r.declared && r.tin_last4 && r.signed_at ? { form: r.form, country: r.declared, tinLast4: r.tin_last4, signedAt: isoOf(r.signed_at)! } : null;
+      const tax =
+        r.form && r.declared && r.tin_last4 && r.signed_at ? { form: r.form, country: r.declared, tinLast4: r.tin_last4, signedAt: isoOf(r.signed_at)! } : null;
       return {
         memberId: Number(r.id),
         memberName: `${r.name} ${r.last_name}`.trim(),

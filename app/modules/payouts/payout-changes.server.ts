@@ -40,7 +40,8 @@ export async function recordPayoutDetailChange(
       intro: `Your ${KIND_LABEL[change.kind]} changed on ${row!.createdAt.toUTCString()} from the address ${change.ip}. Now: ${change.summary}. If this was you, there is nothing to do.`,
       actionLabel: "This was not me: report it",
       actionUrl: reportUrl,
-      outro: "If you did not make this change, report it with the link above (it works for 30 days): we sign every session of your account out and hold your payouts until we have checked with you.",
+      outro:
+        "If you did not make this change, report it with the link above (it works for 30 days): we sign every session of your account out and hold your payouts until we have checked with you.",
     }),
   );
   return { id: row!.id, reportUrl };
@@ -58,7 +59,13 @@ export interface ReportableChange {
 export async function changeForReport(changeId: number, url: string): Promise<ReportableChange | null> {
   if (!hasValidSignature(url)) return null;
   const [row] = await db()
-    .select({ id: payoutDetailChanges.id, kind: payoutDetailChanges.kind, summary: payoutDetailChanges.summary, createdAt: payoutDetailChanges.createdAt, reportedAt: payoutDetailChanges.reportedAt })
+    .select({
+      id: payoutDetailChanges.id,
+      kind: payoutDetailChanges.kind,
+      summary: payoutDetailChanges.summary,
+      createdAt: payoutDetailChanges.createdAt,
+      reportedAt: payoutDetailChanges.reportedAt,
+    })
     .from(payoutDetailChanges)
     .where(eq(payoutDetailChanges.id, changeId));
   return row ?? null;

@@ -44,7 +44,15 @@ describe("withholding", () => {
 describe("simulatePayout", () => {
   it("gives amount, fee, withholding, net and the next pay date; the parts add up to the amount", () => {
     const manual = simulatePayout(12_345n, "manual", us(), DEFAULT_PAYOUT_CONFIG, wednesday);
-    expect(manual).toEqual({ amountCents: 12_345n, method: "manual", feeCents: 0n, withholdingBps: 2400, withholdingCents: 2_963n, netCents: 9_382n, nextPayDate: "2026-07-10" });
+    expect(manual).toEqual({
+      amountCents: 12_345n,
+      method: "manual",
+      feeCents: 0n,
+      withholdingBps: 2400,
+      withholdingCents: 2_963n,
+      netCents: 9_382n,
+      nextPayDate: "2026-07-10",
+    });
     const stripe = simulatePayout(12_345n, "stripe", de("w8"), DEFAULT_PAYOUT_CONFIG, wednesday);
     // Stripe: $0.25 + 0.25% of $123.45 (30.8625 cents -> 31).
     expect(stripe).toMatchObject({ feeCents: 56n, withholdingBps: 0, withholdingCents: 0n, netCents: 12_289n });

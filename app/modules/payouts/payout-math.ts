@@ -83,7 +83,7 @@ export function nextPayDate(schedule: PaySchedule, now: Date): string {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   if (schedule.frequency === "weekly") {
     const weekday = new Date(today).getUTCDay();
-    const ahead = ((schedule.weekday - weekday + 7) % 7) || 7;
+    const ahead = (schedule.weekday - weekday + 7) % 7 || 7;
     return isoDay(new Date(today + ahead * DAY_MS));
   }
   const year = now.getUTCFullYear();

@@ -70,7 +70,9 @@ async function balances(userId: number) {
 
 /** Every entry sums to zero, and posting_summaries equal the postings per account. */
 async function expectLedgerBalanced() {
-  const unbalanced = rows<{ n: number }>(await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`));
+  const unbalanced = rows<{ n: number }>(
+    await db().execute(sql`select count(*)::int as n from (select entry_id from postings group by entry_id having sum(amount_micros) <> 0) x`),
+  );
   expect(unbalanced[0]!.n).toBe(0);
   const total = rows<{ s: string }>(await db().execute(sql`select coalesce(sum(amount_micros), 0)::text as s from postings`));
   expect(total[0]!.s).toBe("0");
@@ -113,7 +115,15 @@ describe("bank details", () => {
     const tampered = sealed.slice(0, -4) + (sealed.endsWith("AAAA") ? "BBBB" : "AAAA");
     expect(() => decryptBankDetails(member.id, tampered)).toThrow();
     const account = await findPayoutAccount(member.id);
-    expect(account).toEqual({ id: row!.id, userId: member.id, method: "manual", country: "US", bankLast4: "6789", stripeAccountId: null, stripeOnboardingStatus: "none" });
+    expect(account).toEqual({
+      id: row!.id,
+      userId: member.id,
+      method: "manual",
+      country: "US",
+      bankLast4: "6789",
+      stripeAccountId: null,
+      stripeOnboardingStatus: "none",
+    });
     expect(JSON.stringify(account)).not.toContain("12345");
   });
 
@@ -150,7 +160,15 @@ describe("a payout request", () => {
     const mia = await payee(50_123_456n); // $50.123456 -> $50.12 available
     expect(await availableCents(mia.id)).toBe(5_012n);
     const request = await requestPayout(mia, mia.id, "20.10");
-    expect(request).toMatchObject({ status: "pending", method: "manual", amountMicros: 20_100_000n, feeMicros: 0n, withholdingBps: 0, withholdingMicros: 0n, netMicros: 20_100_000n });
+    expect(request).toMatchObject({
+      status: "pending",
+      method: "manual",
+      amountMicros: 20_100_000n,
+      feeMicros: 0n,
+      withholdingBps: 0,
+      withholdingMicros: 0n,
+      netMicros: 20_100_000n,
+    });
     expect(await balances(mia.id)).toMatchObject({ earnings: 30_023_456n, payouts_reserved: 20_100_000n, payouts_paid: 0n });
     expect(await availableCents(mia.id)).toBe(3_002n);
     const [entry] = await db().select().from(journalEntries).where(eq(journalEntries.id, request.reserveEntryId!));
@@ -206,7 +224,14 @@ describe("a payout request", () => {
     const before = await snapshot();
     const wednesday = new Date("2026-07-08T12:00:00Z");
     const preview = await previewPayout(member, member.id, "30.00", wednesday);
-    expect(preview.simulation).toMatchObject({ amountCents: 3_000n, feeCents: 0n, withholdingBps: 2400, withholdingCents: 720n, netCents: 2_280n, nextPayDate: "2026-07-10" });
+    expect(preview.simulation).toMatchObject({
+      amountCents: 3_000n,
+      feeCents: 0n,
+      withholdingBps: 2400,
+      withholdingCents: 720n,
+      netCents: 2_280n,
+      nextPayDate: "2026-07-10",
+    });
     expect(preview.problem).toBeNull();
     expect((await previewPayout(member, member.id, "45.00", wednesday)).problem?.message).toMatch(/at most \$40\.00/);
     expect(await snapshot()).toEqual(before);
@@ -261,7 +286,9 @@ describe("cancel, reject, approve and pay", () => {
       expect(paid.paidAt).toBeInstanceOf(Date);
       expect(await balances(noW9.id)).toEqual({ earnings: 50_000_000n, payouts_reserved: 0n, payouts_paid: 37_000_000n, withholding: 12_000_000n });
       const parts = rows<{ kind: string; amount: string }>(
-        await db().execute(sql`select a.kind, p.amount_micros::text as amount from postings p join ledger_accounts a on a.id = p.account_id where p.entry_id = ${paid.paymentEntryId} order by p.id`),
+        await db().execute(
+          sql`select a.kind, p.amount_micros::text as amount from postings p join ledger_accounts a on a.id = p.account_id where p.entry_id = ${paid.paymentEntryId} order by p.id`,
+        ),
       );
       expect(parts).toEqual([
         { kind: "payouts_reserved", amount: "-50000000" },
@@ -319,10 +346,14 @@ describe("concurrency", () => {
     const made = attempts.filter((a) => a.status === "fulfilled");
     const refusedOnes = attempts.filter((a): a is PromiseRejectedResult => a.status === "rejected");
     expect(made).toHaveLength(6); // 6 x $15 = $90; a 7th would be $105
-    for (const r of refusedOnes) expect(r.reason).toMatchObject({ status: 400, field: "amount", message: "You can request at most $10.00, your available balance." });
+    for (const r of refusedOnes)
+      expect(r.reason).toMatchObject({ status: 400, field: "amount", message: "You can request at most $10.00, your available balance." });
     expect(await balances(mia.id)).toMatchObject({ earnings: 10_005_000n, payouts_reserved: 90_000_000n });
     expect(await availableCents(mia.id)).toBe(1_000n);
-    const [count] = await db().select({ n: sql<number>`count(*)::int` }).from(payoutRequests).where(eq(payoutRequests.userId, mia.id));
+    const [count] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payoutRequests)
+      .where(eq(payoutRequests.userId, mia.id));
     expect(count!.n).toBe(6);
 
     // Requests racing cancellations: whatever the order, the balance ends at zero or above and adds up.
@@ -334,7 +365,9 @@ describe("concurrency", () => {
     const after = await balances(mia.id);
     expect(after.earnings).toBeGreaterThanOrEqual(0n);
     expect(after.earnings + after.payouts_reserved).toBe(100_005_000n);
-    const [reserved] = rows<{ s: string }>(await db().execute(sql`select coalesce(sum(amount_micros), 0)::text as s from payout_requests where user_id = ${mia.id} and status = 'pending'`));
+    const [reserved] = rows<{ s: string }>(
+      await db().execute(sql`select coalesce(sum(amount_micros), 0)::text as s from payout_requests where user_id = ${mia.id} and status = 'pending'`),
+    );
     expect(BigInt(reserved!.s)).toBe(after.payouts_reserved);
     await expectLedgerBalanced();
   });

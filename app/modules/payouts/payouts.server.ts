@@ -8,7 +8,15 @@ import { centsToMicros, formatCents, formatMicros, microsToCentsFloor, MoneyPars
 import { claimIdempotencyKey } from "~/modules/accounts/tokens.server";
 import { taxStatusOf } from "./payout-accounts.server";
 import { PayoutError } from "./payout-errors";
-import { parseMethodFees, parseMinPayoutCents, parsePaySchedule, simulatePayout, type PayoutConfig, type PayoutSimulation, type TaxStatus } from "./payout-math";
+import {
+  parseMethodFees,
+  parseMinPayoutCents,
+  parsePaySchedule,
+  simulatePayout,
+  type PayoutConfig,
+  type PayoutSimulation,
+  type TaxStatus,
+} from "./payout-math";
 
 export { PayoutError };
 
@@ -44,9 +52,16 @@ export const PAYOUT_CONFIG_KEYS = ["min_payout_cents", "payout_fees", "pay_sched
 
 /** The config's payout settings (read fresh: a money check must not use a stale minimum). One statement. */
 export async function payoutConfig(executor: Db = db()): Promise<PayoutConfig> {
-  const rows = await executor.select({ key: appConfig.key, value: appConfig.value }).from(appConfig).where(inArray(appConfig.key, [...PAYOUT_CONFIG_KEYS]));
+  const rows = await executor
+    .select({ key: appConfig.key, value: appConfig.value })
+    .from(appConfig)
+    .where(inArray(appConfig.key, [...PAYOUT_CONFIG_KEYS]));
   const values = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, unknown>;
-  return { minPayoutCents: parseMinPayoutCents(values.min_payout_cents), fees: parseMethodFees(values.payout_fees), schedule: parsePaySchedule(values.pay_schedule) };
+  return {
+    minPayoutCents: parseMinPayoutCents(values.min_payout_cents),
+    fees: parseMethodFees(values.payout_fees),
+    schedule: parsePaySchedule(values.pay_schedule),
+  };
 }
 
 /* ------------------------------------------------------------------ balances */
@@ -144,10 +159,21 @@ export async function previewPayout(actor: Pick<User, "id">, memberId: number, a
   return { simulation, problem: requestProblem(cents, available, config, status.method, simulation, status.stripeReady) };
 }
 
-function requestProblem(cents: bigint, available: bigint, config: PayoutConfig, method: PayoutMethod | null, simulation: PayoutSimulation, stripeReady = false): PayoutError | null {
+function requestProblem(
+  cents: bigint,
+  available: bigint,
+  config: PayoutConfig,
+  method: PayoutMethod | null,
+  simulation: PayoutSimulation,
+  stripeReady = false,
+): PayoutError | null {
   if (cents < config.minPayoutCents) return new PayoutError(400, `The minimum payout is ${formatCents(config.minPayoutCents)}.`, "amount");
   if (cents > available) {
-    return new PayoutError(400, available > 0n ? `You can request at most ${formatCents(available)}, your available balance.` : "Your available balance is $0.00.", "amount");
+    return new PayoutError(
+      400,
+      available > 0n ? `You can request at most ${formatCents(available)}, your available balance.` : "Your available balance is $0.00.",
+      "amount",
+    );
   }
   if (method === null) return new PayoutError(400, "Choose how you are paid (Payouts) before requesting a payout.", "amount");
   if (method === "stripe" && !stripeReady) return new PayoutError(400, "Finish setting up Stripe (Payouts) before requesting a payout.", "amount");
@@ -234,7 +260,14 @@ async function lockRequest(tx: Db, requestId: number, may: (request: PayoutReque
   return request;
 }
 
-const statusWord: Record<PayoutStatus, string> = { pending: "pending", approved: "approved", paid: "paid", rejected: "rejected", canceled: "canceled", reversed: "reversed" };
+const statusWord: Record<PayoutStatus, string> = {
+  pending: "pending",
+  approved: "approved",
+  paid: "paid",
+  rejected: "rejected",
+  canceled: "canceled",
+  reversed: "reversed",
+};
 
 async function release(tx: Db, request: PayoutRequest, actorId: number, why: "canceled" | "rejected"): Promise<number | null> {
   return postEntry(tx, {
@@ -256,7 +289,11 @@ export async function cancelPayoutRequest(actor: Pick<User, "id">, requestId: nu
     if (request.status !== "pending") throw new PayoutError(409, `This request is ${statusWord[request.status]}: only a pending request can be canceled.`);
     const entryId = await release(tx, request, actor.id, "canceled");
     const now = new Date();
-    const [row] = await tx.update(payoutRequests).set({ status: "canceled", canceledAt: now, updatedAt: now, releaseEntryId: entryId }).where(eq(payoutRequests.id, request.id)).returning();
+    const [row] = await tx
+      .update(payoutRequests)
+      .set({ status: "canceled", canceledAt: now, updatedAt: now, releaseEntryId: entryId })
+      .where(eq(payoutRequests.id, request.id))
+      .returning();
     return view(row!);
   });
 }
@@ -291,7 +328,11 @@ export async function approvePayoutRequest(actor: Pick<User, "id" | "acctType">,
     const request = await lockRequest(tx, requestId, () => true);
     if (request.status !== "pending") throw new PayoutError(409, `This request is ${statusWord[request.status]} already.`);
     const now = new Date();
-    const [row] = await tx.update(payoutRequests).set({ status: "approved", approvedAt: now, updatedAt: now, decidedBy: actor.id }).where(eq(payoutRequests.id, request.id)).returning();
+    const [row] = await tx
+      .update(payoutRequests)
+      .set({ status: "approved", approvedAt: now, updatedAt: now, decidedBy: actor.id })
+      .where(eq(payoutRequests.id, request.id))
+      .returning();
     return view(row!);
   });
 }
@@ -342,7 +383,12 @@ async function pay(tx: Db, request: PayoutRequest, actorId: number | null, send:
 }
 
 /** An administrator approves and pays a manual request, recording the bank transfer's reference. */
-export async function payManualPayoutRequest(actor: Pick<User, "id" | "acctType">, requestId: number, reference: unknown, now = new Date()): Promise<PayoutRequestView> {
+export async function payManualPayoutRequest(
+  actor: Pick<User, "id" | "acctType">,
+  requestId: number,
+  reference: unknown,
+  now = new Date(),
+): Promise<PayoutRequestView> {
   requireAdmin(actor);
   const text = typeof reference === "string" ? reference.trim() : "";
   if (text.length < 3 || text.length > 120) throw new PayoutError(400, "Enter the transfer's reference (3 to 120 characters).", "reference");
@@ -433,7 +479,12 @@ export async function reversePaidPayout(
 /** The member's requests, newest first (the member themself or an administrator; 404 otherwise). */
 export async function listMemberPayoutRequests(actor: Pick<User, "id" | "acctType">, memberId: number, limit = 100): Promise<PayoutRequestView[]> {
   if (actor.id !== memberId && !isAdminAccount(actor)) throw new PayoutError(404, "This member does not exist.");
-  const rows = await db().select().from(payoutRequests).where(eq(payoutRequests.userId, memberId)).orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id)).limit(limit);
+  const rows = await db()
+    .select()
+    .from(payoutRequests)
+    .where(eq(payoutRequests.userId, memberId))
+    .orderBy(desc(payoutRequests.createdAt), desc(payoutRequests.id))
+    .limit(limit);
   return rows.map(view);
 }
 

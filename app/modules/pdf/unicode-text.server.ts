@@ -91,8 +91,8 @@ function selectFont(doc: PDFKit.PDFDocument, name: string): PDFKit.PDFDocument {
 
 /** Unicode code points the WinAnsi encoding puts at 0x80-0x9F (curly quotes, dashes, euro...). */
 const WIN_ANSI_EXTRAS = new Set([
-  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018,
-  0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
+  0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013,
+  0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178,
 ]);
 
 /**
@@ -164,7 +164,9 @@ export function textRuns(value: string, weight: FontWeight): TextRun[] {
     const before = chars[chars.length - 1];
     const space = /^\s/.test(word);
     const wordFont = space
-      ? before && before.level === levels[index] ? before.font : 0
+      ? before && before.level === levels[index]
+        ? before.font
+        : 0
       : CHAIN.regular.findIndex((_, i) => codePoints.every((cp) => covers(i, cp)));
     let previous = chars[chars.length - 1]?.font ?? 0;
     for (const ch of word) {
@@ -186,7 +188,7 @@ export function textRuns(value: string, weight: FontWeight): TextRun[] {
   const highest = Math.max(...runs.map((run) => run.level));
   const lowestOdd = Math.min(...runs.map((run) => (run.level % 2 === 1 ? run.level : Infinity)));
   for (let level = highest; Number.isFinite(lowestOdd) && level >= lowestOdd; level--) {
-    for (let start = 0; start < runs.length; ) {
+    for (let start = 0; start < runs.length;) {
       if (runs[start].level < level) {
         start++;
         continue;
@@ -197,7 +199,9 @@ export function textRuns(value: string, weight: FontWeight): TextRun[] {
       start = end + 1;
     }
   }
-  return runs.map((run) => (run.level % 2 === 1 ? { font: faces[run.font].name, text: run.text, rightToLeft: true } : { font: faces[run.font].name, text: run.text }));
+  return runs.map((run) =>
+    run.level % 2 === 1 ? { font: faces[run.font].name, text: run.text, rightToLeft: true } : { font: faces[run.font].name, text: run.text },
+  );
 }
 
 type TextOptions = PDFKit.Mixins.TextOptions;

@@ -14,8 +14,9 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
       title={title}
       intro={
         <p>
-          <span className="font-semibold text-stone-900">{invite.ownerName}</span> asks <span className="font-medium break-words text-stone-900">{invite.email}</span> for the{" "}
-          {invite.service.toLowerCase()} of “{invite.songTitle}” by {invite.artistName}.
+          <span className="font-semibold text-stone-900">{invite.ownerName}</span> asks{" "}
+          <span className="font-medium break-words text-stone-900">{invite.email}</span> for the {invite.service.toLowerCase()} of “{invite.songTitle}” by{" "}
+          {invite.artistName}.
         </p>
       }
     >
@@ -30,7 +31,10 @@ export function JobInvitePage({ data }: { data: JobInviteData }) {
         {data.mode === "login" ? (
           <div className="space-y-4">
             <p className="text-sm text-stone-600">You already have an account with this address. Log in to see the job and answer it.</p>
-            <Link to={data.loginHref} className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            <Link
+              to={data.loginHref}
+              className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               Log in to answer
             </Link>
           </div>

@@ -97,7 +97,14 @@ export async function jobInviteLoader(request: Request, context: Context) {
   return data<JobInviteData>({
     kind: "invite",
     mode,
-    invite: { email, songTitle: invite.songTitle, artistName: invite.artistName, ownerName: invite.ownerName, service: PP_SERVICE_LABELS[invite.job.service], notes: invite.job.notes },
+    invite: {
+      email,
+      songTitle: invite.songTitle,
+      artistName: invite.artistName,
+      ownerName: invite.ownerName,
+      service: PP_SERVICE_LABELS[invite.job.service],
+      notes: invite.job.notes,
+    },
     currentEmail: mode === "mismatch" ? user!.email : null,
     loginHref: loginHref(request),
     documents: documents.map((d) => ({ id: d.id, name: d.name, slug: d.slug })),
@@ -109,7 +116,14 @@ export async function jobInviteLoader(request: Request, context: Context) {
  * every pending job invited to that address, in one transaction; the required documents are signed right
  * after, as the box was ticked.
  */
-export async function createAccountFromJobInvite(input: { jobId: number; name: string; lastName: string; password: string; ip: string; userAgent: string }): Promise<{ user: User; jobId: number }> {
+export async function createAccountFromJobInvite(input: {
+  jobId: number;
+  name: string;
+  lastName: string;
+  password: string;
+  ip: string;
+  userAgent: string;
+}): Promise<{ user: User; jobId: number }> {
   const passwordHash = await hashPassword(input.password);
   let user: User;
   try {
@@ -123,7 +137,16 @@ export async function createAccountFromJobInvite(input: { jobId: number; name: s
       const now = new Date();
       const [created] = await tx
         .insert(users)
-        .values({ name: input.name, lastName: input.lastName, email: job.email.trim(), passwordHash, acctType: ACCT_MEMBER, roleId: 5, emailVerifiedAt: now, activatedAt: now })
+        .values({
+          name: input.name,
+          lastName: input.lastName,
+          email: job.email.trim(),
+          passwordHash,
+          acctType: ACCT_MEMBER,
+          roleId: 5,
+          emailVerifiedAt: now,
+          activatedAt: now,
+        })
         .returning();
       await bindInvitedJobs(tx, created!, now);
       return created!;
@@ -150,12 +173,14 @@ export async function jobInviteAction(request: Request, context: Context) {
   if (intent === "logout") return endSession(request, selfPath(request));
   const { ip } = context.get(requestInfoContext);
   const submission = parseForm(formData, { schema: RegisterSchema });
-  const refuse = (message: string, status: number) => data<JobInviteActionData>({ intent: "register", result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, { status });
+  const refuse = (message: string, status: number) =>
+    data<JobInviteActionData>({ intent: "register", result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
   const jobId = jobIdOf(request);
   if (!jobId) return refuse(NO_JOB, 404);
   if (intent !== "register") return refuse("Unknown form.", 400);
-  if (submission.status !== "success") return data<JobInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data<JobInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
   if (getOptionalUser(context)) return refuse("You are logged in already. Log out first to create another account.", 400);
   try {
     const { user } = await createAccountFromJobInvite({

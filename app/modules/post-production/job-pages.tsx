@@ -5,7 +5,18 @@ import { AudioPlayer } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import {
+  dangerButton,
+  Field,
+  FieldErrors,
+  FormAlert,
+  inputClass,
+  secondaryButton,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+  useFormResetKey,
+} from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
@@ -23,7 +34,6 @@ import { PP_SERVICE_LABELS, PP_SERVICE_STAGES, PP_STATUS_LABELS, PP_STATUS_TAG, 
 
 const SERVICES = Object.keys(PP_SERVICE_LABELS) as PostProductionService[];
 const STATUS_OPTIONS = [{ value: "", label: "All statuses" }, ...Object.entries(PP_STATUS_LABELS).map(([value, label]) => ({ value, label }))];
-
 
 /* ------------------------------------------------------------------ lists */
 
@@ -82,7 +92,13 @@ export function MemberJobsPage({ loaderData, actionData }: { loaderData: MemberL
         <h1 className="text-2xl font-semibold tracking-tight">Post Production Jobs</h1>
         <p className="mt-1 text-sm text-stone-600">Send your songs to an engineer for mixing and mastering, and accept their file as the song's new audio.</p>
       </div>
-      {loaderData.songs ? <CreateJob songs={loaderData.songs} preselected={loaderData.preselectedSongId} lastResult={actionData?.form === "create" ? actionData.result : undefined} /> : null}
+      {loaderData.songs ? (
+        <CreateJob
+          songs={loaderData.songs}
+          preselected={loaderData.preselectedSongId}
+          lastResult={actionData?.form === "create" ? actionData.result : undefined}
+        />
+      ) : null}
       <nav aria-label="Your role" className="flex gap-2">
         {tab("owner", "My songs")}
         {tab("engineer", "As engineer")}
@@ -115,8 +131,21 @@ export function MemberJobsPage({ loaderData, actionData }: { loaderData: MemberL
   );
 }
 
-function CreateJob({ songs, preselected, lastResult }: { songs: Array<{ id: number; label: string }>; preselected: number | null; lastResult?: SubmissionResult<string[]> }) {
-  const [form, fields] = useForm<{ songId: string; service: string; engineerEmail: string; amount: string; notes: string }>({ id: "create-job", lastResult, shouldValidate: "onSubmit", defaultValue: { songId: preselected ? String(preselected) : "", service: "mixing_and_mastering" } });
+function CreateJob({
+  songs,
+  preselected,
+  lastResult,
+}: {
+  songs: Array<{ id: number; label: string }>;
+  preselected: number | null;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const [form, fields] = useForm<{ songId: string; service: string; engineerEmail: string; amount: string; notes: string }>({
+    id: "create-job",
+    lastResult,
+    shouldValidate: "onSubmit",
+    defaultValue: { songId: preselected ? String(preselected) : "", service: "mixing_and_mastering" },
+  });
   return (
     <section aria-labelledby="create-job-heading" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
       <h2 id="create-job-heading" className="text-lg font-semibold">
@@ -158,7 +187,13 @@ function CreateJob({ songs, preselected, lastResult }: { songs: Array<{ id: numb
             help="What you pay the engineer, held in escrow once they accept and released when you accept their file. The platform fee comes out of it."
           />
           <div className="sm:col-span-2">
-            <TextareaField label="Notes for the engineer" textareaProps={{ ...getTextareaProps(fields.notes), rows: 3, maxLength: 2000 }} errors={fields.notes.errors} errorId={fields.notes.errorId} help="References, loudness target, stems: optional." />
+            <TextareaField
+              label="Notes for the engineer"
+              textareaProps={{ ...getTextareaProps(fields.notes), rows: 3, maxLength: 2000 }}
+              errors={fields.notes.errors}
+              errorId={fields.notes.errorId}
+              help="References, loudness target, stems: optional."
+            />
           </div>
           <div className="flex justify-end sm:col-span-2 sm:[&>*]:w-auto">
             <SubmitButton pendingLabel="Creating…">Create job</SubmitButton>
@@ -233,7 +268,19 @@ function Card({ title, children, id }: { title: string; children: ReactNode; id:
   );
 }
 
-function OneButtonForm({ intent, label, pending, lastResult, className }: { intent: string; label: string; pending: string; lastResult?: SubmissionResult<string[]>; className?: string }) {
+function OneButtonForm({
+  intent,
+  label,
+  pending,
+  lastResult,
+  className,
+}: {
+  intent: string;
+  label: string;
+  pending: string;
+  lastResult?: SubmissionResult<string[]>;
+  className?: string;
+}) {
   const [form] = useForm({ id: `job-${intent}`, lastResult });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-2">
@@ -247,13 +294,29 @@ function OneButtonForm({ intent, label, pending, lastResult, className }: { inte
   );
 }
 
-function TextForm(props: { intent: string; field: "reason" | "note"; label: string; button: string; pending: string; lastResult?: SubmissionResult<string[]>; help?: string; danger?: boolean; max: number }) {
+function TextForm(props: {
+  intent: string;
+  field: "reason" | "note";
+  label: string;
+  button: string;
+  pending: string;
+  lastResult?: SubmissionResult<string[]>;
+  help?: string;
+  danger?: boolean;
+  max: number;
+}) {
   const [form, fields] = useForm({ id: `job-${props.intent}`, lastResult: props.lastResult, shouldValidate: "onSubmit" });
   const f = fields[props.field];
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <FormAlert id={form.errorId} errors={form.errors} />
-      <TextareaField label={props.label} textareaProps={{ ...getTextareaProps(f), rows: 2, maxLength: props.max }} errors={f.errors} errorId={f.errorId} help={props.help} />
+      <TextareaField
+        label={props.label}
+        textareaProps={{ ...getTextareaProps(f), rows: 2, maxLength: props.max }}
+        errors={f.errors}
+        errorId={f.errorId}
+        help={props.help}
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value={props.intent} pendingLabel={props.pending} className={props.danger ? dangerButton : undefined}>
           {props.button}
@@ -321,15 +384,41 @@ function Stages({ view }: { view: JobView }) {
 
 function shownForms(view: JobView): Record<JobForm, boolean> {
   const can = view.can;
-  return { create: false, balance: can.payFromBalance, fund: can.fund, accept: can.accept, decline: can.decline, advance: can.advance, upload: can.upload, "accept-audio": can.acceptAudio, revision: can.revise, cancel: can.cancel || can.adminCancel };
+  return {
+    create: false,
+    balance: can.payFromBalance,
+    fund: can.fund,
+    accept: can.accept,
+    decline: can.decline,
+    advance: can.advance,
+    upload: can.upload,
+    "accept-audio": can.acceptAudio,
+    revision: can.revise,
+    cancel: can.cancel || can.adminCancel,
+  };
 }
 
-export function JobPage({ loaderData: view, actionData }: { loaderData: JobView & { twoFactorOn?: boolean; accountPath?: string }; actionData?: JobActionData }) {
+export function JobPage({
+  loaderData: view,
+  actionData,
+}: {
+  loaderData: JobView & { twoFactorOn?: boolean; accountPath?: string };
+  actionData?: JobActionData;
+}) {
   const j = view.job;
   const can = view.can;
   const m = view.money;
   const rows: Array<[string, ReactNode]> = [
-    ["Song", view.song.href ? <Link key="song" to={view.song.href} className="text-brand-800 underline">{view.song.title}</Link> : view.song.title],
+    [
+      "Song",
+      view.song.href ? (
+        <Link key="song" to={view.song.href} className="text-brand-800 underline">
+          {view.song.title}
+        </Link>
+      ) : (
+        view.song.title
+      ),
+    ],
     ["Artist", view.song.artistName],
     ["Service", j.service],
     ["Owner", view.owner.name],
@@ -344,7 +433,11 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
     if (m.settlement) rows.push(["Settled", `${m.settlement.released} released, ${m.settlement.fee} fee, ${m.settlement.refunded} refunded`]);
   }
   if (j.cancelReason) rows.push([j.status === "declined" ? "Declined because" : "Canceled because", j.cancelReason]);
-  if (j.previousAudio) rows.push(["Previous audio", j.previousAudio.had ? `${(j.previousAudio.format ?? "").toUpperCase()}, kept on this job's record` : "The song had no audio before"]);
+  if (j.previousAudio)
+    rows.push([
+      "Previous audio",
+      j.previousAudio.had ? `${(j.previousAudio.format ?? "").toUpperCase()}, kept on this job's record` : "The song had no audio before",
+    ]);
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-3">
@@ -420,7 +513,18 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
         <Card title="Answer the job" id="answer">
           <p className="text-sm text-stone-700">{view.owner.name} asks you for this job. Accept it to start, or decline it.</p>
           <OneButtonForm intent="accept" label="Accept the job" pending="Accepting…" lastResult={lastResultFor(actionData, "accept")} />
-          {can.decline ? <TextForm intent="decline" field="reason" label="Why decline? (optional)" button="Decline the job" pending="Declining…" max={500} lastResult={lastResultFor(actionData, "decline")} danger /> : null}
+          {can.decline ? (
+            <TextForm
+              intent="decline"
+              field="reason"
+              label="Why decline? (optional)"
+              button="Decline the job"
+              pending="Declining…"
+              max={500}
+              lastResult={lastResultFor(actionData, "decline")}
+              danger
+            />
+          ) : null}
         </Card>
       ) : null}
 
@@ -431,7 +535,13 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
               <p className="text-sm text-stone-700">
                 Stage: {j.stageLabel}. Next: {j.nextStageLabel}.
               </p>
-              <OneButtonForm intent="advance" label={`Move to ${j.nextStageLabel}`} pending="Moving…" lastResult={lastResultFor(actionData, "advance")} className={secondaryButton} />
+              <OneButtonForm
+                intent="advance"
+                label={`Move to ${j.nextStageLabel}`}
+                pending="Moving…"
+                lastResult={lastResultFor(actionData, "advance")}
+                className={secondaryButton}
+              />
             </div>
           ) : null}
           {can.upload ? <UploadForm lastResult={lastResultFor(actionData, "upload")} /> : null}
@@ -450,20 +560,36 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
       ) : null}
 
       {view.role === "engineer" && j.status === "awaiting_funding" ? (
-        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The owner has not funded this job yet: start the work once it is funded (you are notified).</p>
+        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">
+          The owner has not funded this job yet: start the work once it is funded (you are notified).
+        </p>
       ) : null}
 
       {view.role === "owner" && j.status === "pending" ? (
         <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">
-          {j.bound ? "Waiting for the engineer to accept the job." : `An invitation was sent to ${view.engineer.email}: the job waits for them to create an account and accept it.`}
+          {j.bound
+            ? "Waiting for the engineer to accept the job."
+            : `An invitation was sent to ${view.engineer.email}: the job waits for them to create an account and accept it.`}
         </p>
       ) : null}
 
       {can.acceptAudio ? (
         <Card title="Review the delivery" id="review">
-          <p className="text-sm text-stone-700">Listen to the newest file below. Accepting makes it the song's audio and completes the job; the song's current audio stays on this job's record.</p>
+          <p className="text-sm text-stone-700">
+            Listen to the newest file below. Accepting makes it the song's audio and completes the job; the song's current audio stays on this job's record.
+          </p>
           <OneButtonForm intent="accept-audio" label="Accept as the song's audio" pending="Accepting…" lastResult={lastResultFor(actionData, "accept-audio")} />
-          {can.revise ? <TextForm intent="revision" field="note" label="What should change?" button="Request a revision" pending="Sending…" max={2000} lastResult={lastResultFor(actionData, "revision")} /> : null}
+          {can.revise ? (
+            <TextForm
+              intent="revision"
+              field="note"
+              label="What should change?"
+              button="Request a revision"
+              pending="Sending…"
+              max={2000}
+              lastResult={lastResultFor(actionData, "revision")}
+            />
+          ) : null}
         </Card>
       ) : null}
 
@@ -493,8 +619,21 @@ export function JobPage({ loaderData: view, actionData }: { loaderData: JobView 
 
       {can.cancel || can.adminCancel ? (
         <Card title="Cancel the job" id="cancel">
-          <p className="text-sm text-stone-700">{view.area === "member" ? "Either of you can cancel until a file is delivered; after that, only an administrator." : "Both parties are told, with your reason."}</p>
-          <TextForm intent="cancel" field="reason" label="Why cancel?" button="Cancel the job" pending="Canceling…" max={500} lastResult={lastResultFor(actionData, "cancel")} danger />
+          <p className="text-sm text-stone-700">
+            {view.area === "member"
+              ? "Either of you can cancel until a file is delivered; after that, only an administrator."
+              : "Both parties are told, with your reason."}
+          </p>
+          <TextForm
+            intent="cancel"
+            field="reason"
+            label="Why cancel?"
+            button="Cancel the job"
+            pending="Canceling…"
+            max={500}
+            lastResult={lastResultFor(actionData, "cancel")}
+            danger
+          />
         </Card>
       ) : null}
     </div>
@@ -507,15 +646,17 @@ function JobFunding({ view, actionData }: { view: JobView; actionData?: JobActio
   return (
     <Card title="Fund the job" id="fund">
       <p className="text-sm text-stone-700">
-        {view.engineer.name ?? "The engineer"} accepted the job. The work starts once <strong>{m.amount}</strong> is held in escrow; it is released to them only when you accept a
-        delivery as the song&rsquo;s audio, and comes back to you if the job is canceled before that.
+        {view.engineer.name ?? "The engineer"} accepted the job. The work starts once <strong>{m.amount}</strong> is held in escrow; it is released to them only
+        when you accept a delivery as the song&rsquo;s audio, and comes back to you if the job is canceled before that.
       </p>
       {balance ? (
         <div className="space-y-2 rounded-lg border border-stone-200 p-4">
           <h3 className="text-sm font-semibold text-stone-900">From your Backline balance</h3>
           <p className="text-sm text-stone-700">
             Available: <strong className="tabular-nums">{balance.available}</strong>.{" "}
-            {balance.covers ? "You will be asked for your password if you have not confirmed it in the last 10 minutes." : `Not enough to pay ${m.amount}: pay another way, or when more income arrives.`}
+            {balance.covers
+              ? "You will be asked for your password if you have not confirmed it in the last 10 minutes."
+              : `Not enough to pay ${m.amount}: pay another way, or when more income arrives.`}
           </p>
           <BalanceForm label={`Pay ${m.amount} from my balance`} lastResult={lastResultFor(actionData, "balance")} noButton={!view.can.payFromBalance} />
         </div>
@@ -523,8 +664,8 @@ function JobFunding({ view, actionData }: { view: JobView; actionData?: JobActio
       <div className="space-y-1 rounded-lg border border-stone-200 p-4">
         <h3 className="text-sm font-semibold text-stone-900">By bank transfer</h3>
         <p className="text-sm text-stone-700">
-          Send <strong>{m.amount}</strong> with the reference <strong className="font-mono">{m.transferReference}</strong>. The platform confirms your payment when it arrives
-          (usually within a few working days).
+          Send <strong>{m.amount}</strong> with the reference <strong className="font-mono">{m.transferReference}</strong>. The platform confirms your payment
+          when it arrives (usually within a few working days).
         </p>
       </div>
     </Card>
@@ -554,7 +695,13 @@ function FundForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <FormAlert id={form.errorId} errors={form.errors} />
-      <Field label="Payment reference" inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }} errors={fields.reference.errors} errorId={fields.reference.errorId} help="What the bank statement shows for the owner's payment." />
+      <Field
+        label="Payment reference"
+        inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }}
+        errors={fields.reference.errors}
+        errorId={fields.reference.errorId}
+        help="What the bank statement shows for the owner's payment."
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value="fund" pendingLabel="Confirming…">
           Confirm funding

@@ -95,9 +95,15 @@ export type JobRowView = ReturnType<typeof listRow>;
 export const CreateJobSchema = z.object({
   songId: z.string({ error: "Choose one of your songs." }).regex(/^[1-9][0-9]{0,9}$/, "Choose one of your songs."),
   service: z.enum(postProductionServices, { error: "Choose mixing, mastering, or mixing and mastering." }),
-  engineerEmail: z.string({ error: "Enter the engineer's email address." }).trim().max(PP_LIMITS.emailMax, "Enter the engineer's email address.").email("Enter the engineer's email address."),
+  engineerEmail: z
+    .string({ error: "Enter the engineer's email address." })
+    .trim()
+    .max(PP_LIMITS.emailMax, "Enter the engineer's email address.")
+    .email("Enter the engineer's email address."),
   // Checked in full by the service (parseJobAmount), whose message is the same.
-  amount: z.string({ error: "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)." }).max(20, "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)."),
+  amount: z
+    .string({ error: "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)." })
+    .max(20, "Enter the price in dollars and cents, such as 150.00 (at most $1,000,000.00)."),
   notes: z.string().max(PP_LIMITS.notesMax, `Notes are at most ${PP_LIMITS.notesMax} characters.`).optional(),
 });
 
@@ -111,7 +117,10 @@ export async function memberJobsLoader({ request, params, context }: Args) {
   };
   // The form to start a job is the member's own (an administrator visiting reads the lists only).
   const own = user.id === memberId;
-  const [list, songOptions] = await Promise.all([listMemberJobs(memberId, query.as, query.page, { status: query.status }), own ? ownerSongOptions(memberId) : Promise.resolve(null)]);
+  const [list, songOptions] = await Promise.all([
+    listMemberJobs(memberId, query.as, query.page, { status: query.status }),
+    own ? ownerSongOptions(memberId) : Promise.resolve(null),
+  ]);
   const preselected = parseId(search.get("song"));
   return {
     memberId,
@@ -131,11 +140,19 @@ export async function memberJobsAction({ request, params, context }: Args) {
   if (submission.status !== "success") return reply("create", submission.reply());
   const v = submission.value;
   try {
-    const { job, inviteUrl } = await createJob(user, { songId: Number(v.songId), service: v.service, amount: v.amount, engineerEmail: v.engineerEmail, notes: v.notes ?? "" });
+    const { job, inviteUrl } = await createJob(user, {
+      songId: Number(v.songId),
+      service: v.service,
+      amount: v.amount,
+      engineerEmail: v.engineerEmail,
+      notes: v.notes ?? "",
+    });
     return redirectAfterSuccess(
       `/member/${memberId}/post-production-job/${job.id}`,
       doneId("create"),
-      inviteUrl ? `The job is created: ${v.engineerEmail} was invited by email to create an account and answer it.` : "The job is created: the engineer was asked to accept it.",
+      inviteUrl
+        ? `The job is created: ${v.engineerEmail} was invited by email to create an account and answer it.`
+        : "The job is created: the engineer was asked to accept it.",
     );
   } catch (error) {
     return refused("create", submission, error);
@@ -157,7 +174,13 @@ export async function adminJobsLoader({ request, context }: Args) {
 
 /* ------------------------------------------------------------------ the job page */
 
-const FUNDING_LABELS: Record<string, string> = { unfunded: "Not funded", funded: "Funded (in escrow)", released: "Released to the engineer", refunded: "Refunded", split: "Split" };
+const FUNDING_LABELS: Record<string, string> = {
+  unfunded: "Not funded",
+  funded: "Funded (in escrow)",
+  released: "Released to the engineer",
+  refunded: "Refunded",
+  split: "Split",
+};
 const FUNDING_METHOD_LABELS: Record<string, string> = { manual: "Bank transfer", stripe: "Card", balance: "The owner's Backline balance" };
 const money = (cents: number | bigint) => formatCents(BigInt(cents));
 
@@ -196,7 +219,9 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
       bound: Boolean(j.engineerId),
       createdAt: j.createdAt.toISOString(),
       completedAt: j.completedAt?.toISOString() ?? null,
-      previousAudio: j.previousAudio ? { format: j.previousAudio.format, durationSeconds: j.previousAudio.durationSeconds, had: Boolean(j.previousAudio.path) } : null,
+      previousAudio: j.previousAudio
+        ? { format: j.previousAudio.format, durationSeconds: j.previousAudio.durationSeconds, had: Boolean(j.previousAudio.path) }
+        : null,
       acceptedDeliveryId: j.acceptedDeliveryId,
     },
     /** The job's price and escrow (decision 023); null for a job made before jobs had a price. */
@@ -212,7 +237,11 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
             paidBy: j.fundingMethod ? FUNDING_METHOD_LABELS[j.fundingMethod] : null,
             transferReference: jobTransferReference(j.id),
             settlement: ["released", "refunded", "split"].includes(j.fundingStatus)
-              ? { released: money(microsToCentsFloor(j.releasedMicros)), fee: money(microsToCentsFloor(j.feeMicros)), refunded: money(microsToCentsFloor(j.refundedMicros)) }
+              ? {
+                  released: money(microsToCentsFloor(j.releasedMicros)),
+                  fee: money(microsToCentsFloor(j.feeMicros)),
+                  refunded: money(microsToCentsFloor(j.refundedMicros)),
+                }
               : null,
           }
         : null,
@@ -327,7 +356,11 @@ export async function memberJobAction({ request, params, context }: Args) {
     switch (value.intent) {
       case "balance": {
         const j = await payJobFromBalance(user, id);
-        return redirectAfterSuccess(path, doneId("balance"), `${money(j.amountCents!)} from your Backline balance is held in escrow: the engineer can start. It is released when you accept a delivery.`);
+        return redirectAfterSuccess(
+          path,
+          doneId("balance"),
+          `${money(j.amountCents!)} from your Backline balance is held in escrow: the engineer can start. It is released when you accept a delivery.`,
+        );
       }
       case "accept": {
         const j = await acceptJob(user, id);
@@ -358,7 +391,13 @@ export async function memberJobAction({ request, params, context }: Args) {
       }
       case "cancel": {
         const j = await cancelJob(user, id, value.reason);
-        return redirectAfterSuccess(path, doneId("cancel"), j.fundingStatus === "refunded" ? `The job is canceled; ${money(microsToCentsFloor(j.refundedMicros))} is refunded to the owner.` : "The job is canceled.");
+        return redirectAfterSuccess(
+          path,
+          doneId("cancel"),
+          j.fundingStatus === "refunded"
+            ? `The job is canceled; ${money(microsToCentsFloor(j.refundedMicros))} is refunded to the owner.`
+            : "The job is canceled.",
+        );
       }
     }
   } catch (error) {
@@ -381,7 +420,11 @@ export async function adminJobAction({ request, params, context }: Args) {
     if (movesMoney && !(await hasTwoFactor(user.id))) return reply(form, submission.reply({ formErrors: [TWO_FACTOR_REQUIRED] }), 403);
     if (value.intent === "fund") {
       const j = await fundJob(user, id, value.reference);
-      return redirectAfterSuccess(path, doneId("fund"), `Post-production job #${j.id} is funded: ${money(j.amountCents!)} is held in escrow. Both parties were told.`);
+      return redirectAfterSuccess(
+        path,
+        doneId("fund"),
+        `Post-production job #${j.id} is funded: ${money(j.amountCents!)} is held in escrow. Both parties were told.`,
+      );
     }
     const j = await cancelJob(user, id, value.reason);
     const refund = j.fundingStatus === "refunded" ? `; ${money(microsToCentsFloor(j.refundedMicros))} is refunded to the owner` : "";

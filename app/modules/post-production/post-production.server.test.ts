@@ -69,7 +69,6 @@ async function acceptAndFund(jobId: number, by: User = engineer) {
   return fundJob(admin, jobId, `WIRE-${jobId}`);
 }
 
-
 describe("creating a job", () => {
   it("binds a member engineer at once and notifies them in the app", async () => {
     const { job } = await newJob();
@@ -91,13 +90,30 @@ describe("creating a job", () => {
   it("refuses bad input beside its field, someone else's song, one's own address, and administrators", async () => {
     const song = await createOwnedSong(owner);
     const theirs = await createOwnedSong(stranger);
-    expect((await refusedWith(createJob(owner, { songId: song.id, service: "recording", amount: "150.00", engineerEmail: engineer.email }), 400)).field).toBe("service");
-    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: "not an email" }), 400)).field).toBe("engineerEmail");
-    expect((await refusedWith(createJob(owner, { songId: theirs.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email }), 400)).field).toBe("songId");
+    expect((await refusedWith(createJob(owner, { songId: song.id, service: "recording", amount: "150.00", engineerEmail: engineer.email }), 400)).field).toBe(
+      "service",
+    );
+    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: "not an email" }), 400)).field).toBe(
+      "engineerEmail",
+    );
+    expect((await refusedWith(createJob(owner, { songId: theirs.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email }), 400)).field).toBe(
+      "songId",
+    );
     expect((await refusedWith(createJob(owner, { songId: 0, service: "mixing", amount: "150.00", engineerEmail: engineer.email }), 400)).field).toBe("songId");
-    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: ` ${owner.email} ` }), 400)).field).toBe("engineerEmail");
-    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: admin.email }), 400)).field).toBe("engineerEmail");
-    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email, notes: "x".repeat(2001) }), 400)).field).toBe("notes");
+    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: ` ${owner.email} ` }), 400)).field).toBe(
+      "engineerEmail",
+    );
+    expect((await refusedWith(createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: admin.email }), 400)).field).toBe(
+      "engineerEmail",
+    );
+    expect(
+      (
+        await refusedWith(
+          createJob(owner, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email, notes: "x".repeat(2001) }),
+          400,
+        )
+      ).field,
+    ).toBe("notes");
     await refusedWith(createJob(admin, { songId: song.id, service: "mixing", amount: "150.00", engineerEmail: engineer.email }), 404);
   });
 });
@@ -150,7 +166,9 @@ describe("deliveries and the owner's answer", () => {
     const html = await refusedWith(receiveDelivery(uploadRequest(Buffer.from("<html><script>alert(1)</script>")), engineer, job.id), 400);
     expect(html).toMatchObject({ field: "file", message: "This file is not WAV or FLAC audio." });
     // Audio the deliverable code knows, but not lossless audio a song can take.
-    expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.concat([Buffer.from("ID3"), Buffer.alloc(64)]), "mix.mp3"), engineer, job.id), 400)).field).toBe("file");
+    expect(
+      (await refusedWith(receiveDelivery(uploadRequest(Buffer.concat([Buffer.from("ID3"), Buffer.alloc(64)]), "mix.mp3"), engineer, job.id), 400)).field,
+    ).toBe("file");
     expect((await refusedWith(receiveDelivery(uploadRequest(wav({ bitDepth: 8 })), engineer, job.id), 400)).message).toMatch(/16-bit/);
     expect((await refusedWith(receiveDelivery(uploadRequest(Buffer.alloc(0)), engineer, job.id), 400)).field).toBe("file");
     // Nothing refused was kept.
@@ -179,7 +197,17 @@ describe("deliveries and the owner's answer", () => {
 
   it("accepts the newest delivery as the song's audio, keeping the previous audio on the job", async () => {
     const { job, song } = await newJob();
-    await db().update(songs).set({ audioPath: "audio/1-00000000000000000000000000000000.flac", audioFormat: "flac", audioBitDepth: 24, audioSampleRate: 48_000, audioChannels: 2, durationSeconds: 200 }).where(eq(songs.id, song.id));
+    await db()
+      .update(songs)
+      .set({
+        audioPath: "audio/1-00000000000000000000000000000000.flac",
+        audioFormat: "flac",
+        audioBitDepth: 24,
+        audioSampleRate: 48_000,
+        audioChannels: 2,
+        durationSeconds: 200,
+      })
+      .where(eq(songs.id, song.id));
     await acceptAndFund(job.id);
     await refusedWith(acceptDeliveryAsAudio(owner, job.id), 409); // nothing delivered
     await receiveDelivery(uploadRequest(wav()), engineer, job.id);
@@ -189,7 +217,14 @@ describe("deliveries and the owner's answer", () => {
     await refusedWith(acceptDeliveryAsAudio(admin, job.id), 404);
     const { job: done } = await acceptDeliveryAsAudio(owner, job.id);
     expect(done).toMatchObject({ status: "completed", stage: "completed", acceptedDeliveryId: delivery.id });
-    expect(done.previousAudio).toEqual({ path: "audio/1-00000000000000000000000000000000.flac", format: "flac", bitDepth: 24, sampleRate: 48_000, channels: 2, durationSeconds: 200 });
+    expect(done.previousAudio).toEqual({
+      path: "audio/1-00000000000000000000000000000000.flac",
+      format: "flac",
+      bitDepth: 24,
+      sampleRate: 48_000,
+      channels: 2,
+      durationSeconds: 200,
+    });
     const [updated] = await db().select().from(songs).where(eq(songs.id, song.id));
     expect(updated).toMatchObject({ audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 1, durationSeconds: 3 });
     expect(updated!.audioPath).toMatch(new RegExp(`^audio/${song.id}-[0-9a-f]{32}\\.wav$`));
@@ -263,7 +298,16 @@ describe("reading", () => {
     expect((await deliveryForDownload(engineer, delivery.id))?.delivery.id).toBe(delivery.id);
     expect((await deliveryForDownload(admin, delivery.id))?.delivery.id).toBe(delivery.id);
     expect(await sourceAudioForDownload(engineer, job.id)).toBeNull(); // the song has no audio
-    await db().update(songs).set({ audioPath: `audio/${song.id}-00000000000000000000000000000000.wav`, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, song.id));
+    await db()
+      .update(songs)
+      .set({
+        audioPath: `audio/${song.id}-00000000000000000000000000000000.wav`,
+        audioFormat: "wav",
+        audioBitDepth: 16,
+        audioSampleRate: 44_100,
+        audioChannels: 2,
+      })
+      .where(eq(songs.id, song.id));
     expect((await sourceAudioForDownload(engineer, job.id))?.format).toBe("wav");
     expect(await sourceAudioForDownload(stranger, job.id)).toBeNull();
   });
@@ -306,7 +350,9 @@ describe("reading", () => {
 describe("money: a price, escrow, release and refunds (the projects' escrow code)", () => {
   /** A member's earnings account balance, in micro-units, from the postings. */
   async function earnings(userId: number) {
-    const result = await db().execute(sql`select coalesce(sum(p.amount_micros), 0)::text as s from postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'earnings' and a.user_id = ${userId}`);
+    const result = await db().execute(
+      sql`select coalesce(sum(p.amount_micros), 0)::text as s from postings p join ledger_accounts a on a.id = p.account_id where a.kind = 'earnings' and a.user_id = ${userId}`,
+    );
     return BigInt((result as unknown as { rows: Array<{ s: string }> }).rows[0]!.s);
   }
   /** Every entry balanced; the job's escrow holds funded − released − fee − refunded. */
@@ -343,7 +389,14 @@ describe("money: a price, escrow, release and refunds (the projects' escrow code
     await refusedWith(payJobFromBalance(stranger, job.id), 404);
     await refusedWith(payJobFromBalance(admin, job.id), 404);
     const funded = await payJobFromBalance(payer, job.id);
-    expect(funded).toMatchObject({ status: "in_progress", stage: "in_mastering", fundingStatus: "funded", fundingMethod: "balance", fundingReference: JOB_BALANCE_REFERENCE, fundedMicros: 150_000_000n });
+    expect(funded).toMatchObject({
+      status: "in_progress",
+      stage: "in_mastering",
+      fundingStatus: "funded",
+      fundingMethod: "balance",
+      fundingReference: JOB_BALANCE_REFERENCE,
+      fundedMicros: 150_000_000n,
+    });
     expect(await earnings(payer.id)).toBe(0n);
     await refusedWith(payJobFromBalance(payer, job.id), 409);
     await refusedWith(fundJob(admin, job.id, "WIRE-TWICE"), 409);
@@ -372,7 +425,12 @@ describe("money: a price, escrow, release and refunds (the projects' escrow code
     // Paid from the balance and canceled before any delivery: the money is back in the owner's balance.
     const payer = await createUser();
     await creditEarnings(payer.id, 150_000_000n);
-    const { job: second } = await createJob(payer, { songId: (await createOwnedSong(payer)).id, service: "mixing", amount: "150.00", engineerEmail: engineer.email });
+    const { job: second } = await createJob(payer, {
+      songId: (await createOwnedSong(payer)).id,
+      service: "mixing",
+      amount: "150.00",
+      engineerEmail: engineer.email,
+    });
     await acceptJob(engineer, second.id);
     await payJobFromBalance(payer, second.id);
     expect(await earnings(payer.id)).toBe(0n);
@@ -400,7 +458,10 @@ describe("money: a price, escrow, release and refunds (the projects' escrow code
 
   it("a job made before jobs had a price starts at once and holds no escrow", async () => {
     const song = await createOwnedSong(owner);
-    const [legacy] = await db().insert(postProductionJobs).values({ ownerId: owner.id, songId: song.id, service: "mixing", engineerId: engineer.id }).returning();
+    const [legacy] = await db()
+      .insert(postProductionJobs)
+      .values({ ownerId: owner.id, songId: song.id, service: "mixing", engineerId: engineer.id })
+      .returning();
     expect(await acceptJob(engineer, legacy!.id)).toMatchObject({ status: "in_progress", stage: "in_mixing", fundingStatus: "unfunded" });
     await refusedWith(payJobFromBalance(owner, legacy!.id), 409);
     await receiveDelivery(uploadRequest(wav()), engineer, legacy!.id);

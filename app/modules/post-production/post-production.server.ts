@@ -35,11 +35,27 @@ import { LIMITS } from "~/modules/marketplace/marketplace-rules";
 import { formatCents, microsToCentsFloor, MoneyParseError, parseDollarsToCents } from "~/modules/ledger/money";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { notifyParties } from "~/modules/marketplace/notify.server";
-import { DELIVERABLE_FIELD, receiveCheckedFile, storeCheckedFile, storedUploadKey, type CheckedFile } from "~/modules/marketplace/projects/deliverable-files.server";
+import {
+  DELIVERABLE_FIELD,
+  receiveCheckedFile,
+  storeCheckedFile,
+  storedUploadKey,
+  type CheckedFile,
+} from "~/modules/marketplace/projects/deliverable-files.server";
 import { cleanText, type ListPage } from "~/modules/marketplace/work-requests.server";
 import { signedUrl } from "~/modules/security/signed-url.server";
 import { storage, StoredFileMissingError } from "~/modules/storage/storage.server";
-import { PP_INVITE_PATH, PP_INVITE_TTL_SECONDS, PP_JOB_ROUTE, PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, ppFirstStage, ppNextStage, ppStageLabel } from "./post-production-rules";
+import {
+  PP_INVITE_PATH,
+  PP_INVITE_TTL_SECONDS,
+  PP_JOB_ROUTE,
+  PP_LIMITS,
+  PP_OPEN_STATUSES,
+  PP_SERVICE_LABELS,
+  ppFirstStage,
+  ppNextStage,
+  ppStageLabel,
+} from "./post-production-rules";
 
 /**
  * Post-production jobs (decision 023): a member's mixing and mastering pipeline for a song of theirs.
@@ -76,7 +92,12 @@ function visibleTo(actor: Pick<User, "id" | "acctType">): SQL {
 
 /** A job row of the actor (owner, engineer, administrator); 404 otherwise. */
 async function visibleJob(executor: Db, actor: Pick<User, "id" | "acctType">, id: number): Promise<PostProductionJob> {
-  const [row] = validId(id) ? await executor.select().from(postProductionJobs).where(and(eq(postProductionJobs.id, id), visibleTo(actor))) : [];
+  const [row] = validId(id)
+    ? await executor
+        .select()
+        .from(postProductionJobs)
+        .where(and(eq(postProductionJobs.id, id), visibleTo(actor)))
+    : [];
   if (!row) throw new MarketplaceError(404, NO_JOB);
   return row;
 }
@@ -96,7 +117,8 @@ function textBetween(value: unknown, min: number, max: number, message: string, 
   return text;
 }
 
-const reasonOf = (value: unknown) => textBetween(value, PP_LIMITS.reasonMin, PP_LIMITS.reasonMax, `Give a reason (${PP_LIMITS.reasonMin} to ${PP_LIMITS.reasonMax} characters).`, "reason");
+const reasonOf = (value: unknown) =>
+  textBetween(value, PP_LIMITS.reasonMin, PP_LIMITS.reasonMax, `Give a reason (${PP_LIMITS.reasonMin} to ${PP_LIMITS.reasonMax} characters).`, "reason");
 
 /* ------------------------------------------------------------------ creating a job */
 
@@ -126,7 +148,8 @@ export function parseJobAmount(input: unknown): number {
 
 /** A priced job's escrow, for the marketplace's escrow code: the owner pays, the engineer is paid. */
 function jobEscrow(job: PostProductionJob): EscrowHolder {
-  if (job.amountCents === null || job.feeBps === null || job.engineerId === null) throw new Error(`Post-production job #${job.id} has no price or engineer: it holds no escrow.`);
+  if (job.amountCents === null || job.feeBps === null || job.engineerId === null)
+    throw new Error(`Post-production job #${job.id} has no price or engineer: it holds no escrow.`);
   return {
     account: jobEscrowAccount(job.id),
     label: `Post-production job #${job.id}`,
@@ -181,13 +204,15 @@ export async function createJob(actor: PpActor, input: JobInput, now = new Date(
     .limit(1);
   // Someone else's song is answered as a missing choice, never a hint that it exists.
   if (!song) throw new MarketplaceError(400, "Choose one of your songs.", "songId");
-  if (email === normalizeEmail(actor.email)) throw new MarketplaceError(400, "That is your own address: name the engineer who will do the work.", "engineerEmail");
+  if (email === normalizeEmail(actor.email))
+    throw new MarketplaceError(400, "That is your own address: name the engineer who will do the work.", "engineerEmail");
   const [engineer] = await db()
     .select({ id: users.id, acctType: users.acctType, activatedAt: users.activatedAt, suspendedAt: users.suspendedAt })
     .from(users)
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
-  if (engineer && (isAdminAccount(engineer) || engineer.suspendedAt)) throw new MarketplaceError(400, "This address cannot take jobs: name another engineer.", "engineerEmail");
+  if (engineer && (isAdminAccount(engineer) || engineer.suspendedAt))
+    throw new MarketplaceError(400, "This address cannot take jobs: name another engineer.", "engineerEmail");
   // The fee in force now is kept on the job: the engineer accepts the price knowing what they receive.
   const feeBps = await marketplaceFeeBps();
   const [job] = await db()
@@ -275,7 +300,11 @@ export async function acceptJob(actor: PpActor, id: number, now = new Date()): P
   const priced = current.amountCents !== null;
   const [row] = await db()
     .update(postProductionJobs)
-    .set(priced ? { status: "awaiting_funding", acceptedAt: now, updatedAt: now } : { status: "in_progress", stage: ppFirstStage(current.service), acceptedAt: now, updatedAt: now })
+    .set(
+      priced
+        ? { status: "awaiting_funding", acceptedAt: now, updatedAt: now }
+        : { status: "in_progress", stage: ppFirstStage(current.service), acceptedAt: now, updatedAt: now },
+    )
     .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.engineerId, actor.id), eq(postProductionJobs.status, "pending")))
     .returning();
   if (!row) throw await explain(db(), id, mayAct, "accepted");
@@ -324,7 +353,14 @@ export const jobTransferReference = (id: number) => `BACKLINE-JOB-${id}`;
  * Posts the funding entry (the escrow code's: receipts or the owner's earnings → the job's escrow) and claims the
  * job's change from awaiting funding to its first stage, in `tx`; 409 (rolling the entry back) when it moved on.
  */
-async function recordJobFunding(tx: Db, current: PostProductionJob, actorId: number, reference: string, method: EscrowFundingMethod, now: Date): Promise<PostProductionJob> {
+async function recordJobFunding(
+  tx: Db,
+  current: PostProductionJob,
+  actorId: number,
+  reference: string,
+  method: EscrowFundingMethod,
+  now: Date,
+): Promise<PostProductionJob> {
   const { entryId, fundedMicros } = await postFunding(tx, jobEscrow(current), method, actorId, reference);
   const [row] = await tx
     .update(postProductionJobs)
@@ -380,7 +416,8 @@ export async function fundJob(actor: PpActor, id: number, reference: unknown, no
   if (ref.length < 3 || ref.length > 120) throw new MarketplaceError(400, "Enter the payment's reference (3 to 120 characters).", "reference");
   const job = await db().transaction(async (tx) => {
     const current = await visibleJob(tx, actor, id);
-    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded") throw new MarketplaceError(409, `This job is ${statusText(current.status)}: it cannot be funded.`);
+    if (current.status !== "awaiting_funding" || current.fundingStatus !== "unfunded")
+      throw new MarketplaceError(409, `This job is ${statusText(current.status)}: it cannot be funded.`);
     return recordJobFunding(tx, current, actor.id, ref, "manual", now);
   });
   await notifyJobFunded(job, actor.id);
@@ -398,7 +435,14 @@ export async function advanceJobStage(actor: PpActor, id: number, now = new Date
     ? await db()
         .update(postProductionJobs)
         .set({ stage: next, updatedAt: now })
-        .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.engineerId, actor.id), eq(postProductionJobs.stage, current.stage!), inArray(postProductionJobs.status, ["in_progress", "revision_requested"])))
+        .where(
+          and(
+            eq(postProductionJobs.id, id),
+            eq(postProductionJobs.engineerId, actor.id),
+            eq(postProductionJobs.stage, current.stage!),
+            inArray(postProductionJobs.status, ["in_progress", "revision_requested"]),
+          ),
+        )
         .returning()
     : [];
   if (!row) throw await explain(db(), id, mayAct, "moved to the next stage");
@@ -419,16 +463,32 @@ export type DeliveryInput = CheckedFile & { facts: AudioFacts };
  * The engineer records a delivered file (the route streamed, checked and stored it): the job then waits for
  * the owner. A newer delivery may follow before the owner answers; the owner answers the newest.
  */
-export async function recordDelivery(actor: PpActor, id: number, file: DeliveryInput, now = new Date()): Promise<{ job: PostProductionJob; delivery: PostProductionDelivery }> {
-  if (!storedUploadKey(DELIVERY_ROOT, file.filePath) || !file.filePath.startsWith(`${DELIVERY_ROOT}/${id}/`)) throw new MarketplaceError(400, "The file was not stored.", DELIVERABLE_FIELD);
+export async function recordDelivery(
+  actor: PpActor,
+  id: number,
+  file: DeliveryInput,
+  now = new Date(),
+): Promise<{ job: PostProductionJob; delivery: PostProductionDelivery }> {
+  if (!storedUploadKey(DELIVERY_ROOT, file.filePath) || !file.filePath.startsWith(`${DELIVERY_ROOT}/${id}/`))
+    throw new MarketplaceError(400, "The file was not stored.", DELIVERABLE_FIELD);
   const fileName = cleanText(file.fileName).slice(0, 255) || `delivery.${file.facts.format}`;
   const mayAct = (j: PostProductionJob) => j.engineerId === actor.id;
   const result = await db().transaction(async (tx) => {
     const [job] = validId(id)
       ? await tx
           .update(postProductionJobs)
-          .set({ status: "delivered", firstDeliveredAt: sql`coalesce(${postProductionJobs.firstDeliveredAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
-          .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.engineerId, actor.id), inArray(postProductionJobs.status, ["in_progress", "revision_requested", "delivered"])))
+          .set({
+            status: "delivered",
+            firstDeliveredAt: sql`coalesce(${postProductionJobs.firstDeliveredAt}, ${now.toISOString()}::timestamptz)`,
+            updatedAt: now,
+          })
+          .where(
+            and(
+              eq(postProductionJobs.id, id),
+              eq(postProductionJobs.engineerId, actor.id),
+              inArray(postProductionJobs.status, ["in_progress", "revision_requested", "delivered"]),
+            ),
+          )
           .returning()
       : [];
     if (!job) throw await explain(tx, id, mayAct, "delivered");
@@ -507,7 +567,11 @@ const lockedSql = sql`exists (select 1 from ${releaseTracks} rt join ${releases}
  * (the delivery stays downloadable on the job), the song's audio properties come from the delivery, and the
  * song's previous audio is recorded on the job (its file is kept). The job completes. One transaction.
  */
-export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = new Date()): Promise<{ job: PostProductionJob; delivery: PostProductionDelivery }> {
+export async function acceptDeliveryAsAudio(
+  actor: PpActor,
+  id: number,
+  now = new Date(),
+): Promise<{ job: PostProductionJob; delivery: PostProductionDelivery }> {
   const mayAct = (j: PostProductionJob) => j.ownerId === actor.id;
   const current = await visibleJob(db(), actor, id);
   if (!mayAct(current)) throw new MarketplaceError(404, NO_JOB);
@@ -539,14 +603,23 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
       if (song.locked) throw new MarketplaceError(409, "This song is on a release under review or in distribution: its audio can no longer be changed.");
       const s = song.song;
       // A funded job's escrow is released to the engineer (less the fee) in the same transaction.
-      const settled = current.fundingStatus === "funded" ? await postSettlement(tx, jobEscrow(current), current.amountCents!, actor.id, `Post-production job #${current.id} accepted: escrow released`) : null;
+      const settled =
+        current.fundingStatus === "funded"
+          ? await postSettlement(tx, jobEscrow(current), current.amountCents!, actor.id, `Post-production job #${current.id} accepted: escrow released`)
+          : null;
       const [row] = await tx
         .update(postProductionJobs)
         .set({
           status: "completed",
           stage: "completed",
           ...(settled
-            ? { fundingStatus: "released" as const, releasedMicros: settled.releasedMicros, feeMicros: settled.feeMicros, refundedMicros: settled.refundedMicros, settleEntryId: settled.entryId }
+            ? {
+                fundingStatus: "released" as const,
+                releasedMicros: settled.releasedMicros,
+                feeMicros: settled.feeMicros,
+                refundedMicros: settled.refundedMicros,
+                settleEntryId: settled.entryId,
+              }
             : {}),
           acceptedDeliveryId: delivery.id,
           previousAudio: {
@@ -561,7 +634,14 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
           closedAt: now,
           updatedAt: now,
         })
-        .where(and(eq(postProductionJobs.id, id), eq(postProductionJobs.ownerId, actor.id), eq(postProductionJobs.status, "delivered"), eq(postProductionJobs.fundingStatus, current.fundingStatus)))
+        .where(
+          and(
+            eq(postProductionJobs.id, id),
+            eq(postProductionJobs.ownerId, actor.id),
+            eq(postProductionJobs.status, "delivered"),
+            eq(postProductionJobs.fundingStatus, current.fundingStatus),
+          ),
+        )
         .returning();
       if (!row) throw await explain(tx, id, mayAct, "accepted as the song's audio");
       await tx
@@ -596,7 +676,13 @@ export async function acceptDeliveryAsAudio(actor: PpActor, id: number, now = ne
 
 /** The owner sends the delivery back with a note. */
 export async function requestJobRevision(actor: PpActor, id: number, note: unknown, now = new Date()): Promise<PostProductionJob> {
-  const text = textBetween(note, PP_LIMITS.noteMin, PP_LIMITS.noteMax, `Say what should change (${PP_LIMITS.noteMin} to ${PP_LIMITS.noteMax} characters).`, "note");
+  const text = textBetween(
+    note,
+    PP_LIMITS.noteMin,
+    PP_LIMITS.noteMax,
+    `Say what should change (${PP_LIMITS.noteMin} to ${PP_LIMITS.noteMax} characters).`,
+    "note",
+  );
   const mayAct = (j: PostProductionJob) => j.ownerId === actor.id;
   const [row] = validId(id)
     ? await db()
@@ -631,7 +717,10 @@ export async function cancelJob(actor: PpActor, id: number, reason: unknown, now
     if (!admin && (current.firstDeliveredAt || !["pending", "awaiting_funding", "in_progress"].includes(current.status))) {
       throw new MarketplaceError(409, "A file was delivered already: only an administrator can cancel this job now.");
     }
-    const settled = current.fundingStatus === "funded" ? await postSettlement(tx, jobEscrow(current), 0, actor.id, `Post-production job #${current.id} canceled: escrow refunded`) : null;
+    const settled =
+      current.fundingStatus === "funded"
+        ? await postSettlement(tx, jobEscrow(current), 0, actor.id, `Post-production job #${current.id} canceled: escrow refunded`)
+        : null;
     const [updated] = await tx
       .update(postProductionJobs)
       .set({
@@ -641,7 +730,13 @@ export async function cancelJob(actor: PpActor, id: number, reason: unknown, now
         closedAt: now,
         updatedAt: now,
         ...(settled
-          ? { fundingStatus: "refunded" as const, releasedMicros: settled.releasedMicros, feeMicros: settled.feeMicros, refundedMicros: settled.refundedMicros, settleEntryId: settled.entryId }
+          ? {
+              fundingStatus: "refunded" as const,
+              releasedMicros: settled.releasedMicros,
+              feeMicros: settled.feeMicros,
+              refundedMicros: settled.refundedMicros,
+              settleEntryId: settled.entryId,
+            }
           : {}),
       })
       .where(
@@ -773,19 +868,31 @@ async function jobPage(where: SQL | undefined, page: number, pageSize = PP_PAGE_
 }
 
 const pageOf = (page: number | undefined) => (Number.isInteger(page) && page! >= 1 && page! <= 10_000 ? page! : 1);
-const statusOf = (status: string | undefined) => (status && (postProductionStatuses as readonly string[]).includes(status) ? (status as PostProductionStatus) : null);
+const statusOf = (status: string | undefined) =>
+  status && (postProductionStatuses as readonly string[]).includes(status) ? (status as PostProductionStatus) : null;
 
 /** A member's jobs, as the song's owner or as the engineer, newest first, by status. Two statements. */
-export async function listMemberJobs(memberId: number, as: "owner" | "engineer", page?: number, filter: { status?: string } = {}): Promise<ListPage<JobListRow>> {
+export async function listMemberJobs(
+  memberId: number,
+  as: "owner" | "engineer",
+  page?: number,
+  filter: { status?: string } = {},
+): Promise<ListPage<JobListRow>> {
   const status = statusOf(filter.status);
   return jobPage(
-    and(as === "owner" ? eq(postProductionJobs.ownerId, memberId) : eq(postProductionJobs.engineerId, memberId), status ? eq(postProductionJobs.status, status) : undefined),
+    and(
+      as === "owner" ? eq(postProductionJobs.ownerId, memberId) : eq(postProductionJobs.engineerId, memberId),
+      status ? eq(postProductionJobs.status, status) : undefined,
+    ),
     pageOf(page),
   );
 }
 
 /** Every job, for administrators: by status and service, searched by song, owner, engineer or number. Two statements. */
-export async function adminListJobs(actor: Pick<User, "acctType">, query: { status?: string; service?: string; q?: string; page?: number } = {}): Promise<ListPage<JobListRow>> {
+export async function adminListJobs(
+  actor: Pick<User, "acctType">,
+  query: { status?: string; service?: string; q?: string; page?: number } = {},
+): Promise<ListPage<JobListRow>> {
   if (!isAdmin(actor)) throw new MarketplaceError(404, NO_JOB);
   const status = statusOf(query.status);
   const service = query.service && (postProductionServices as readonly string[]).includes(query.service) ? (query.service as PostProductionService) : null;
@@ -810,7 +917,10 @@ export async function adminListJobs(actor: Pick<User, "acctType">, query: { stat
 /* ------------------------------------------------------------------ downloads */
 
 /** A delivery for download, when the actor may see its job (owner, engineer, administrator); null otherwise. One statement. */
-export async function deliveryForDownload(actor: Pick<User, "id" | "acctType">, deliveryId: number): Promise<{ delivery: PostProductionDelivery; key: string } | null> {
+export async function deliveryForDownload(
+  actor: Pick<User, "id" | "acctType">,
+  deliveryId: number,
+): Promise<{ delivery: PostProductionDelivery; key: string } | null> {
   if (!validId(deliveryId)) return null;
   const [row] = await db()
     .select({ delivery: postProductionDeliveries })
@@ -825,7 +935,10 @@ export async function deliveryForDownload(actor: Pick<User, "id" | "acctType">, 
  * The song's current audio, for the job's engineer to work from (and its owner, administrators): only while
  * the job is open. One statement.
  */
-export async function sourceAudioForDownload(actor: Pick<User, "id" | "acctType">, jobId: number): Promise<{ audioPath: string; format: string; title: string } | null> {
+export async function sourceAudioForDownload(
+  actor: Pick<User, "id" | "acctType">,
+  jobId: number,
+): Promise<{ audioPath: string; format: string; title: string } | null> {
   if (!validId(jobId)) return null;
   const [row] = await db()
     .select({ audioPath: songs.audioPath, format: songs.audioFormat, title: songs.title })

@@ -71,8 +71,8 @@ function LogInToAccept({ invitation }: { invitation: Invitation }) {
   return (
     <div className="space-y-4">
       <p className="text-sm text-stone-600">
-        You already have an account with <span className="font-medium break-words">{invitation.invite.email}</span>. Log in, and you can
-        accept the invitation right after.
+        You already have an account with <span className="font-medium break-words">{invitation.invite.email}</span>. Log in, and you can accept the invitation
+        right after.
       </p>
       <Link
         to={invitation.loginHref}

@@ -132,7 +132,11 @@ async function register(request: Request, context: Context, formData: FormData, 
       ip,
       userAgent: request.headers.get("user-agent") ?? "",
     });
-    const response = await startUserSession(request, { userId: user.id, ip, redirectTo: landingPath(user.id, { id: artistId, username: artistUsername }, canEdit) });
+    const response = await startUserSession(request, {
+      userId: user.id,
+      ip,
+      redirectTo: landingPath(user.id, { id: artistId, username: artistUsername }, canEdit),
+    });
     response.headers.append(
       "Set-Cookie",
       await flashHeader({ kind: "success", message: `Your account is ready. Welcome to ${artistName}! You are now a member of the band.` }),

@@ -9,11 +9,7 @@ const memberId = z.coerce.number({ error: "Choose a band member." }).int().posit
 
 export const BandInviteSchema = z.object({
   intent: z.literal("band-invite"),
-  email: z
-    .string({ error: "Enter the email address to invite." })
-    .trim()
-    .min(1, "Enter the email address to invite.")
-    .pipe(emailField),
+  email: z.string({ error: "Enter the email address to invite." }).trim().min(1, "Enter the email address to invite.").pipe(emailField),
   canEdit: z.boolean().optional(),
 });
 

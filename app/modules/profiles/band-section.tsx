@@ -92,8 +92,8 @@ export function BandSection({ band, rights, currentUserId }: { band: BandData; r
         Band members
       </h2>
       <p className="mt-1 text-sm text-stone-600">
-        Members see this artist in their menu under Your Artists. Those allowed to edit may change the page and invite others; only
-        the owner or an administrator removes members and changes rights.
+        Members see this artist in their menu under Your Artists. Those allowed to edit may change the page and invite others; only the owner or an
+        administrator removes members and changes rights.
       </p>
       {rowErrors ? (
         <div className="mt-4">

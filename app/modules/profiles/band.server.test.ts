@@ -81,12 +81,18 @@ describe("loadBand", () => {
     const { owner, artist } = await bandWith();
     const early = await createUser({ name: "Ezra", lastName: "Early" });
     await addMember(artist, early, true);
-    await db().update(artistMembers).set({ joinedAt: new Date("2020-01-01") }).where(eq(artistMembers.userId, early.id));
+    await db()
+      .update(artistMembers)
+      .set({ joinedAt: new Date("2020-01-01") })
+      .where(eq(artistMembers.userId, early.id));
     const pending = await invite(owner, artist, uniqueEmail("pending"), true);
     const revoked = await invite(owner, artist, uniqueEmail("revoked"));
     await revokeInvite(owner, artist, revoked.invite.id);
     const expired = await invite(owner, artist, uniqueEmail("expired"));
-    await db().update(bandInvites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(bandInvites.id, expired.invite.id));
+    await db()
+      .update(bandInvites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bandInvites.id, expired.invite.id));
 
     const { result: band, count } = await countQueries(() => loadBand(artist.id));
     expect(count).toBeLessThanOrEqual(2);
@@ -296,7 +302,10 @@ describe("acceptInvite", () => {
     expect(mismatch).toMatchObject({ status: 403, message: `This invitation was sent to ${invitee.email}. Log in with that address to accept it.` });
     expect(await memberRow(artist, someoneElse.id)).toBeUndefined();
 
-    await db().update(bandInvites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(bandInvites.id, sent.invite.id));
+    await db()
+      .update(bandInvites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bandInvites.id, sent.invite.id));
     expect((await refusal(acceptInvite(sent.invite.id, invitee))).message).toBe("This invitation has expired. Ask the band to send you a new one.");
 
     const second = await invite(owner, artist, invitee.email);
@@ -358,7 +367,10 @@ describe("accepting with a new account", () => {
     );
     expect(error.status).toBe(410);
     expect(await findUserByEmail(email)).toBeUndefined();
-    const [{ n }] = (await db().select({ n: sql<number>`count(*)::int` }).from(users).where(sql`lower(${users.email}) = ${email}`)) as [{ n: number }];
+    const [{ n }] = (await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email}`)) as [{ n: number }];
     expect(n).toBe(0);
   });
 });

@@ -64,7 +64,13 @@ export async function loadBand(artistId: number): Promise<BandData> {
       // The owner leads the list, then everyone in the order they joined.
       .orderBy(sql`case when ${artistMembers.role} = 'owner' then 0 else 1 end`, asc(artistMembers.joinedAt), asc(artistMembers.userId)),
     db()
-      .select({ id: bandInvites.id, email: bandInvites.email, canEdit: bandInvites.canEdit, createdAt: bandInvites.createdAt, expiresAt: bandInvites.expiresAt })
+      .select({
+        id: bandInvites.id,
+        email: bandInvites.email,
+        canEdit: bandInvites.canEdit,
+        createdAt: bandInvites.createdAt,
+        expiresAt: bandInvites.expiresAt,
+      })
       .from(bandInvites)
       .where(and(eq(bandInvites.artistId, artistId), pendingInvite()))
       .orderBy(asc(bandInvites.createdAt), asc(bandInvites.id)),
@@ -105,11 +111,7 @@ export type BandInvite = typeof bandInvites.$inferSelect;
  * Invites `email` to the band and mails the signed link. The owner, an administrator or a member with
  * editing rights may invite; an address already in the band or already invited is refused beside the field.
  */
-export async function inviteBandMember(
-  actor: Actor,
-  artist: Artist,
-  input: { email: string; canEdit: boolean },
-): Promise<{ invite: BandInvite; url: string }> {
+export async function inviteBandMember(actor: Actor, artist: Artist, input: { email: string; canEdit: boolean }): Promise<{ invite: BandInvite; url: string }> {
   requireArtist(artist);
   if (!(await profileRights(actor, artist))) {
     throw new BandError(403, "Only the owner, an administrator or a band member with editing rights may invite new members.");
@@ -245,7 +247,9 @@ export async function leaveBand(actor: Actor, artist: Artist): Promise<void> {
   const member = await findMember(db(), artist.id, actor.id);
   if (!member) throw notFound();
   if (member.role === "owner") throw new BandError(403, "The owner cannot leave the band of their own artist page.");
-  await db().delete(artistMembers).where(and(eq(artistMembers.artistId, artist.id), eq(artistMembers.userId, actor.id)));
+  await db()
+    .delete(artistMembers)
+    .where(and(eq(artistMembers.artistId, artist.id), eq(artistMembers.userId, actor.id)));
   await notifyMember(artist.ownerId, {
     type: "BandMemberLeft",
     message: `${fullName(actor)} left ${artist.name}.`,
@@ -302,11 +306,7 @@ export async function acceptInviteIn(
   if (!artist) throw new BandError(404, MISSING_INVITE);
   // Someone already in the band (e.g. invited twice under an old address) keeps their place and rights.
   await tx.insert(artistMembers).values({ artistId: artist.id, userId: user.id, role: "member", canEdit: invite.canEdit }).onConflictDoNothing();
-  const [accepted] = await tx
-    .update(bandInvites)
-    .set({ acceptedAt: new Date(), acceptedBy: user.id })
-    .where(eq(bandInvites.id, invite.id))
-    .returning();
+  const [accepted] = await tx.update(bandInvites).set({ acceptedAt: new Date(), acceptedBy: user.id }).where(eq(bandInvites.id, invite.id)).returning();
   return { artist, invite: accepted! };
 }
 

@@ -46,7 +46,12 @@ export function CreateProfileForm({ type, lastResult }: { type: ProfileType; las
         />
       </div>
       <div className="flex justify-end">
-        <SubmitButton name="intent" value="create-profile" pendingLabel="Creating…" className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60 sm:w-auto">
+        <SubmitButton
+          name="intent"
+          value="create-profile"
+          pendingLabel="Creating…"
+          className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800 disabled:opacity-60 sm:w-auto"
+        >
           Create {noun}
         </SubmitButton>
       </div>

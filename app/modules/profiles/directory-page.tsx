@@ -16,7 +16,6 @@ import { inputClass } from "~/components/forms";
  * pagination, empty states, and in the member area the "Your profile" box.
  */
 
-
 /** The admin community lists: the five page lists, then DJs, Songwriters, Managers and Venues. */
 const ADMIN_COMMUNITY_LINKS = [
   { label: "Artist Pages", to: "/admin/artists" },
@@ -102,14 +101,7 @@ export function DirectoryPage({ data }: { data: DirectoryPageData }) {
             />
           </div>
         )}
-        <Pagination
-          page={list.page}
-          pageCount={list.pageCount}
-          total={list.total}
-          pageSize={list.pageSize}
-          noun={noun}
-          label={`${data.heading} pages`}
-        />
+        <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={noun} label={`${data.heading} pages`} />
       </section>
     </div>
   );
@@ -200,10 +192,7 @@ function ProfileCard({ card, data }: { card: DirectoryCard; data: DirectoryPageD
   const href = paths.publicPage(card.username);
   const headingId = `profile-card-${card.id}`;
   return (
-    <article
-      aria-labelledby={headingId}
-      className="flex w-full flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm"
-    >
+    <article aria-labelledby={headingId} className="flex w-full flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm">
       <div className="aspect-[364/205] bg-stone-100">
         {card.image?.kind === "hero" ? (
           <img
@@ -219,14 +208,7 @@ function ProfileCard({ card, data }: { card: DirectoryCard; data: DirectoryPageD
           />
         ) : card.image?.kind === "avatar" ? (
           <div className="flex size-full items-center justify-center">
-            <img
-              src={card.image.src}
-              width={96}
-              height={96}
-              alt=""
-              loading="lazy"
-              className="size-24 rounded-full object-cover ring-4 ring-white"
-            />
+            <img src={card.image.src} width={96} height={96} alt="" loading="lazy" className="size-24 rounded-full object-cover ring-4 ring-white" />
           </div>
         ) : (
           <div aria-hidden="true" className="flex size-full items-center justify-center text-4xl font-semibold text-stone-400">

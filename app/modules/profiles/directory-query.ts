@@ -52,14 +52,13 @@ function positiveInt(value: string | null, max = 2_147_483_647): number | null {
 }
 
 export function parseDirectoryQuery(params: URLSearchParams, rules: DirectoryQueryRules): DirectoryQuery {
-  const filters = Object.fromEntries(
-    DIRECTORY_FILTER_KINDS.map((kind) => [kind, rules.kinds.includes(kind) ? positiveInt(params.get(kind)) : null]),
-  ) as Record<DirectoryFilterKind, number | null>;
+  const filters = Object.fromEntries(DIRECTORY_FILTER_KINDS.map((kind) => [kind, rules.kinds.includes(kind) ? positiveInt(params.get(kind)) : null])) as Record<
+    DirectoryFilterKind,
+    number | null
+  >;
   const sortParam = params.get("sort");
   const sort: DirectorySort =
-    sortParam && (DIRECTORY_SORTS as readonly string[]).includes(sortParam) && (sortParam !== "rate" || rules.rates)
-      ? (sortParam as DirectorySort)
-      : "name";
+    sortParam && (DIRECTORY_SORTS as readonly string[]).includes(sortParam) && (sortParam !== "rate" || rules.rates) ? (sortParam as DirectorySort) : "name";
   const pageParam = params.get("page");
   // A page past the end of the number range is clamped to the last page we serve; garbage means page 1.
   const page = pageParam && /^[0-9]+$/.test(pageParam.trim()) ? Math.min(Math.max(1, Number(pageParam.trim())), DIRECTORY_MAX_PAGE) : 1;

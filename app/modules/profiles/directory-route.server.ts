@@ -120,10 +120,7 @@ async function loadOwnProfiles(memberId: number, type: ProfileType): Promise<Own
 export async function memberDirectoryLoader({ request, params, context }: Args, type: ProfileType): Promise<DirectoryPageData> {
   const { memberId } = await requireMemberAreaAccess(request, context, params.memberId);
   const info = PROFILE_TYPE_INFO[type];
-  const [directory, own] = await Promise.all([
-    loadDirectory(request, { type }, filterKinds(info.reference), info.provider),
-    loadOwnProfiles(memberId, type),
-  ]);
+  const [directory, own] = await Promise.all([loadDirectory(request, { type }, filterKinds(info.reference), info.provider), loadOwnProfiles(memberId, type)]);
   return {
     area: "member",
     heading: `${info.label} Pages`,

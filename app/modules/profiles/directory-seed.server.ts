@@ -1,13 +1,5 @@
 import type { Db } from "~/db/client.server";
-import {
-  profileRates,
-  profileReferenceValues,
-  profiles,
-  type ProfileLink,
-  type ProfileStatus,
-  type ProfileType,
-  type RateUnit,
-} from "~/db/schema";
+import { profileRates, profileReferenceValues, profiles, type ProfileLink, type ProfileStatus, type ProfileType, type RateUnit } from "~/db/schema";
 
 /**
  * Bulk insertion of ready-made profiles with their reference values and rates, in multi-row batches:

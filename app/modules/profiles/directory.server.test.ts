@@ -64,9 +64,7 @@ const names = (list: { cards: Array<{ name: string }> }) => list.cards.map((c) =
 
 beforeAll(async () => {
   await seedDemoData();
-  const values = await db()
-    .select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name })
-    .from(referenceValues);
+  const values = await db().select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name }).from(referenceValues);
   ref = (kind, name) => {
     const value = values.find((v) => v.kind === kind && v.name === name);
     if (!value) throw new Error(`no ${kind} ${name}`);
@@ -269,10 +267,7 @@ describe("directory routes", () => {
     await db().update(referenceValues).set({ retiredAt: new Date() }).where(eq(referenceValues.id, retired));
     invalidateReferenceOptions();
     const skillId = ref("skill", "Mixing");
-    const request = requestAs(
-      memberCookie,
-      `/member/${memberId}/artists?genre=${skillId}&skill=${ref("skill", "DJ")}&sort=rate&page=-4&q=%25`,
-    );
+    const request = requestAs(memberCookie, `/member/${memberId}/artists?genre=${skillId}&skill=${ref("skill", "DJ")}&sort=rate&page=-4&q=%25`);
     const page = await memberDirectoryLoader(await routeArgs(request, { memberId: String(memberId) }), "artist");
     expect(page.query.filters).toEqual({ genre: null, skill: null, instrument: null, language: null });
     expect(page.query).toMatchObject({ sort: "name", page: 1, q: "%" });
@@ -281,9 +276,7 @@ describe("directory routes", () => {
     expect(page.filters[0]!.options.some((o) => o.id === retired)).toBe(false);
 
     const retiredQuery = requestAs(memberCookie, `/member/${memberId}/artists?genre=${retired}`);
-    expect(
-      (await memberDirectoryLoader(await routeArgs(retiredQuery, { memberId: String(memberId) }), "artist")).query.filters.genre,
-    ).toBeNull();
+    expect((await memberDirectoryLoader(await routeArgs(retiredQuery, { memberId: String(memberId) }), "artist")).query.filters.genre).toBeNull();
   });
 
   it("offers each type's reference kinds as filters, and the member's own profile of that type", async () => {
@@ -304,15 +297,10 @@ describe("directory routes", () => {
 
   it("lists band memberships among the member's own artist pages", async () => {
     const [other] = await owners(1, true);
-    const [bandId] = await insertProfiles(db(), [
-      { type: "artist", ownerId: memberId, name: "Own Draft Band", username: "own-draft-band", status: "draft" },
-    ]);
+    const [bandId] = await insertProfiles(db(), [{ type: "artist", ownerId: memberId, name: "Own Draft Band", username: "own-draft-band", status: "draft" }]);
     const [foreignId] = await insertProfiles(db(), [{ type: "artist", ownerId: other!, name: "Foreign Band", username: "foreign-band" }]);
     await db().execute(sql`insert into artist_members (artist_id, user_id, role) values (${foreignId}, ${memberId}, 'member')`);
-    const page = await memberDirectoryLoader(
-      await routeArgs(requestAs(memberCookie, `/member/${memberId}/artists`), { memberId: String(memberId) }),
-      "artist",
-    );
+    const page = await memberDirectoryLoader(await routeArgs(requestAs(memberCookie, `/member/${memberId}/artists`), { memberId: String(memberId) }), "artist");
     const own = page.own as { artists: Array<{ id: number; status: string }> };
     expect(own.artists.map((a) => a.id)).toEqual(expect.arrayContaining([bandId, foreignId]));
     expect(own.artists.find((a) => a.id === bandId)!.status).toBe("draft");
@@ -328,9 +316,7 @@ describe("directory routes", () => {
       "musician",
     ).catch((e: unknown) => e);
     expect((thrown as Response).headers.get("Location")).toBe(`/member/${otherId}/musicians?page=2`);
-    const redirected = await adminDirectoryLoader(await routeArgs(requestAs(memberCookie, "/admin/musicians"), {}), "musician").catch(
-      (e: unknown) => e,
-    );
+    const redirected = await adminDirectoryLoader(await routeArgs(requestAs(memberCookie, "/admin/musicians"), {}), "musician").catch((e: unknown) => e);
     expect(redirected).toBeInstanceOf(Response);
     expect((redirected as Response).headers.get("Location")).toBe("/login");
     const anonymous = await memberDirectoryLoader(

@@ -1,14 +1,6 @@
 import { and, asc, count, desc, eq, exists, inArray, sql, type SQL } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import {
-  profileRates,
-  profileReferenceValues,
-  profiles,
-  profileSearchText,
-  referenceValues,
-  type ProfileType,
-  type RateUnit,
-} from "~/db/schema";
+import { profileRates, profileReferenceValues, profiles, profileSearchText, referenceValues, type ProfileType, type RateUnit } from "~/db/schema";
 import { heroImagePath } from "~/modules/images/images.server";
 import { escapeLike, pageCountFor } from "~/db/list-queries";
 import { DIRECTORY_FILTER_KINDS, DIRECTORY_PAGE_SIZE, type DirectoryFilterKind, type DirectorySort } from "./directory-query";
@@ -81,11 +73,7 @@ function carriesSkillNamed(name: string): SQL {
       .from(profileReferenceValues)
       .innerJoin(referenceValues, eq(referenceValues.id, profileReferenceValues.valueId))
       .where(
-        and(
-          eq(profileReferenceValues.profileId, profiles.id),
-          eq(referenceValues.kind, "skill"),
-          eq(sql`lower(${referenceValues.name})`, name.toLowerCase()),
-        ),
+        and(eq(profileReferenceValues.profileId, profiles.id), eq(referenceValues.kind, "skill"), eq(sql`lower(${referenceValues.name})`, name.toLowerCase())),
       ),
   );
 }
@@ -153,15 +141,11 @@ export async function listDirectory(search: DirectorySearch): Promise<DirectoryL
     .orderBy(...directoryOrder(search))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  const total =
-    rows[0]?.total ?? (page > 1 ? Number((await db().select({ total: count() }).from(profiles).where(where))[0]?.total ?? 0) : 0);
+  const total = rows[0]?.total ?? (page > 1 ? Number((await db().select({ total: count() }).from(profiles).where(where))[0]?.total ?? 0) : 0);
   const extras = await loadProfileExtras(rows.map((r) => r.id));
   const cards = rows.map((row): DirectoryCard => {
     const { values, rates } = extras.get(row.id)!;
-    const cheapest = rates.reduce<(typeof rates)[number] | null>(
-      (best, rate) => (!best || rate.amountCents < best.amountCents ? rate : best),
-      null,
-    );
+    const cheapest = rates.reduce<(typeof rates)[number] | null>((best, rate) => (!best || rate.amountCents < best.amountCents ? rate : best), null);
     return {
       id: row.id,
       type: row.type,

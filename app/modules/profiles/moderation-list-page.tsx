@@ -46,7 +46,11 @@ function columnsFor(adminPage: string): Array<DataColumn<ModerationRow>> {
       ),
     },
     { key: "status", header: "Status", cell: (p) => <StatusTag status={p.status} label={PROFILE_STATUS_LABELS[p.status]} /> },
-    { key: "submitted", header: "Submitted", cell: (p) => (p.submittedAt ? <DateTime iso={p.submittedAt} withTime /> : <span className="text-stone-500">Not yet</span>) },
+    {
+      key: "submitted",
+      header: "Submitted",
+      cell: (p) => (p.submittedAt ? <DateTime iso={p.submittedAt} withTime /> : <span className="text-stone-500">Not yet</span>),
+    },
     { key: "updated", header: "Updated", cell: (p) => <DateTime iso={p.updatedAt} withTime /> },
   ];
 }
@@ -69,9 +73,7 @@ export function ModerationListPage({ label, plural, adminPage, query, list }: Mo
             <Count value={list.pending} /> pending approval
           </Link>
         </h1>
-        <p className="mt-1 text-sm text-stone-600">
-          Every {noun} profile in any status. Open one to approve it, reject it with a reason, or unpublish it.
-        </p>
+        <p className="mt-1 text-sm text-stone-600">Every {noun} profile in any status. Open one to approve it, reject it with a reason, or unpublish it.</p>
       </div>
 
       <section aria-labelledby="moderation-list-heading" className="space-y-4">
@@ -112,7 +114,6 @@ export function ModerationListPage({ label, plural, adminPage, query, list }: Mo
     </div>
   );
 }
-
 
 function SearchForm({ query, noun }: { query: ModerationQuery; noun: string }) {
   const location = useLocation();

@@ -52,7 +52,13 @@ describe("listProfilesForModeration", () => {
     const list = await listProfilesForModeration("artist", { q: word });
     expect(list.rows.map((r) => r.id)).toEqual([newPending!.id, oldPending!.id, published!.id, draft!.id]);
     expect(list.total).toBe(4);
-    expect(list.rows[0]).toMatchObject({ username: newPending!.username, ownerId: owner.id, ownerEmail: owner.email, ownerName: "Test User", status: "pending_approval" });
+    expect(list.rows[0]).toMatchObject({
+      username: newPending!.username,
+      ownerId: owner.id,
+      ownerEmail: owner.email,
+      ownerName: "Test User",
+      status: "pending_approval",
+    });
     expect(list.rows[3]!.submittedAt).toBeNull();
     const pendingArtists = await db().execute(sql`select count(*)::int as n from profiles where type = 'artist' and status = 'pending_approval'`);
     expect(list.pending).toBe((pendingArtists as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
@@ -92,7 +98,11 @@ describe("listProfilesForModeration", () => {
   it("pages through the rows with two queries, whatever the page size", async () => {
     const word = token();
     const owner = await createUser();
-    await insertProfiles(owner, word, Array.from({ length: 7 }, (_, i) => ({ status: i % 2 ? "published" : "pending_approval" }) as const));
+    await insertProfiles(
+      owner,
+      word,
+      Array.from({ length: 7 }, (_, i) => ({ status: i % 2 ? "published" : "pending_approval" }) as const),
+    );
     const first = await countQueries(() => listProfilesForModeration("studio", { q: word, pageSize: 3 }));
     const none = await countQueries(() => listProfilesForModeration("artist", { q: word, pageSize: 3, page: 3 }));
     const all = await countQueries(() => listProfilesForModeration("artist", { q: word, pageSize: 100 }));

@@ -61,10 +61,7 @@ function conditions(type: ProfileType, query: Partial<ModerationQuery>): SQL {
   return and(...parts)!;
 }
 
-export async function listProfilesForModeration(
-  type: ProfileType,
-  query: Partial<ModerationQuery> & { pageSize?: number } = {},
-): Promise<ModerationList> {
+export async function listProfilesForModeration(type: ProfileType, query: Partial<ModerationQuery> & { pageSize?: number } = {}): Promise<ModerationList> {
   const pageSize = query.pageSize ?? MODERATION_PAGE_SIZE;
   const page = Math.max(1, Math.floor(query.page ?? 1));
   const where = conditions(type, query);

@@ -1,13 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { db } from "~/db/client.server";
-import {
-  profileRates,
-  profileReferenceValues,
-  referenceValues,
-  type Profile,
-  type ProfileRate,
-  type ReferenceKind,
-} from "~/db/schema";
+import { profileRates, profileReferenceValues, referenceValues, type Profile, type ProfileRate, type ReferenceKind } from "~/db/schema";
 import { heroImagePath } from "~/modules/images/images.server";
 
 export interface ProfileValue {
@@ -58,11 +51,7 @@ export async function loadProfileExtras(profileIds: number[]): Promise<Map<numbe
       .innerJoin(referenceValues, eq(referenceValues.id, profileReferenceValues.valueId))
       .where(inArray(profileReferenceValues.profileId, profileIds))
       .orderBy(asc(referenceValues.name)),
-    db()
-      .select()
-      .from(profileRates)
-      .where(inArray(profileRates.profileId, profileIds))
-      .orderBy(asc(profileRates.position), asc(profileRates.id)),
+    db().select().from(profileRates).where(inArray(profileRates.profileId, profileIds)).orderBy(asc(profileRates.position), asc(profileRates.id)),
   ]);
   for (const row of valueRows) {
     extras.get(row.profileId)!.values[row.kind].push({ id: row.id, name: row.name, retired: row.retiredAt !== null });

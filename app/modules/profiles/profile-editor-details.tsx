@@ -1,4 +1,13 @@
-import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getCollectionProps,
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
@@ -37,7 +46,12 @@ export function ProfileDetailsForm({ data, lastResult }: { data: ProfileEditorLo
     username: profile.username,
     bio: profile.bio,
     location: profile.location,
-    links: withSpares(profile.links.map((l) => ({ label: l.label, url: l.url })), emptyLink, SPARE_ROWS.links, LIMITS.links),
+    links: withSpares(
+      profile.links.map((l) => ({ label: l.label, url: l.url })),
+      emptyLink,
+      SPARE_ROWS.links,
+      LIMITS.links,
+    ),
   };
   for (const kind of info.reference) defaultValue[referenceField(kind)] = values[kind].map((v) => String(v.id));
   if (info.provider) {
@@ -111,7 +125,13 @@ export function ProfileDetailsForm({ data, lastResult }: { data: ProfileEditorLo
       </Group>
 
       {info.reference.map((kind) => (
-        <ValueGroup key={kind} kind={kind} meta={fields[referenceField(kind)] as FieldMetadata<string[] | undefined>} carried={values[kind]} options={options[kind]} />
+        <ValueGroup
+          key={kind}
+          kind={kind}
+          meta={fields[referenceField(kind)] as FieldMetadata<string[] | undefined>}
+          carried={values[kind]}
+          options={options[kind]}
+        />
       ))}
 
       {info.provider ? (
@@ -138,7 +158,10 @@ export function ProfileDetailsForm({ data, lastResult }: { data: ProfileEditorLo
                 <SelectField
                   label="Charged"
                   selectProps={getSelectProps(row.unit)}
-                  options={[{ value: "", label: "Choose…" }, ...(Object.entries(RATE_UNIT_LABELS) as Array<[RateUnit, string]>).map(([value, label]) => ({ value, label }))]}
+                  options={[
+                    { value: "", label: "Choose…" },
+                    ...(Object.entries(RATE_UNIT_LABELS) as Array<[RateUnit, string]>).map(([value, label]) => ({ value, label })),
+                  ]}
                   errors={row.unit.errors}
                   errorId={row.unit.errorId}
                 />
@@ -211,7 +234,6 @@ function Group({ title, description, children, errors }: { title: string; descri
   );
 }
 
-
 /** A checkbox group of one reference kind: the active values, plus retired ones the profile still carries. */
 function ValueGroup({
   kind,
@@ -233,8 +255,7 @@ function ValueGroup({
       {all.length === 0 ? (
         <p className="text-sm text-stone-600">No {labels.plural.toLowerCase()} to choose from yet.</p>
       ) : (
-        <div className="grid max-h-72 grid-cols-1 gap-x-4 gap-y-2 overflow-y-auto rounded-md border border-stone-200 p-3 sm:grid-cols-2 lg:grid-cols-3"
-        >
+        <div className="grid max-h-72 grid-cols-1 gap-x-4 gap-y-2 overflow-y-auto rounded-md border border-stone-200 p-3 sm:grid-cols-2 lg:grid-cols-3">
           {/* Each checkbox carries aria-invalid and points at the group's errors (getCollectionProps). */}
           {getCollectionProps(meta, { type: "checkbox", options: all.map((o) => String(o.id)) }).map(({ key, ...props }) => {
             const option = names.get(props.value)!;
@@ -299,7 +320,14 @@ function LinkRow({ row }: { row: Record<string, FieldMetadata<string | undefined
       />
       <Field
         label="Address"
-        inputProps={{ ...getInputProps(row.url, { type: "text" }), inputMode: "url", autoCapitalize: "none", spellCheck: false, maxLength: LIMITS.url, placeholder: "https://" }}
+        inputProps={{
+          ...getInputProps(row.url, { type: "text" }),
+          inputMode: "url",
+          autoCapitalize: "none",
+          spellCheck: false,
+          maxLength: LIMITS.url,
+          placeholder: "https://",
+        }}
         errors={row.url.errors}
         errorId={row.url.errorId}
       />

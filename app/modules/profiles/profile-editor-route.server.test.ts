@@ -18,8 +18,7 @@ let admin: User;
 const member = createSignedMember;
 
 const username = (prefix: string) => `${prefix}-${crypto.randomBytes(3).toString("hex")}`;
-const statusOf = (thrown: unknown) =>
-  thrown instanceof Response ? thrown.status : (thrown as { init?: { status?: number } | null }).init?.status;
+const statusOf = (thrown: unknown) => (thrown instanceof Response ? thrown.status : (thrown as { init?: { status?: number } | null }).init?.status);
 
 async function post(user: User, path: string, params: Record<string, string>, fields: Record<string, string>, headers: Record<string, string> = {}) {
   const cookie = await sessionCookieFor(user.id);
@@ -57,11 +56,7 @@ describe("profileEditorLoader", () => {
     expect(data.band?.members.map((m) => [m.userId, m.role])).toEqual([[owner.id, "owner"]]);
 
     const musician = await createProfile(owner, owner.id, "musician", { name: "Olive", username: username("olive") });
-    const provider = await profileEditorLoader(
-      await get(admin, `/admin/musicians-profile/${musician.id}`, { id: String(musician.id) }),
-      "musician",
-      "admin",
-    );
+    const provider = await profileEditorLoader(await get(admin, `/admin/musicians-profile/${musician.id}`, { id: String(musician.id) }), "musician", "admin");
     expect(provider).toMatchObject({ rights: "admin", band: null, publicPath: `/admin/musicians/${musician.username}` });
     expect(provider.options.language.length).toBeGreaterThan(5);
   });
@@ -94,7 +89,12 @@ describe("profileEditorAction", () => {
     await db().insert(artistMembers).values({ artistId: artist.id, userId: editor.id, role: "member", canEdit: true });
     const path = `/member/${editor.id}/artist-profile/${artist.id}`;
     const response = await profileEditorAction(
-      await post(editor, path, { memberId: String(editor.id), id: String(artist.id) }, { intent: "details", name: "Bea and Eddie", username: artist.username, "links[0].url": "https://bea.example" }),
+      await post(
+        editor,
+        path,
+        { memberId: String(editor.id), id: String(artist.id) },
+        { intent: "details", name: "Bea and Eddie", username: artist.username, "links[0].url": "https://bea.example" },
+      ),
       "artist",
       "member",
     );
@@ -111,7 +111,14 @@ describe("profileEditorAction", () => {
     const path = `/member/${owner.id}/musician-profile/${profile.id}`;
     const params = { memberId: String(owner.id), id: String(profile.id) };
     const bad = (await profileEditorAction(
-      await post(owner, path, params, { intent: "details", name: "", username: profile.username, "rates[0].label": "Mix", "rates[0].amount": "1e3", "rates[0].unit": "per_song" }),
+      await post(owner, path, params, {
+        intent: "details",
+        name: "",
+        username: profile.username,
+        "rates[0].label": "Mix",
+        "rates[0].amount": "1e3",
+        "rates[0].unit": "per_song",
+      }),
       "musician",
       "member",
     )) as { data: { form: string; result: { error?: Record<string, string[]> } }; init: { status: number } };
@@ -131,7 +138,10 @@ describe("profileEditorAction", () => {
     const path = `/member/${owner.id}/audio-engineer-profile/${profile.id}`;
     const params = { memberId: String(owner.id), id: String(profile.id) };
     const args = await post(owner, path, params, { intent: "hero" }, { "Content-Length": String(6 * 1024 * 1024) });
-    const refused = (await profileEditorAction(args, "audio_engineer", "member")) as { data: { form: string; result: { error?: Record<string, string[]> } }; init: { status: number } };
+    const refused = (await profileEditorAction(args, "audio_engineer", "member")) as {
+      data: { form: string; result: { error?: Record<string, string[]> } };
+      init: { status: number };
+    };
     expect(refused.init.status).toBe(413);
     expect(refused.data).toMatchObject({ form: "hero", result: { error: { hero: ["Images can be at most 5 MB."] } } });
     expect(args.request.bodyUsed).toBe(false);

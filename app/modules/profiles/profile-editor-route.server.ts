@@ -10,14 +10,7 @@ import { handleBandIntent } from "./band-actions.server";
 import { loadBand } from "./band.server";
 import { requireEditableProfile } from "./profile-access.server";
 import { heroImage, loadProfileExtras } from "./profile-details.server";
-import {
-  ProfileEditError,
-  removeArtistAvatar,
-  removeHeroImage,
-  setArtistAvatar,
-  setHeroImage,
-  updateProfileDetails,
-} from "./profile-editor.server";
+import { ProfileEditError, removeArtistAvatar, removeHeroImage, setArtistAvatar, setHeroImage, updateProfileDetails } from "./profile-editor.server";
 import { ArtistAvatarSchema, HeroImageSchema, profileDetailsSchema, toDetailsInput } from "./profile-schemas";
 import { PROFILE_TYPE_INFO, profilePaths } from "./profile-types";
 import { handleStatusIntent } from "./status-actions.server";
@@ -31,7 +24,6 @@ import type { RouteArgs } from "~/request-context";
  */
 
 export type EditorArea = "member" | "admin";
-
 
 /** Member area: the member's own area (or an admin), then rights on the profile. Admin area: an admin. */
 async function guard({ request, params, context }: RouteArgs, type: ProfileType, area: EditorArea) {

@@ -2,7 +2,17 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/db/client.server";
-import { artistMembers, profileRates, profileReferenceValues, profiles, referenceValues, type Profile, type ProfileType, type ReferenceKind, type User } from "~/db/schema";
+import {
+  artistMembers,
+  profileRates,
+  profileReferenceValues,
+  profiles,
+  referenceValues,
+  type Profile,
+  type ProfileType,
+  type ReferenceKind,
+  type User,
+} from "~/db/schema";
 import { imageKey, ImageUploadError } from "~/modules/images/images.server";
 import { storage } from "~/modules/storage/storage.server";
 import { seedReferenceData } from "~/modules/reference/reference-seed.server";
@@ -204,11 +214,7 @@ describe("updateProfileDetails", () => {
     expect(first.updatedAt.getTime()).toBeGreaterThanOrEqual(profile.updatedAt.getTime());
 
     // A second save replaces everything (rows in the new order, values swapped).
-    await updateProfileDetails(
-      owner,
-      first,
-      details(first, { values: { genre: [rock] }, rates: [{ label: "Master", amount: 5000, unit: "per_song" }] }),
-    );
+    await updateProfileDetails(owner, first, details(first, { values: { genre: [rock] }, rates: [{ label: "Master", amount: 5000, unit: "per_song" }] }));
     const rates = await db().select().from(profileRates).where(eq(profileRates.profileId, profile.id));
     expect(rates.map(({ label, amountCents, currency, unit, position }) => ({ label, amountCents, currency, unit, position }))).toEqual([
       { label: "Master", amountCents: 5000, currency: "USD", unit: "per_song", position: 0 },
@@ -228,7 +234,10 @@ describe("updateProfileDetails", () => {
       ])
       .returning();
     await updateProfileDetails(owner, profile, details(profile, { values: { genre: [retiredKept!.id] } }));
-    await db().update(referenceValues).set({ retiredAt: new Date() }).where(inArray(referenceValues.id, [retiredKept!.id, retiredNew!.id]));
+    await db()
+      .update(referenceValues)
+      .set({ retiredAt: new Date() })
+      .where(inArray(referenceValues.id, [retiredKept!.id, retiredNew!.id]));
     invalidateReferenceOptions();
 
     await expect(updateProfileDetails(owner, profile, details(profile, { values: { genre: [retiredKept!.id] } }))).resolves.toBeTruthy();
@@ -276,10 +285,12 @@ describe("updateProfileDetails", () => {
     const artist = await newProfile(owner, "artist", "The Editors");
     const withRights = await member();
     const withoutRights = await member();
-    await db().insert(artistMembers).values([
-      { artistId: artist.id, userId: withRights.id, role: "member", canEdit: true },
-      { artistId: artist.id, userId: withoutRights.id, role: "member", canEdit: false },
-    ]);
+    await db()
+      .insert(artistMembers)
+      .values([
+        { artistId: artist.id, userId: withRights.id, role: "member", canEdit: true },
+        { artistId: artist.id, userId: withoutRights.id, role: "member", canEdit: false },
+      ]);
 
     await expect(updateProfileDetails(withRights, artist, details(artist, { bio: "By the editor" }))).resolves.toMatchObject({ bio: "By the editor" });
     await expect(updateProfileDetails(await admin(), artist, details(artist, { bio: "By the admin" }))).resolves.toMatchObject({ bio: "By the admin" });
@@ -298,7 +309,9 @@ describe("updateProfileDetails", () => {
 });
 
 async function picture(width: number, height: number) {
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    .png()
+    .toBuffer();
   return new File([new Uint8Array(bytes)], "picture.png", { type: "image/png" });
 }
 

@@ -93,10 +93,7 @@ export async function createProfile(actor: Actor, ownerId: number, type: Profile
 
   try {
     return await db().transaction(async (tx) => {
-      const [profile] = await tx
-        .insert(profiles)
-        .values({ type, ownerId, name: input.name, username: input.username, status: "draft" })
-        .returning();
+      const [profile] = await tx.insert(profiles).values({ type, ownerId, name: input.name, username: input.username, status: "draft" }).returning();
       if (type === "artist") {
         await tx.insert(artistMembers).values({ artistId: profile.id, userId: ownerId, role: "owner", canEdit: true });
       }
@@ -222,11 +219,7 @@ export async function removeArtistAvatar(profile: Pick<Profile, "id">): Promise<
 /** Sets an image column and returns the value it replaced (read under a row lock, so two uploads cannot both keep theirs). */
 async function swapColumn(profileId: number, column: "heroImg" | "avatarImg", value: string | null): Promise<string | null> {
   return db().transaction(async (tx) => {
-    const [row] = await tx
-      .select({ value: profiles[column] })
-      .from(profiles)
-      .where(eq(profiles.id, profileId))
-      .for("update");
+    const [row] = await tx.select({ value: profiles[column] }).from(profiles).where(eq(profiles.id, profileId)).for("update");
     if (!row) throw notFound();
     await tx
       .update(profiles)

@@ -14,9 +14,12 @@ function form(entries: Record<string, string | string[]>): FormData {
 
 describe("rate amounts (money.ts's one parser)", () => {
   const rateOf = (amount: string) =>
-    parseWithZod(form({ intent: "details", name: "Mia", username: "mia", "rates[0].label": "Mixing", "rates[0].amount": amount, "rates[0].unit": "per_song" }), {
-      schema: profileDetailsSchema("musician"),
-    });
+    parseWithZod(
+      form({ intent: "details", name: "Mia", username: "mia", "rates[0].label": "Mixing", "rates[0].amount": amount, "rates[0].unit": "per_song" }),
+      {
+        schema: profileDetailsSchema("musician"),
+      },
+    );
   const centsOf = (amount: string) => {
     const submission = rateOf(amount);
     return submission.status === "success" ? toDetailsInput("musician", submission.value).rates?.[0]?.amount : errorsOf(submission)["rates[0].amount"];
@@ -176,10 +179,9 @@ describe("profileDetailsSchema", () => {
   });
 
   it("gives artists no rates, credits or sample links, and only genres", () => {
-    const submission = parseWithZod(
-      form({ ...base, "rates[0].label": "Gig", "rates[0].amount": "oops", values_genre: "4", values_skill: "9" }),
-      { schema: profileDetailsSchema("artist") },
-    );
+    const submission = parseWithZod(form({ ...base, "rates[0].label": "Gig", "rates[0].amount": "oops", values_genre: "4", values_skill: "9" }), {
+      schema: profileDetailsSchema("artist"),
+    });
     expect(submission.status).toBe("success");
     if (submission.status !== "success") return;
     const input = toDetailsInput("artist", submission.value);

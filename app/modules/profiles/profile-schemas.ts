@@ -147,7 +147,12 @@ export const creditRow = z.object({
 
 /** Checkbox groups send their ids as strings; unknown or foreign ids are checked by the service. */
 const valueIds = z
-  .array(z.string().regex(/^\d{1,9}$/, "Choose from the list.").transform(Number))
+  .array(
+    z
+      .string()
+      .regex(/^\d{1,9}$/, "Choose from the list.")
+      .transform(Number),
+  )
   .optional()
   .transform((ids) => [...new Set(ids ?? [])]);
 

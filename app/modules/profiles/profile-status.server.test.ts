@@ -21,10 +21,8 @@ import {
 import { handleStatusIntent } from "./status-actions.server";
 
 /** Calls a broadcasting handler with the request context the root middleware would give it. */
-const withContext =
-  (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) =>
-  async (request: Request) =>
-    handler(request, await contextFor(request));
+const withContext = (handler: (request: Request, context: Awaited<ReturnType<typeof contextFor>>) => Promise<Response>) => async (request: Request) =>
+  handler(request, await contextFor(request));
 
 useTestDatabase();
 let realtime: Awaited<ReturnType<typeof startRealtime>>;
@@ -220,7 +218,12 @@ describe("approveProfile", () => {
     expect(list.meta.total).toBe(1);
     expect(list.data[0]).toMatchObject({
       type: { name: "ProfileApproved" },
-      data: { message: 'Your musician profile "Mia" is approved and published.', color: "green", route_name: "member-musician-profile", resource_id: profile.id },
+      data: {
+        message: 'Your musician profile "Mia" is approved and published.',
+        color: "green",
+        route_name: "member-musician-profile",
+        resource_id: profile.id,
+      },
     });
     expect(await arrived).toMatchObject({ id: list.data[0]!.id, type: "ProfileApproved" });
   });
@@ -242,7 +245,11 @@ describe("approveProfile", () => {
     const owner = await member();
     const profile = await makeProfile(owner, { status: "pending_approval" });
     const [first, second] = [await admin(), await admin()];
-    const outcomes = await Promise.allSettled([approveProfile(first, profile), approveProfile(second, profile), rejectProfile(second, profile, "Too late anyway")]);
+    const outcomes = await Promise.allSettled([
+      approveProfile(first, profile),
+      approveProfile(second, profile),
+      rejectProfile(second, profile, "Too late anyway"),
+    ]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
     expect(refused).toHaveLength(2);
@@ -356,7 +363,14 @@ describe("handleStatusIntent", () => {
     return data;
   };
   const call = (actor: User, profile: Profile, fields: Record<string, string>) =>
-    handleStatusIntent({ intent: fields.intent ?? "", formData: form(fields), actor, profile, rights: actor.acctType === 2 ? "admin" : "owner", redirectTo: "/back" });
+    handleStatusIntent({
+      intent: fields.intent ?? "",
+      formData: form(fields),
+      actor,
+      profile,
+      rights: actor.acctType === 2 ? "admin" : "owner",
+      redirectTo: "/back",
+    });
   type Reply = { data: { form: string; result: { error?: Record<string, string[] | null> } }; init: ResponseInit | null };
 
   it("leaves other intents to the page", async () => {

@@ -92,10 +92,7 @@ describe("loadPublicPage", () => {
       ["studio", "x".repeat(200)],
       ["studio", undefined],
     ] as const) {
-      expect(
-        status(await loadPublicPage(stranger, type, username, "member", stranger.id).catch((e: unknown) => e)),
-        `${type} ${username}`,
-      ).toBe(404);
+      expect(status(await loadPublicPage(stranger, type, username, "member", stranger.id).catch((e: unknown) => e)), `${type} ${username}`).toBe(404);
     }
   });
 
@@ -116,9 +113,7 @@ describe("loadPublicPage", () => {
     const asOwner = await loadPublicPage(owner, "artist", "the-drafts", "member", owner.id);
     expect(asOwner.notPublic).toEqual({ status: "draft", label: "Draft", rejectionReason: null });
     expect(asOwner.editPath).toBe(`/member/${owner.id}/artist-profile/${draftId}`);
-    expect((await loadPublicPage(editor, "artist", "the-drafts", "member", editor.id)).editPath).toBe(
-      `/member/${editor.id}/artist-profile/${draftId}`,
-    );
+    expect((await loadPublicPage(editor, "artist", "the-drafts", "member", editor.id)).editPath).toBe(`/member/${editor.id}/artist-profile/${draftId}`);
     const asAdmin = await loadPublicPage(admin, "artist", "the-drafts", "admin");
     expect(asAdmin.editPath).toBe(`/admin/artist-profile/${draftId}`);
     expect(asAdmin.directoryPath).toBe("/admin/artists");
@@ -168,11 +163,7 @@ describe("loadPublicPage", () => {
     const cookie = await sessionCookieFor(stranger.id);
     const path = `/member/${stranger.id}/audio-engineers/olive-mix`;
     const { result, count } = await countQueries(async () =>
-      publicPageLoader(
-        await routeArgs(requestAs(cookie, path), { memberId: String(stranger.id), username: "olive-mix" }),
-        "audio_engineer",
-        "member",
-      ),
+      publicPageLoader(await routeArgs(requestAs(cookie, path), { memberId: String(stranger.id), username: "olive-mix" }), "audio_engineer", "member"),
     );
     expect(result.profile.name).toBe("Olive Mix");
     // session + user + agreement (guard), then the profile, its values and rates.
@@ -216,9 +207,7 @@ describe("publicPageAction", () => {
 
   it("lets a band member without editing rights leave from the artist's page; nothing else is accepted", async () => {
     const leaver = await member("Lena");
-    const [artistId] = await insertProfiles(db(), [
-      { type: "artist", ownerId: owner.id, name: "The Leavers", username: "the-leavers", status: "draft" },
-    ]);
+    const [artistId] = await insertProfiles(db(), [{ type: "artist", ownerId: owner.id, name: "The Leavers", username: "the-leavers", status: "draft" }]);
     await db()
       .insert(artistMembers)
       .values([

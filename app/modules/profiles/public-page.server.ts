@@ -96,8 +96,7 @@ export function twitterHandle(links: readonly ProfileLink[]): string | undefined
       const url = new URL(link.url);
       if (!/^(www\.|mobile\.)?(twitter|x)\.com$/i.test(url.hostname)) continue;
       const handle = url.pathname.split("/").filter(Boolean)[0];
-      if (handle && /^[A-Za-z0-9_]{1,15}$/.test(handle) && !["intent", "share", "home", "i", "search"].includes(handle.toLowerCase()))
-        return handle;
+      if (handle && /^[A-Za-z0-9_]{1,15}$/.test(handle) && !["intent", "share", "home", "i", "search"].includes(handle.toLowerCase())) return handle;
     } catch {
       // Not a URL: skip it.
     }
@@ -160,9 +159,7 @@ export async function loadPublicPage(
       credits: info.provider ? profile.credits : [],
     },
     values: info.reference.map((kind) => ({ kind, values: values[kind] })),
-    rates: info.provider
-      ? rates.map((r) => ({ id: r.id, label: r.label, amountCents: r.amountCents, currency: r.currency, unit: r.unit }))
-      : [],
+    rates: info.provider ? rates.map((r) => ({ id: r.id, label: r.label, amountCents: r.amountCents, currency: r.currency, unit: r.unit })) : [],
     hero,
     band,
     canLeaveBand,

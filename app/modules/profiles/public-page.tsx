@@ -283,10 +283,5 @@ export function PublicProfilePage({ data }: { data: PublicPageData }) {
 /** A profile that does not exist, or that this user may not see: the area's Not Found, inside its layout. */
 export function PublicPageErrorBoundary() {
   const params = useParams();
-  return (
-    <RouteErrorPage
-      homeHref={params.memberId ? `/member/${params.memberId}/dashboard` : "/admin/dashboard"}
-      homeLabel="Back to the dashboard"
-    />
-  );
+  return <RouteErrorPage homeHref={params.memberId ? `/member/${params.memberId}/dashboard` : "/admin/dashboard"} homeLabel="Back to the dashboard" />;
 }

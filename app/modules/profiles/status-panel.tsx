@@ -46,9 +46,7 @@ export function ProfileStatusPanel({ profile, rights, area }: { profile: PanelPr
         unpublish: status === "published" && !isAdmin,
       }
     : { submit: false, withdraw: false, unpublish: false };
-  const adminActions = isAdmin
-    ? { decide: status === "pending_approval", unpublish: status === "published" }
-    : { decide: false, unpublish: false };
+  const adminActions = isAdmin ? { decide: status === "pending_approval", unpublish: status === "published" } : { decide: false, unpublish: false };
   const hasActions = Object.values(ownerActions).some(Boolean) || Object.values(adminActions).some(Boolean);
 
   return (
@@ -69,9 +67,7 @@ export function ProfileStatusPanel({ profile, rights, area }: { profile: PanelPr
         <div className="flex flex-col gap-4">
           {ownerActions.submit || ownerActions.withdraw || ownerActions.unpublish ? (
             <div className="flex flex-wrap gap-2">
-              {ownerActions.submit ? (
-                <PlainAction intent="submit" label="Submit for approval" pendingLabel="Submitting…" primary />
-              ) : null}
+              {ownerActions.submit ? <PlainAction intent="submit" label="Submit for approval" pendingLabel="Submitting…" primary /> : null}
               {ownerActions.withdraw ? <PlainAction intent="withdraw" label="Withdraw submission" pendingLabel="Withdrawing…" /> : null}
               {ownerActions.unpublish ? <PlainAction intent="unpublish" label="Unpublish" pendingLabel="Unpublishing…" /> : null}
             </div>
@@ -136,8 +132,8 @@ function StatusExplanation({ profile, ownerView, noun }: { profile: PanelProfile
     draft: ownerView ? (
       <>
         Only you{profile.type === "artist" ? " and your band" : ""} can see this {noun}. When it is complete (a bio of at least 20 characters, at least one
-        genre{PROFILE_TYPE_INFO[profile.type].provider ? " and at least one rate" : ""}), submit it for approval: an administrator reviews it before it
-        appears in the directory.
+        genre{PROFILE_TYPE_INFO[profile.type].provider ? " and at least one rate" : ""}), submit it for approval: an administrator reviews it before it appears
+        in the directory.
       </>
     ) : (
       <>The owner has not submitted this {noun} for approval yet; it is not in the directory.</>

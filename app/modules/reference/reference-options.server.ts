@@ -12,13 +12,14 @@ export interface ReferenceOption {
  * Every value that can be chosen now (not retired), sorted by name: read by every directory and editor
  * page, changed only on the admin reference pages, so kept in memory (reference.server.ts invalidates it).
  */
-const optionsCache = processCache(async () =>
-  // Awaited here: a Drizzle query is a lazy thenable that would run again for every reader.
-  await db()
-    .select({ id: referenceValues.id, name: referenceValues.name, kind: referenceValues.kind })
-    .from(referenceValues)
-    .where(isNull(referenceValues.retiredAt))
-    .orderBy(asc(referenceValues.name), asc(referenceValues.id)),
+const optionsCache = processCache(
+  async () =>
+    // Awaited here: a Drizzle query is a lazy thenable that would run again for every reader.
+    await db()
+      .select({ id: referenceValues.id, name: referenceValues.name, kind: referenceValues.kind })
+      .from(referenceValues)
+      .where(isNull(referenceValues.retiredAt))
+      .orderBy(asc(referenceValues.name), asc(referenceValues.id)),
 );
 
 /** Forgets the cached options (after a reference value was added, renamed, retired or restored). */

@@ -225,7 +225,10 @@ function SearchForm({ kind, query }: { kind: ReferenceKind; query: ReferenceList
           Search
         </button>
         {query.q || query.status !== "all" ? (
-          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+          <Link
+            to={location.pathname}
+            className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+          >
             Clear
           </Link>
         ) : null}

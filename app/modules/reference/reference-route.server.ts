@@ -99,10 +99,7 @@ export async function referencePageAction(request: Request, kind: ReferenceKind)
     // A value of another kind, or one that does not exist: the same 404 as an unknown page.
     if (error instanceof ReferenceNotFoundError) throw notFound();
     if (error instanceof ReferenceFieldError) {
-      return data<ReferenceActionData>(
-        { intent, id, result: submission.reply({ fieldErrors: { [error.field]: [error.message] } }) },
-        { status: 400 },
-      );
+      return data<ReferenceActionData>({ intent, id, result: submission.reply({ fieldErrors: { [error.field]: [error.message] } }) }, { status: 400 });
     }
     throw error;
   }

@@ -87,17 +87,9 @@ export function parseReferenceListQuery(params: URLSearchParams): ReferenceListQ
 
 export const NAME_MAX = 80;
 
-const nameField = z
-  .string({ error: "Enter a name." })
-  .trim()
-  .min(1, "Enter a name.")
-  .max(NAME_MAX, `Use at most ${NAME_MAX} characters.`);
+const nameField = z.string({ error: "Enter a name." }).trim().min(1, "Enter a name.").max(NAME_MAX, `Use at most ${NAME_MAX} characters.`);
 
-const countryField = z
-  .string({ error: "Enter the country." })
-  .trim()
-  .min(1, "Enter the country.")
-  .max(80, "Use at most 80 characters.");
+const countryField = z.string({ error: "Enter the country." }).trim().min(1, "Enter the country.").max(80, "Use at most 80 characters.");
 
 /** Optional; when given, a full https address (Conform turns an empty field into undefined). */
 const websiteField = z

@@ -41,7 +41,10 @@ async function makeProfiles(count: number) {
 }
 
 async function carry(valueId: number, profileIds: number[]) {
-  if (profileIds.length) await db().insert(profileReferenceValues).values(profileIds.map((profileId) => ({ profileId, valueId })));
+  if (profileIds.length)
+    await db()
+      .insert(profileReferenceValues)
+      .values(profileIds.map((profileId) => ({ profileId, valueId })));
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
@@ -180,7 +183,10 @@ describe("updateReferenceValue", () => {
 
   it("refuses to rename the DJ and Songwriter skills (the admin lists find their profiles by name)", async () => {
     await seedReferenceData(db());
-    const [dj] = await db().select().from(referenceValues).where(and(eq(referenceValues.kind, "skill"), eq(referenceValues.name, "DJ")));
+    const [dj] = await db()
+      .select()
+      .from(referenceValues)
+      .where(and(eq(referenceValues.kind, "skill"), eq(referenceValues.name, "DJ")));
     expect(protectedSkillList("skill", "dj")).toBe("DJs");
     expect(protectedSkillList("skill", "Songwriter")).toBe("Songwriters");
     expect(protectedSkillList("genre", "DJ")).toBeNull();

@@ -76,10 +76,7 @@ function listConditions(kind: ReferenceKind, query: Partial<ReferenceListQuery>)
  * carrying it (a correlated count on profile_reference_values_value_idx) and the total matching: one query.
  * Only a page past the end costs a second query, for the total.
  */
-export async function listReferenceValues(
-  kind: ReferenceKind,
-  query: Partial<ReferenceListQuery> & { pageSize?: number } = {},
-): Promise<ReferenceList> {
+export async function listReferenceValues(kind: ReferenceKind, query: Partial<ReferenceListQuery> & { pageSize?: number } = {}): Promise<ReferenceList> {
   const pageSize = query.pageSize ?? REFERENCE_PAGE_SIZE;
   const page = Math.max(1, Math.floor(query.page ?? 1));
   const where = listConditions(kind, query);

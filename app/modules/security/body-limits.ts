@@ -14,10 +14,7 @@ export const UPLOAD_BODY_MAX_BYTES = IMAGE_MAX_BYTES + 256 * 1024;
  * Routes whose forms send files (member avatar, profile hero and artist picture), with or without the
  * `.data` suffix of a JavaScript submission. A route that adds a file field adds its path here.
  */
-export const UPLOAD_PATHS: RegExp[] = [
-  /^\/member\/[^/]+\/profile(?:\.data)?$/,
-  /^\/(?:member\/[^/]+|admin)\/[a-z-]+-profile\/[^/]+(?:\.data)?$/,
-];
+export const UPLOAD_PATHS: RegExp[] = [/^\/member\/[^/]+\/profile(?:\.data)?$/, /^\/(?:member\/[^/]+|admin)\/[a-z-]+-profile\/[^/]+(?:\.data)?$/];
 
 /** A song's page takes its audio master (WAV or FLAC, app/modules/catalog/songs/audio.server.ts: 250 MB). */
 export const AUDIO_BODY_MAX_BYTES = 250 * 1024 * 1024 + 256 * 1024;

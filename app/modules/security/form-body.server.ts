@@ -26,7 +26,6 @@ export const FORM_BODY_MESSAGES = {
   controlCharacters: "Remove the invisible control characters from this field.",
 } as const;
 
-
 const FORM_TYPES = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
 const LIST_INDEX = /\[(\d+)\]/g;
 

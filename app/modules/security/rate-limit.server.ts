@@ -31,10 +31,7 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
 
 /** The current state without counting an attempt. */
 export async function peekRateLimit(key: string, limit: number, windowSeconds: number): Promise<RateLimitState> {
-  const [row] = await db()
-    .select({ count: rateLimits.count, windowStart: rateLimits.windowStart })
-    .from(rateLimits)
-    .where(eq(rateLimits.key, key));
+  const [row] = await db().select({ count: rateLimits.count, windowStart: rateLimits.windowStart }).from(rateLimits).where(eq(rateLimits.key, key));
   if (!row || row.windowStart.getTime() + windowSeconds * 1000 <= Date.now()) {
     return { allowed: true, count: 0, retryAfterSeconds: 0 };
   }

@@ -39,10 +39,12 @@ describe("redirectTarget", () => {
 
   it("never returns anything a browser would read as another origin", () => {
     const pieces = ["/", "\\", ".", "..", "%2e", "%2f", "%5c", "evil.example", "a"];
-    for (const a of pieces) for (const b of pieces) for (const c of pieces) {
-      const target = redirectTarget(`/${a}${b}${c}`, "/fallback");
-      expect(new URL(target, "https://backline.example").origin, `/${a}${b}${c} -> ${target}`).toBe("https://backline.example");
-      expect(target).toMatch(/^\/(?:$|[^/\\])/);
-    }
+    for (const a of pieces)
+      for (const b of pieces)
+        for (const c of pieces) {
+          const target = redirectTarget(`/${a}${b}${c}`, "/fallback");
+          expect(new URL(target, "https://backline.example").origin, `/${a}${b}${c} -> ${target}`).toBe("https://backline.example");
+          expect(target).toMatch(/^\/(?:$|[^/\\])/);
+        }
   });
 });

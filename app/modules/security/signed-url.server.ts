@@ -29,9 +29,6 @@ export function hasValidSignature(url: string | URL): boolean {
   const expires = Number(parsed.searchParams.get("expires"));
   if (!/^[0-9a-f]{64}$/.test(signature) || !Number.isInteger(expires)) return false;
   if (expires < Date.now() / 1000) return false;
-  const expected = crypto
-    .createHmac("sha256", signingKey())
-    .update(canonical(parsed.pathname, parsed.searchParams))
-    .digest();
+  const expected = crypto.createHmac("sha256", signingKey()).update(canonical(parsed.pathname, parsed.searchParams)).digest();
   return crypto.timingSafeEqual(expected, Buffer.from(signature, "hex"));
 }

@@ -12,7 +12,9 @@ const sheetPath = (memberId: number, songId: number) => `/member/${memberId}/son
 
 export function SharesTable({ memberId, shares }: { memberId: number; shares: MemberShareRow[] }) {
   if (shares.length === 0) {
-    return <p className="text-sm text-stone-600">No shares yet. When a collaborator proposes you a share of a song, or you release your own, it is listed here.</p>;
+    return (
+      <p className="text-sm text-stone-600">No shares yet. When a collaborator proposes you a share of a song, or you release your own, it is listed here.</p>
+    );
   }
   return (
     <div className="overflow-x-auto">
@@ -49,12 +51,16 @@ export function SharesTable({ memberId, shares }: { memberId: number; shares: Me
               <td className="py-2 pr-3 text-right tabular-nums">
                 {row.current ? formatBps(row.current.shareBps) : "—"}
                 {row.current ? (
-                  <span className="block text-xs text-stone-500">{row.current.versionNumber ? `version ${row.current.versionNumber}, from ${row.current.effectiveFrom}` : "no split: the owner's 100%"}</span>
+                  <span className="block text-xs text-stone-500">
+                    {row.current.versionNumber ? `version ${row.current.versionNumber}, from ${row.current.effectiveFrom}` : "no split: the owner's 100%"}
+                  </span>
                 ) : (
                   <span className="block text-xs text-stone-500">not a party of the split in force</span>
                 )}
               </td>
-              <td className="py-2 pr-3">{row.current ? <StatusTag status={row.current.status} label={row.current.status === "pending" ? "Pending: held for you" : undefined} /> : null}</td>
+              <td className="py-2 pr-3">
+                {row.current ? <StatusTag status={row.current.status} label={row.current.status === "pending" ? "Pending: held for you" : undefined} /> : null}
+              </td>
               <td className="py-2 text-stone-700">
                 {row.next ? (
                   <>
@@ -88,7 +94,9 @@ export function SplitTasks({ memberId, tasks }: { memberId: number; tasks: Pendi
             <Link to={sheetPath(memberId, task.songId)} className="font-medium text-amber-950 underline">
               {formatBps(task.shareBps)} of “{task.songTitle}” by {task.artistName}
             </Link>{" "}
-            <span className="text-amber-900">(version {task.versionNumber}, from {task.effectiveFrom})</span>
+            <span className="text-amber-900">
+              (version {task.versionNumber}, from {task.effectiveFrom})
+            </span>
           </li>
         ))}
       </ul>
@@ -128,7 +136,9 @@ export function ReleaseSplitsSummary({
               {summary?.upcoming ? (
                 <span className="block text-amber-800">
                   Version {summary.upcoming.number} {summary.upcoming.state === "proposed" ? "proposed" : "confirmed"} from {summary.upcoming.effectiveFrom}
-                  {summary.upcoming.pendingAnswers ? `, ${summary.upcoming.pendingAnswers} answer${summary.upcoming.pendingAnswers === 1 ? "" : "s"} awaited` : ""}
+                  {summary.upcoming.pendingAnswers
+                    ? `, ${summary.upcoming.pendingAnswers} answer${summary.upcoming.pendingAnswers === 1 ? "" : "s"} awaited`
+                    : ""}
                 </span>
               ) : null}
             </p>

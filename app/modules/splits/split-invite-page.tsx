@@ -19,8 +19,9 @@ export function SplitInvitePage({ data }: { data: SplitInviteData }) {
       intro={
         <p>
           {invite.inviterName ? <span className="font-semibold text-stone-900">{invite.inviterName}</span> : "An artist"} proposes{" "}
-          <span className="font-medium break-words text-stone-900">{invite.email}</span> a <span className="font-semibold text-stone-900">{invite.shareLabel}</span> share of the
-          master royalties of “{invite.songTitle}” by {invite.artistName}, from {invite.effectiveFrom}.
+          <span className="font-medium break-words text-stone-900">{invite.email}</span> a{" "}
+          <span className="font-semibold text-stone-900">{invite.shareLabel}</span> share of the master royalties of “{invite.songTitle}” by {invite.artistName}
+          , from {invite.effectiveFrom}.
         </p>
       }
     >
@@ -30,7 +31,10 @@ export function SplitInvitePage({ data }: { data: SplitInviteData }) {
         {data.mode === "login" ? (
           <div className="space-y-4">
             <p className="text-sm text-stone-600">You already have an account with this address. Log in to see the whole sheet and answer.</p>
-            <Link to={data.loginHref} className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            <Link
+              to={data.loginHref}
+              className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               Log in to answer
             </Link>
           </div>
@@ -86,5 +90,11 @@ function errorsFor(actionData: SplitInviteActionData | undefined, intent: SplitI
 
 function DeclineForm() {
   const actionData = useActionData<SplitInviteActionData>();
-  return <InviteDeclineForm errors={errorsFor(actionData, "decline")} note="Not you, or you did not work on it? Your share then goes back to the artist page's owner." label="Decline the share" />;
+  return (
+    <InviteDeclineForm
+      errors={errorsFor(actionData, "decline")}
+      note="Not you, or you did not work on it? Your share then goes back to the artist page's owner."
+      label="Decline the share"
+    />
+  );
 }

@@ -135,8 +135,10 @@ export async function splitInviteAction(request: Request, context: Context) {
   const intent = formData.get("intent");
   if (intent === "logout") return endSession(request, selfPath(request));
   if (intent === "register") return register(request, context, formData);
-  if (intent !== "decline") return data<SplitInviteActionData>({ intent: "decline", result: { status: "error", error: { "": ["Unknown form."] } } }, { status: 400 });
-  const refuse = (message: string, status: number) => data<SplitInviteActionData>({ intent, result: { status: "error", error: { "": [message] } } }, { status });
+  if (intent !== "decline")
+    return data<SplitInviteActionData>({ intent: "decline", result: { status: "error", error: { "": ["Unknown form."] } } }, { status: 400 });
+  const refuse = (message: string, status: number) =>
+    data<SplitInviteActionData>({ intent, result: { status: "error", error: { "": [message] } } }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
   const partyId = partyIdOf(request);
   if (!partyId) return refuse(MISSING_PROPOSAL, 404);
@@ -155,7 +157,14 @@ export async function splitInviteAction(request: Request, context: Context) {
  * split party addressed to it, in one transaction; the required documents are signed right after, as the
  * box was ticked.
  */
-export async function createAccountFromSplitInvite(input: { partyId: string; name: string; lastName: string; password: string; ip: string; userAgent: string }): Promise<{ user: User; songId: number }> {
+export async function createAccountFromSplitInvite(input: {
+  partyId: string;
+  name: string;
+  lastName: string;
+  password: string;
+  ip: string;
+  userAgent: string;
+}): Promise<{ user: User; songId: number }> {
   const passwordHash = await hashPassword(input.password);
   let result: { user: User; songId: number };
   try {
@@ -170,7 +179,16 @@ export async function createAccountFromSplitInvite(input: { partyId: string; nam
       const now = new Date();
       const [user] = await tx
         .insert(users)
-        .values({ name: input.name, lastName: input.lastName, email: party.email.trim(), passwordHash, acctType: ACCT_MEMBER, roleId: 5, emailVerifiedAt: now, activatedAt: now })
+        .values({
+          name: input.name,
+          lastName: input.lastName,
+          email: party.email.trim(),
+          passwordHash,
+          acctType: ACCT_MEMBER,
+          roleId: 5,
+          emailVerifiedAt: now,
+          activatedAt: now,
+        })
         .returning();
       await tx
         .update(splitParties)
@@ -195,7 +213,8 @@ async function register(request: Request, context: Context, formData: FormData) 
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
   const partyId = partyIdOf(request);
   if (!partyId) return refuse(MISSING_PROPOSAL, 404);
-  if (submission.status !== "success") return data<SplitInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data<SplitInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
   if (getOptionalUser(context)) return refuse("You are logged in already. Log out first to create another account.", 400);
   try {
     const { user, songId } = await createAccountFromSplitInvite({
@@ -207,7 +226,10 @@ async function register(request: Request, context: Context, formData: FormData) 
       userAgent: request.headers.get("user-agent") ?? "",
     });
     const response = await startUserSession(request, { userId: user.id, ip, redirectTo: proposalPath(user.id, songId) });
-    response.headers.append("Set-Cookie", await flashHeader({ kind: "success", message: "Your account is ready. Here is the split sheet: accept or decline your share." }));
+    response.headers.append(
+      "Set-Cookie",
+      await flashHeader({ kind: "success", message: "Your account is ready. Here is the split sheet: accept or decline your share." }),
+    );
     return response;
   } catch (error) {
     if (error instanceof EmailTakenError) return refuse("An account with this email address exists already. Log in to answer the proposal.", 409);

@@ -12,7 +12,17 @@ import { requestInfoContext, type RouteArgs } from "~/request-context";
 import { dollarsToMicros, SplitPartyActionSchema, SplitProposalSchema, SplitVersionActionSchema } from "./split-schemas";
 import { loadSplitSheet, SPLIT_VERSION_STATE_LABELS, type SplitSheetView } from "./split-sheet.server";
 import { renderSplitSheetPdf, splitSheetFileName, type SplitSheetPdfInput } from "./split-sheet-pdf.server";
-import { answerSplit, canConfirmSplits, confirmSplit, isSplitParty, proposeSplit, resendSplitInvite, SplitError, withdrawSplit, type RequestMeta } from "./splits.server";
+import {
+  answerSplit,
+  canConfirmSplits,
+  confirmSplit,
+  isSplitParty,
+  proposeSplit,
+  resendSplitInvite,
+  SplitError,
+  withdrawSplit,
+  type RequestMeta,
+} from "./splits.server";
 
 /**
  * The split sheet on the song profile (member and admin): loading it, its forms (intents split-propose,
@@ -44,7 +54,13 @@ export interface SplitSectionData {
   pdfBase: string;
 }
 
-export async function loadSplitSection(user: User, song: SongDetail, rights: ReleaseRights | null, pdfBase: string, ownerEmail: string | null): Promise<SplitSectionData> {
+export async function loadSplitSection(
+  user: User,
+  song: SongDetail,
+  rights: ReleaseRights | null,
+  pdfBase: string,
+  ownerEmail: string | null,
+): Promise<SplitSectionData> {
   // The song's editors get every party's address for the form's first rows (the sheet shows members by name only).
   const sheet = await loadSplitSheet(song.id, user, { withEvidence: rights !== null });
   const latest = sheet.versions.find((v) => v.state === "in_force" || v.state === "scheduled");
@@ -83,10 +99,21 @@ function metaOf(args: RouteArgs): RequestMeta {
 }
 
 /** Handles a split form posted to the song profile at `here`. Parties may only answer. */
-export async function splitAction(args: RouteArgs, intent: SplitIntent, formData: FormData, user: User, song: SongDetail, rights: ReleaseRights | null, here: string) {
+export async function splitAction(
+  args: RouteArgs,
+  intent: SplitIntent,
+  formData: FormData,
+  user: User,
+  song: SongDetail,
+  rights: ReleaseRights | null,
+  here: string,
+) {
   const meta = metaOf(args);
   const back = `${here}#splits`;
-  const fail = (submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, error: unknown) => {
+  const fail = (
+    submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> },
+    error: unknown,
+  ) => {
     if (!(error instanceof SplitError)) throw error;
     const result = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
     return reply(result, error.status);
@@ -99,7 +126,8 @@ export async function splitAction(args: RouteArgs, intent: SplitIntent, formData
       const { party } = await answerSplit(user, submission.value.partyId, intent === "split-accept" ? "accepted" : "declined", meta);
       return redirectWithFlash(back, {
         kind: "success",
-        message: intent === "split-accept" ? `You accepted your ${party.shareBps / 100}% share.` : "You declined your share: it goes back to the artist page's owner.",
+        message:
+          intent === "split-accept" ? `You accepted your ${party.shareBps / 100}% share.` : "You declined your share: it goes back to the artist page's owner.",
       });
     } catch (error) {
       return fail(submission, error);
@@ -156,7 +184,11 @@ export async function splitAction(args: RouteArgs, intent: SplitIntent, formData
 
 /** `…/song-profile/{id}/split-sheet/{versionId}`: the version's sheet with every acceptance, for its parties and the song's editors. */
 export async function splitSheetPdfLoader(args: RouteArgs, area: "member" | "admin") {
-  const user = (area === "admin" ? requireAdminUser(args.request, args.context).user : (await requireMemberAreaAccess(args.request, args.context, args.params.memberId)).user) as User;
+  const user = (
+    area === "admin"
+      ? requireAdminUser(args.request, args.context).user
+      : (await requireMemberAreaAccess(args.request, args.context, args.params.memberId)).user
+  ) as User;
   const { song } = await requireSongOrSplitParty(user, args.params.id);
   const versionId = parseId(args.params.versionId);
   const sheet = await loadSplitSheet(song.id, user, { withEvidence: true });

@@ -23,11 +23,13 @@ export function dollarsToMicros(value: string): bigint | null {
 
 export const SplitProposalSchema = z
   .object({
-    effectiveFrom: z
-      .string({ error: "Enter the date the split starts, like 2027-01-01." })
+    effectiveFrom: z.string({ error: "Enter the date the split starts, like 2027-01-01." }).trim().refine(isIsoDate, "Enter a real date like 2027-01-01."),
+    note: z
+      .string()
       .trim()
-      .refine(isIsoDate, "Enter a real date like 2027-01-01."),
-    note: z.string().trim().max(1000, "The note can be at most 1000 characters.").optional().transform((v) => v ?? ""),
+      .max(1000, "The note can be at most 1000 characters.")
+      .optional()
+      .transform((v) => v ?? ""),
     parties: z.preprocess(
       withoutTrailingBlankRows,
       z
@@ -46,7 +48,11 @@ export const SplitProposalSchema = z
     ),
     /** The party (1-based row number) paid the recoup amount first; empty for none. */
     recoupParty: z.coerce.number().int().min(1).max(MAX_SPLIT_PARTIES).optional(),
-    recoupAmount: z.string().trim().optional().transform((v) => v ?? ""),
+    recoupAmount: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v ?? ""),
   })
   .superRefine((value, ctx) => {
     const problem = sharesTotalProblem(value.parties.map((p) => percentToBps(p.share) ?? 0));
@@ -59,7 +65,8 @@ export const SplitProposalSchema = z
     });
     if (value.recoupAmount !== "") {
       const micros = dollarsToMicros(value.recoupAmount);
-      if (micros === null || micros <= 0n) ctx.addIssue({ code: "custom", path: ["recoupAmount"], message: "Enter an amount in dollars, like 1500 or 1500.50." });
+      if (micros === null || micros <= 0n)
+        ctx.addIssue({ code: "custom", path: ["recoupAmount"], message: "Enter an amount in dollars, like 1500 or 1500.50." });
       if (!value.recoupParty) ctx.addIssue({ code: "custom", path: ["recoupParty"], message: "Choose who recoups this amount first." });
     }
     if (value.recoupParty && value.recoupParty > value.parties.length) {

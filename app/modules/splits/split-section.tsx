@@ -32,14 +32,21 @@ const secondaryButton =
 export function SplitSection({ splits, lastResult }: { splits: SplitSectionData; lastResult: Result }) {
   const { sheet, rights } = splits;
   const open = sheet.versions.find((v) => v.state === "proposed");
-  const mine = sheet.versions.flatMap((v) => (v.state === "withdrawn" ? [] : v.parties.filter((p) => p.isViewer && p.status === "pending").map((p) => ({ version: v, party: p }))));
+  const mine = sheet.versions.flatMap((v) =>
+    v.state === "withdrawn" ? [] : v.parties.filter((p) => p.isViewer && p.status === "pending").map((p) => ({ version: v, party: p })),
+  );
   // A form's errors show with that form; the proposal form shows its own.
   const proposing = rights.manage && !open;
   return (
     <div className="space-y-6">
       {!proposing ? <FormAlert errors={lastResult?.error?.[""]} /> : null}
       {mine.map(({ version, party }) => (
-        <div key={party.id} className="rounded-lg border border-brand-200 bg-brand-50 p-4" role="region" aria-label={`Your answer to version ${version.number}`}>
+        <div
+          key={party.id}
+          className="rounded-lg border border-brand-200 bg-brand-50 p-4"
+          role="region"
+          aria-label={`Your answer to version ${version.number}`}
+        >
           <p className="text-sm text-brand-950">
             You are offered <strong>{formatBps(party.shareBps)}</strong> in version {version.number}, from {version.effectiveFrom}.
             {version.state !== "proposed" ? " It is confirmed: your share is held for you until you answer." : ""}
@@ -240,7 +247,13 @@ const SPARE_PARTY_ROWS = 2;
 
 function ProposalForm({ splits, lastResult }: { splits: SplitSectionData; lastResult: Result }) {
   const rows = [...splits.defaults, ...Array.from({ length: SPARE_PARTY_ROWS }, () => ({ email: "", share: "" }))].slice(0, MAX_SPLIT_PARTIES);
-  const [form, fields] = useForm<{ effectiveFrom: string; note: string; parties: Array<{ email: string; share: string }>; recoupParty?: number; recoupAmount?: string }>({
+  const [form, fields] = useForm<{
+    effectiveFrom: string;
+    note: string;
+    parties: Array<{ email: string; share: string }>;
+    recoupParty?: number;
+    recoupAmount?: string;
+  }>({
     id: "split-proposal",
     lastResult,
     defaultValue: { effectiveFrom: "", note: "", parties: rows },
@@ -267,15 +280,27 @@ function ProposalForm({ splits, lastResult }: { splits: SplitSectionData; lastRe
       />
       <fieldset>
         <legend className="text-sm font-medium text-stone-800">Parties</legend>
-        <p className="text-xs text-stone-500">A member's email address, or anyone's: those without an account are invited to create one. Leave a row empty to leave it out.</p>
+        <p className="text-xs text-stone-500">
+          A member's email address, or anyone's: those without an account are invited to create one. Leave a row empty to leave it out.
+        </p>
         <FieldErrors id={fields.parties.errorId} errors={fields.parties.errors} />
         <ol className="mt-2 space-y-3">
           {list.map((row, index) => {
             const party = row.getFieldset();
             return (
               <li key={row.key} className="grid gap-3 rounded-md border border-stone-200 bg-stone-50/60 p-3 sm:grid-cols-[minmax(0,1fr)_7rem]">
-                <Field label={`Party ${index + 1} email`} errors={party.email.errors} errorId={party.email.errorId} inputProps={{ ...getInputProps(party.email, { type: "email" }), maxLength: 254, autoComplete: "off" }} />
-                <Field label="Share %" errors={party.share.errors} errorId={party.share.errorId} inputProps={{ ...getInputProps(party.share, { type: "text" }), inputMode: "decimal", maxLength: 6 }} />
+                <Field
+                  label={`Party ${index + 1} email`}
+                  errors={party.email.errors}
+                  errorId={party.email.errorId}
+                  inputProps={{ ...getInputProps(party.email, { type: "email" }), maxLength: 254, autoComplete: "off" }}
+                />
+                <Field
+                  label="Share %"
+                  errors={party.share.errors}
+                  errorId={party.share.errorId}
+                  inputProps={{ ...getInputProps(party.share, { type: "text" }), inputMode: "decimal", maxLength: 6 }}
+                />
               </li>
             );
           })}
@@ -302,7 +327,12 @@ function ProposalForm({ splits, lastResult }: { splits: SplitSectionData; lastRe
           inputProps={{ ...getInputProps(fields.recoupAmount, { type: "text" }), inputMode: "decimal", maxLength: 13, placeholder: "1500.00" }}
         />
       </fieldset>
-      <TextareaField label="Note (optional)" errors={fields.note.errors} errorId={fields.note.errorId} textareaProps={{ ...getTextareaProps(fields.note), rows: 2, maxLength: 1000 }} />
+      <TextareaField
+        label="Note (optional)"
+        errors={fields.note.errors}
+        errorId={fields.note.errorId}
+        textareaProps={{ ...getTextareaProps(fields.note), rows: 2, maxLength: 1000 }}
+      />
       <div className="flex justify-end">
         <SubmitButton pendingLabel="Proposing…">Propose and invite the parties</SubmitButton>
       </div>

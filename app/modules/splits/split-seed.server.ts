@@ -81,7 +81,15 @@ export async function seedDemoSplits(tx: Db): Promise<void> {
     .select({ id: songs.id, isrc: songs.isrc, hasSplit: sql<boolean>`exists (select 1 from ${splitVersions} v where v.song_id = ${songs.id})` })
     .from(songs)
     .innerJoin(profiles, eq(profiles.id, songs.artistId))
-    .where(and(eq(sql`lower(${profiles.username})`, DEMO_ARTIST_USERNAME), inArray(songs.isrc, DEMO_SPLITS.map((s) => s.isrc))));
+    .where(
+      and(
+        eq(sql`lower(${profiles.username})`, DEMO_ARTIST_USERNAME),
+        inArray(
+          songs.isrc,
+          DEMO_SPLITS.map((s) => s.isrc),
+        ),
+      ),
+    );
 
   for (const demo of DEMO_SPLITS) {
     const song = demoSongs.find((s) => s.isrc === demo.isrc);
@@ -152,7 +160,10 @@ export async function seedDemoSplits(tx: Db): Promise<void> {
           message:
             `${miaName} confirmed version ${index + 1}: in force from ${v.effectiveFrom}.` +
             (parties.some((p) => p.status === "pending")
-              ? ` Still pending, their share held until they answer: ${parties.filter((p) => p.status === "pending").map((p) => p.name).join(", ")}.`
+              ? ` Still pending, their share held until they answer: ${parties
+                  .filter((p) => p.status === "pending")
+                  .map((p) => p.name)
+                  .join(", ")}.`
               : ""),
           actorId: mia.id,
           ip: "seed",

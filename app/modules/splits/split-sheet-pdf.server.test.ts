@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { formatBps } from "./split-rules";
-import {
-  renderSplitSheetPdf,
-  splitSheetFileName,
-  type SplitSheetPdfInput,
-  type SplitSheetPdfParty,
-} from "./split-sheet-pdf.server";
+import { renderSplitSheetPdf, splitSheetFileName, type SplitSheetPdfInput, type SplitSheetPdfParty } from "./split-sheet-pdf.server";
 import { textRuns } from "~/modules/pdf/unicode-text.server";
 
 /**
@@ -183,9 +178,7 @@ describe("renderSplitSheetPdf", () => {
   });
 
   it("runs to more pages when there are many parties, with the total on the last", async () => {
-    const parties = Array.from({ length: 40 }, (_, i) =>
-      party({ name: `Party number ${i + 1}`, email: `party${i + 1}@example.com`, shareBps: 250 }),
-    );
+    const parties = Array.from({ length: 40 }, (_, i) => party({ name: `Party number ${i + 1}`, email: `party${i + 1}@example.com`, shareBps: 250 }));
     const pdf = await renderSplitSheetPdf(sheet({ parties }), { compress: false });
     const pages = pageCount(pdf);
     expect(pages).toBeGreaterThan(1);
@@ -227,8 +220,6 @@ describe("splitSheetFileName", () => {
   });
 
   it("falls back when the title has no Latin letters", () => {
-    expect(splitSheetFileName({ song: { title: "夜汽車", artistName: "x", isrc: null }, version: sheet().version })).toBe(
-      "split-sheet-song-v2.pdf",
-    );
+    expect(splitSheetFileName({ song: { title: "夜汽車", artistName: "x", isrc: null }, version: sheet().version })).toBe("split-sheet-song-v2.pdf");
   });
 });

@@ -142,7 +142,9 @@ function keyValueRows(doc: Doc, rows: Array<[string, string]>) {
     const height = Math.max(heightOfText(doc, value, { width: valueWidth }), doc.currentLineHeight(true));
     ensureRoom(doc, height);
     const y = doc.y;
-    selectBaseFont(doc, "bold").fillColor(MUTED).text(label, left, y, { width: labelWidth - 8 });
+    selectBaseFont(doc, "bold")
+      .fillColor(MUTED)
+      .text(label, left, y, { width: labelWidth - 8 });
     doc.fillColor(INK);
     drawText(doc, value, left + labelWidth, y, { width: valueWidth });
     doc.y = y + height + 3;
@@ -163,7 +165,13 @@ function drawRow(doc: Doc, cells: string[], widths: number[], options: { weight:
   const y = doc.y;
   const total = widths.reduce((a, b) => a + b, 0);
   if (options.shade) doc.rect(left, y, total, height).fillColor(SHADE).fill();
-  if (options.ruleAbove) doc.moveTo(left, y).lineTo(left + total, y).lineWidth(0.8).strokeColor(INK).stroke();
+  if (options.ruleAbove)
+    doc
+      .moveTo(left, y)
+      .lineTo(left + total, y)
+      .lineWidth(0.8)
+      .strokeColor(INK)
+      .stroke();
   selectBaseFont(doc, options.weight).fontSize(BODY_SIZE).fillColor(INK);
   const lineHeight = doc.currentLineHeight(true);
   let x = left;
@@ -178,7 +186,12 @@ function drawRow(doc: Doc, cells: string[], widths: number[], options: { weight:
     });
     x += widths[i];
   });
-  doc.moveTo(left, y + height).lineTo(left + total, y + height).lineWidth(0.5).strokeColor(RULE).stroke();
+  doc
+    .moveTo(left, y + height)
+    .lineTo(left + total, y + height)
+    .lineWidth(0.5)
+    .strokeColor(RULE)
+    .stroke();
   doc.x = left;
   doc.y = y + height;
 }
@@ -219,7 +232,12 @@ function footers(doc: Doc, input: SplitSheetPdfInput) {
     // Text below the bottom margin would make pdfkit start a new page: the margin is lifted while drawing.
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
-    doc.moveTo(left, y - 8).lineTo(left + width, y - 8).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(left, y - 8)
+      .lineTo(left + width, y - 8)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     selectBaseFont(doc, "regular").fontSize(8).fillColor(MUTED);
     const title = `Split sheet: ${input.song.title}, version ${input.version.number}`;
     drawText(doc, title, left, y, { width: width * 0.7, ellipsis: true, height: doc.currentLineHeight(true) + 0.5 });
@@ -248,10 +266,7 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
     ["Version", `${version.number} (${version.status})`],
     ["Effective from", version.effectiveFrom],
     ["Proposed", `${input.proposedBy ? `by ${input.proposedBy} ` : ""}on ${formatUtc(input.proposedAt)}`],
-    [
-      "Confirmed",
-      input.confirmedAt ? `${input.confirmedBy ? `by ${input.confirmedBy} ` : ""}on ${formatUtc(input.confirmedAt)}` : "Not yet confirmed",
-    ],
+    ["Confirmed", input.confirmedAt ? `${input.confirmedBy ? `by ${input.confirmedBy} ` : ""}on ${formatUtc(input.confirmedAt)}` : "Not yet confirmed"],
   ]);
 
   sectionHeading(doc, "Parties");
@@ -260,8 +275,7 @@ function draw(doc: Doc, input: SplitSheetPdfInput) {
   if (version.recoup) {
     doc.moveDown(0.8);
     const text =
-      `Recoup: ${formatCents(microsToCentsFloor(version.recoup.amountMicros))} is paid to ${version.recoup.partyName} ` +
-      "before the shares above apply.";
+      `Recoup: ${formatCents(microsToCentsFloor(version.recoup.amountMicros))} is paid to ${version.recoup.partyName} ` + "before the shares above apply.";
     selectBaseFont(doc, "regular").fontSize(BODY_SIZE).fillColor(INK);
     ensureRoom(doc, heightOfText(doc, text, { width }));
     drawText(doc, text, left, doc.y, { width });

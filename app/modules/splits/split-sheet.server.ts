@@ -108,7 +108,10 @@ export async function loadSplitSheet(
         .orderBy(asc(splitParties.versionId), asc(splitParties.position))
     : [];
 
-  const confirmed = versionRows.filter((r) => r.version.status === "confirmed").map((r) => r.version).sort((a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom));
+  const confirmed = versionRows
+    .filter((r) => r.version.status === "confirmed")
+    .map((r) => r.version)
+    .sort((a, b) => a.effectiveFrom.localeCompare(b.effectiveFrom));
   const inForce = confirmed.filter((v) => v.effectiveFrom <= today).at(-1) ?? null;
   const versions = versionRows.map(({ version, ...names }): SplitVersionView => {
     let state: SplitVersionState = version.status === "proposed" ? "proposed" : version.status === "withdrawn" ? "withdrawn" : "superseded";
@@ -250,7 +253,14 @@ export async function memberShares(user: Pick<User, "id" | "email" | "emailVerif
     });
   }
   for (const row of rows) {
-    const entry = bySong.get(row.songId) ?? { songId: row.songId, songTitle: row.songTitle, artistName: row.artistName, isrc: row.isrc, current: null, next: null };
+    const entry = bySong.get(row.songId) ?? {
+      songId: row.songId,
+      songTitle: row.songTitle,
+      artistName: row.artistName,
+      isrc: row.isrc,
+      current: null,
+      next: null,
+    };
     bySong.set(row.songId, entry);
     const share = { shareBps: row.shareBps, status: row.status, versionNumber: row.versionNumber, effectiveFrom: row.effectiveFrom };
     if (row.inForce) entry.current = share;
@@ -302,7 +312,11 @@ export async function releaseSplitSummaries(songIds: number[], today = todayUtc(
     return {
       songId,
       inForce: current
-        ? { number: current.number, effectiveFrom: current.effectiveFrom, parties: partiesOf(current.versionId).map((p) => ({ name: p.partyName, shareBps: p.shareBps, status: p.partyStatus })) }
+        ? {
+            number: current.number,
+            effectiveFrom: current.effectiveFrom,
+            parties: partiesOf(current.versionId).map((p) => ({ name: p.partyName, shareBps: p.shareBps, status: p.partyStatus })),
+          }
         : null,
       upcoming: later
         ? {

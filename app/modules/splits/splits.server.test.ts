@@ -54,17 +54,41 @@ describe("split rules", () => {
 
   it("the proposal form refuses a wrong total, a repeated party, a half-filled recoup and a date that does not exist", () => {
     const form = (values: Record<string, unknown>) =>
-      SplitProposalSchema.safeParse({ effectiveFrom: "2027-01-01", parties: [{ email: "a@example.com", share: "60" }, { email: "b@example.com", share: "40" }], ...values });
+      SplitProposalSchema.safeParse({
+        effectiveFrom: "2027-01-01",
+        parties: [
+          { email: "a@example.com", share: "60" },
+          { email: "b@example.com", share: "40" },
+        ],
+        ...values,
+      });
     expect(form({}).success).toBe(true);
-    const short = form({ parties: [{ email: "a@example.com", share: "60" }, { email: "b@example.com", share: "30" }] });
+    const short = form({
+      parties: [
+        { email: "a@example.com", share: "60" },
+        { email: "b@example.com", share: "30" },
+      ],
+    });
     expect(short.error?.issues.map((i) => i.message)).toContain("The shares total 90.00%: 10.00% short of 100%.");
-    const twice = form({ parties: [{ email: "a@example.com", share: "50" }, { email: "A@example.com", share: "50" }] });
+    const twice = form({
+      parties: [
+        { email: "a@example.com", share: "50" },
+        { email: "A@example.com", share: "50" },
+      ],
+    });
     expect(twice.error?.issues.map((i) => i.message)).toContain("This address is already party 1.");
     expect(form({ recoupAmount: "1500" }).error?.issues.map((i) => i.message)).toContain("Choose who recoups this amount first.");
     expect(form({ recoupParty: 3, recoupAmount: "10" }).error?.issues.map((i) => i.message)).toContain("Choose one of the parties above.");
     expect(form({ effectiveFrom: "2027-02-30" }).success).toBe(false);
     // Trailing blank rows (the no-JavaScript spare rows) are dropped.
-    expect(form({ parties: [{ email: "a@example.com", share: "100" }, { email: "", share: "" }] }).success).toBe(true);
+    expect(
+      form({
+        parties: [
+          { email: "a@example.com", share: "100" },
+          { email: "", share: "" },
+        ],
+      }).success,
+    ).toBe(true);
     expect(dollarsToMicros("1500.5")).toBe(1_500_500_000n);
     expect(dollarsToMicros("1,500")).toBeNull();
   });
@@ -140,18 +164,47 @@ async function findSongByIsrc(isrc: string): Promise<number> {
 describe("proposing, answering and confirming", () => {
   it("refuses shares that do not total 100% and repeated parties, and writes nothing", async () => {
     const song = await newSong("Split Totals");
-    await expect(proposeSplit(mia, song, proposal("2027-01-01", [["member@example.com", 6000], ["producer@example.com", 3000]]), meta)).rejects.toMatchObject({
+    await expect(
+      proposeSplit(
+        mia,
+        song,
+        proposal("2027-01-01", [
+          ["member@example.com", 6000],
+          ["producer@example.com", 3000],
+        ]),
+        meta,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: "The shares total 90.00%: 10.00% short of 100%.",
     });
-    await expect(proposeSplit(mia, song, proposal("2027-01-01", [["member@example.com", 5000], ["MEMBER@example.com", 5000]]), meta)).rejects.toMatchObject({ status: 400 });
+    await expect(
+      proposeSplit(
+        mia,
+        song,
+        proposal("2027-01-01", [
+          ["member@example.com", 5000],
+          ["MEMBER@example.com", 5000],
+        ]),
+        meta,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
     expect(await db().select().from(splitVersions).where(eq(splitVersions.songId, song.id))).toEqual([]);
   });
 
   it("a member and an address are invited; the proposer's own share is accepted; one proposal at a time", async () => {
     const song = await newSong("Split Invites");
     const outsider = uniqueEmail("outsider");
-    const { version, parties, inviteUrls } = await proposeSplit(mia, song, proposal("2027-01-01", [["member@example.com", 6000], ["producer@example.com", 2500], [outsider, 1500]]), meta);
+    const { version, parties, inviteUrls } = await proposeSplit(
+      mia,
+      song,
+      proposal("2027-01-01", [
+        ["member@example.com", 6000],
+        ["producer@example.com", 2500],
+        [outsider, 1500],
+      ]),
+      meta,
+    );
     expect(version.number).toBe(1);
     expect(parties.map((p) => [p.name, p.status, p.userId])).toEqual([
       ["Mia Member", "accepted", mia.id],
@@ -169,7 +222,15 @@ describe("proposing, answering and confirming", () => {
 
   it("only the addressee answers, once; a decline goes back to the owner in the history", async () => {
     const song = await newSong("Split Answers");
-    const { parties } = await proposeSplit(mia, song, proposal("2027-01-01", [["member@example.com", 7000], ["producer@example.com", 3000]]), meta);
+    const { parties } = await proposeSplit(
+      mia,
+      song,
+      proposal("2027-01-01", [
+        ["member@example.com", 7000],
+        ["producer@example.com", 3000],
+      ]),
+      meta,
+    );
     const paulParty = parties[1]!;
     const stranger = await createUser({ email: uniqueEmail("stranger"), emailVerifiedAt: new Date() });
     await expect(answerSplit(stranger, paulParty.id, "accepted", meta)).rejects.toMatchObject({ status: 404 });
@@ -184,8 +245,18 @@ describe("proposing, answering and confirming", () => {
   it("when the last party accepts, the proposal says it waits for the owner's confirmation and the owner is told", async () => {
     const song = await newSong("Split Ready");
     const address = uniqueEmail("ready");
-    const { version, parties } = await proposeSplit(mia, song, proposal("2027-03-01", [["member@example.com", 6000], ["producer@example.com", 3000], [address, 1000]]), meta);
-    const notesOfMia = async () => db().select().from(notifications).where(eq(notifications.userId, mia.id)).orderBy(asc(notifications.createdAt), asc(notifications.id));
+    const { version, parties } = await proposeSplit(
+      mia,
+      song,
+      proposal("2027-03-01", [
+        ["member@example.com", 6000],
+        ["producer@example.com", 3000],
+        [address, 1000],
+      ]),
+      meta,
+    );
+    const notesOfMia = async () =>
+      db().select().from(notifications).where(eq(notifications.userId, mia.id)).orderBy(asc(notifications.createdAt), asc(notifications.id));
     const before = (await notesOfMia()).length;
     // Paul accepts while the address has not answered: an ordinary notice, the proposal still waits for answers.
     await answerSplit(paul, parties[1]!.id, "accepted", meta);
@@ -214,15 +285,38 @@ describe("proposing, answering and confirming", () => {
   });
 
   it("counts the owner's own pending share as not waiting, and a decline as an answer", () => {
-    expect(awaitingConfirmation([{ status: "pending", isOwner: true }, { status: "accepted", isOwner: false }])).toBe("accepted");
-    expect(awaitingConfirmation([{ status: "accepted", isOwner: true }, { status: "declined", isOwner: false }])).toBe("answered");
-    expect(awaitingConfirmation([{ status: "accepted", isOwner: true }, { status: "pending", isOwner: false }])).toBeNull();
+    expect(
+      awaitingConfirmation([
+        { status: "pending", isOwner: true },
+        { status: "accepted", isOwner: false },
+      ]),
+    ).toBe("accepted");
+    expect(
+      awaitingConfirmation([
+        { status: "accepted", isOwner: true },
+        { status: "declined", isOwner: false },
+      ]),
+    ).toBe("answered");
+    expect(
+      awaitingConfirmation([
+        { status: "accepted", isOwner: true },
+        { status: "pending", isOwner: false },
+      ]),
+    ).toBeNull();
   });
 
   it("an invitee without an account declines from the link; a linked party must log in", async () => {
     const song = await newSong("Split Link Decline");
     const address = uniqueEmail("link");
-    const { parties } = await proposeSplit(mia, song, proposal("2027-01-01", [["member@example.com", 9000], [address, 1000]]), meta);
+    const { parties } = await proposeSplit(
+      mia,
+      song,
+      proposal("2027-01-01", [
+        ["member@example.com", 9000],
+        [address, 1000],
+      ]),
+      meta,
+    );
     await expect(declineSplitByLink(parties[0]!.id, meta)).rejects.toMatchObject({ status: 409 });
     const { party } = await declineSplitByLink(parties[1]!.id, meta);
     expect(party.status).toBe("declined");
@@ -241,7 +335,15 @@ describe("proposing, answering and confirming", () => {
       field: "effectiveFrom",
       message: "Version 1 starts on 2026-01-01: a new version must start after it, on 2026-01-02 or later.",
     });
-    const { version: v2, parties } = await proposeSplit(mia, song, proposal("2026-09-01", [["member@example.com", 8000], ["producer@example.com", 2000]]), meta);
+    const { version: v2, parties } = await proposeSplit(
+      mia,
+      song,
+      proposal("2026-09-01", [
+        ["member@example.com", 8000],
+        ["producer@example.com", 2000],
+      ]),
+      meta,
+    );
     // Still a proposal: version 1 is in force on every date.
     expect((await splitInForce(song.id, "2026-10-01"))?.version.id).toBe(v1.id);
     await confirmSplit(mia, song, v2.id, meta);
@@ -279,7 +381,8 @@ describe("proposing, answering and confirming", () => {
     });
     await expect(proposeSplit(mia, song, proposal("2026-04-01", [["member@example.com", 10000]]), meta)).rejects.toMatchObject({
       status: 400,
-      message: "Sales up to the period starting 2026-05-01 are already posted and paid under the split in force then. A new version can start on 2026-05-02 or later.",
+      message:
+        "Sales up to the period starting 2026-05-01 are already posted and paid under the split in force then. A new version can start on 2026-05-02 or later.",
     });
     const { version } = await proposeSplit(mia, song, proposal("2026-06-01", [["member@example.com", 10000]]), meta);
     // Posted after the proposal: confirming re-checks.
@@ -312,7 +415,10 @@ describe("proposing, answering and confirming", () => {
     await confirmSplit(mia, song, v3.id, meta);
     expect((await withdrawSplit(mia, song, v3.id, meta, "2026-11-25")).status).toBe("withdrawn");
     // A withdrawn version's party can no longer answer.
-    const [party] = await db().select().from(splitParties).where(and(eq(splitParties.versionId, v2.id)));
+    const [party] = await db()
+      .select()
+      .from(splitParties)
+      .where(and(eq(splitParties.versionId, v2.id)));
     await expect(answerSplit(mia, party!.id, "accepted", meta)).rejects.toMatchObject({ status: 404 });
   });
 
@@ -321,7 +427,14 @@ describe("proposing, answering and confirming", () => {
     const { parties } = await proposeSplit(
       mia,
       song,
-      proposal("2027-01-01", [["member@example.com", 5000], ["producer@example.com", 5000]], { partyIndex: 1, amountMicros: 1_500_000_000n }),
+      proposal(
+        "2027-01-01",
+        [
+          ["member@example.com", 5000],
+          ["producer@example.com", 5000],
+        ],
+        { partyIndex: 1, amountMicros: 1_500_000_000n },
+      ),
       meta,
     );
     expect(parties.map((p) => p.recoupMicros)).toEqual([0n, 1_500_000_000n]);

@@ -2,7 +2,18 @@ import { releaseHeldShare } from "~/modules/ledger/held-shares.server";
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors";
-import { profiles, songs, splitEvents, splitParties, splitVersions, users, type SplitEventKind, type SplitParty, type SplitVersion, type User } from "~/db/schema";
+import {
+  profiles,
+  songs,
+  splitEvents,
+  splitParties,
+  splitVersions,
+  users,
+  type SplitEventKind,
+  type SplitParty,
+  type SplitVersion,
+  type User,
+} from "~/db/schema";
 import { env } from "~/env.server";
 import { normalizeEmail } from "~/modules/accounts/accounts.server";
 import { fullName } from "~/modules/accounts/current-user.server";
@@ -118,7 +129,10 @@ function validateProposal(input: ProposalInput) {
   }
 }
 
-async function recordEvent(tx: Db, event: { songId: number; versionId: number; partyId?: string | null; kind: SplitEventKind; message: string; actorId: number | null; ip: string | null }) {
+async function recordEvent(
+  tx: Db,
+  event: { songId: number; versionId: number; partyId?: string | null; kind: SplitEventKind; message: string; actorId: number | null; ip: string | null },
+) {
   await tx.insert(splitEvents).values({ ...event, partyId: event.partyId ?? null });
 }
 
@@ -126,14 +140,23 @@ async function recordEvent(tx: Db, event: { songId: number; versionId: number; p
  * Proposes a version of the song's split and invites its parties. The caller checked the right to propose.
  * The proposer's own party (if any) is accepted on the spot, with their IP.
  */
-export async function proposeSplit(actor: SplitActor, song: SongRef, input: ProposalInput, meta: RequestMeta): Promise<{ version: SplitVersion; parties: SplitParty[]; inviteUrls: Map<string, string> }> {
+export async function proposeSplit(
+  actor: SplitActor,
+  song: SongRef,
+  input: ProposalInput,
+  meta: RequestMeta,
+): Promise<{ version: SplitVersion; parties: SplitParty[]; inviteUrls: Map<string, string> }> {
   validateProposal(input);
   let created: { version: SplitVersion; parties: SplitParty[] };
   try {
     created = await db().transaction(async (tx) => {
       // One proposal at a time per song: the song row is the lock that orders concurrent proposals.
       await tx.select({ id: songs.id }).from(songs).where(eq(songs.id, song.id)).for("update");
-      const [open] = await tx.select({ number: splitVersions.number }).from(splitVersions).where(and(eq(splitVersions.songId, song.id), eq(splitVersions.status, "proposed"))).limit(1);
+      const [open] = await tx
+        .select({ number: splitVersions.number })
+        .from(splitVersions)
+        .where(and(eq(splitVersions.songId, song.id), eq(splitVersions.status, "proposed")))
+        .limit(1);
       if (open) throw new SplitError(409, `Version ${open.number} is still a proposal: confirm or withdraw it before proposing another.`);
       const problem = await effectiveDateProblem(tx, song.id, input.effectiveFrom);
       if (problem) throw new SplitError(400, problem, "effectiveFrom");
@@ -190,7 +213,12 @@ export async function proposeSplit(actor: SplitActor, song: SongRef, input: Prop
     if (isUniqueViolation(error)) throw new SplitError(409, "Another version was proposed for this song at the same moment. Reload the page.");
     throw error;
   }
-  const inviteUrls = await inviteParties(actor, song, created.version, created.parties.filter((p) => p.status === "pending"));
+  const inviteUrls = await inviteParties(
+    actor,
+    song,
+    created.version,
+    created.parties.filter((p) => p.status === "pending"),
+  );
   return { ...created, inviteUrls };
 }
 
@@ -280,7 +308,11 @@ export async function confirmSplit(actor: SplitActor, song: SongRef, versionId: 
   const confirmed = await db().transaction(async (tx) => {
     await tx.select({ id: songs.id }).from(songs).where(eq(songs.id, song.id)).for("update");
     const version = await lockVersion(tx, song.id, versionId);
-    if (version.status !== "proposed") throw new SplitError(409, version.status === "confirmed" ? `Version ${version.number} is confirmed already.` : `Version ${version.number} was withdrawn.`);
+    if (version.status !== "proposed")
+      throw new SplitError(
+        409,
+        version.status === "confirmed" ? `Version ${version.number} is confirmed already.` : `Version ${version.number} was withdrawn.`,
+      );
     const problem = await effectiveDateProblem(tx, song.id, version.effectiveFrom, version.id);
     if (problem) throw new SplitError(409, `${problem} Withdraw this proposal and propose it again with a later date.`);
     const now = new Date();
@@ -328,7 +360,8 @@ export async function withdrawSplit(actor: SplitActor, song: SongRef, versionId:
     if (version.status === "withdrawn") throw new SplitError(409, `Version ${version.number} was withdrawn already.`);
     if (version.status === "confirmed") {
       if (!canConfirmSplits(actor, song)) throw new SplitError(403, "Only the artist page's owner or an administrator withdraws a confirmed split.");
-      if (version.effectiveFrom <= today) throw new SplitError(409, `Version ${version.number} is in force since ${version.effectiveFrom}: propose a new version instead.`);
+      if (version.effectiveFrom <= today)
+        throw new SplitError(409, `Version ${version.number} is in force since ${version.effectiveFrom}: propose a new version instead.`);
     }
     const [updated] = await tx
       .update(splitVersions)
@@ -354,7 +387,12 @@ export async function withdrawSplit(actor: SplitActor, song: SongRef, versionId:
 }
 
 /** Tells every member party of the version (but the one acting) what happened. */
-async function notifyParties(song: SongRef, versionId: number, exceptUserId: number, input: { type: string; message: string; color: "green" | "orange" | "blue" }) {
+async function notifyParties(
+  song: SongRef,
+  versionId: number,
+  exceptUserId: number,
+  input: { type: string; message: string; color: "green" | "orange" | "blue" },
+) {
   const members = await db()
     .selectDistinct({ userId: splitParties.userId })
     .from(splitParties)
@@ -373,11 +411,21 @@ export type SplitAnswer = "accepted" | "declined";
  * be the user's (linked, or addressed to their verified email); the answer, its time and IP are kept for
  * the signed sheet. A declined share goes back to the artist page's owner, which the history says.
  */
-export async function answerSplit(user: Pick<User, "id" | "name" | "lastName" | "email" | "emailVerifiedAt">, partyId: string, answer: SplitAnswer, meta: RequestMeta): Promise<{ party: SplitParty; version: SplitVersion; song: SongRef }> {
+export async function answerSplit(
+  user: Pick<User, "id" | "name" | "lastName" | "email" | "emailVerifiedAt">,
+  partyId: string,
+  answer: SplitAnswer,
+  meta: RequestMeta,
+): Promise<{ party: SplitParty; version: SplitVersion; song: SongRef }> {
   if (!/^[0-9a-f-]{36}$/i.test(partyId)) throw new SplitError(404, MISSING_PROPOSAL);
   const result = await db().transaction(async (tx) => {
     const [row] = await tx
-      .select({ party: splitParties, version: splitVersions, song: { id: songs.id, title: songs.title }, artist: { id: profiles.id, name: profiles.name, ownerId: profiles.ownerId } })
+      .select({
+        party: splitParties,
+        version: splitVersions,
+        song: { id: songs.id, title: songs.title },
+        artist: { id: profiles.id, name: profiles.name, ownerId: profiles.ownerId },
+      })
       .from(splitParties)
       .innerJoin(splitVersions, eq(splitVersions.id, splitParties.versionId))
       .innerJoin(songs, eq(songs.id, splitVersions.songId))
@@ -400,8 +448,12 @@ export async function answerSplit(user: Pick<User, "id" | "name" | "lastName" | 
     await recordEvent(tx, { songId: row.song.id, versionId: row.version.id, partyId, kind: answer, message, actorId: user.id, ip: meta.ip });
     await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: answer === "accepted" ? user.id : row.artist.ownerId, answer, actorId: user.id });
     // Was this the last answer a proposal waited for? Then only the owner's confirmation is missing.
-    const parties = row.version.status === "proposed" ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id)) : [];
-    const ready = row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
+    const parties =
+      row.version.status === "proposed"
+        ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id))
+        : [];
+    const ready =
+      row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
     return { party: party!, version: row.version, song: { ...row.song, artist: row.artist }, ready };
   });
   const owner = result.song.artist.ownerId;
@@ -431,7 +483,12 @@ export async function declineSplitByLink(partyId: string, meta: RequestMeta): Pr
   if (!/^[0-9a-f-]{36}$/i.test(partyId)) throw new SplitError(404, MISSING_PROPOSAL);
   const result = await db().transaction(async (tx) => {
     const [row] = await tx
-      .select({ party: splitParties, version: splitVersions, song: { id: songs.id, title: songs.title }, artist: { id: profiles.id, name: profiles.name, ownerId: profiles.ownerId } })
+      .select({
+        party: splitParties,
+        version: splitVersions,
+        song: { id: songs.id, title: songs.title },
+        artist: { id: profiles.id, name: profiles.name, ownerId: profiles.ownerId },
+      })
       .from(splitParties)
       .innerJoin(splitVersions, eq(splitVersions.id, splitParties.versionId))
       .innerJoin(songs, eq(songs.id, splitVersions.songId))
@@ -456,8 +513,12 @@ export async function declineSplitByLink(partyId: string, meta: RequestMeta): Pr
       ip: meta.ip,
     });
     await releaseHeldShare(tx, { splitPartyId: partyId, toUserId: row.artist.ownerId, answer: "declined", actorId: null });
-    const parties = row.version.status === "proposed" ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id)) : [];
-    const ready = row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
+    const parties =
+      row.version.status === "proposed"
+        ? await tx.select({ status: splitParties.status, userId: splitParties.userId }).from(splitParties).where(eq(splitParties.versionId, row.version.id))
+        : [];
+    const ready =
+      row.version.status === "proposed" ? awaitingConfirmation(parties.map((p) => ({ status: p.status, isOwner: p.userId === row.artist.ownerId }))) : null;
     return { party: party!, version: row.version, song: { ...row.song, artist: row.artist }, ready };
   });
   const declined = `${result.party.email} declined ${formatBps(result.party.shareBps)} of the split of “${result.song.title}”.`;

@@ -54,7 +54,7 @@ async function insertVersion(name: string, publishedAt: Date, content = `<p>${na
 describe("sanitizeVersionHtml", () => {
   it("keeps headings, lists, links, emphasis and code", () => {
     const html =
-      '<h2>New</h2><h3>Small</h3><p>Some <strong>bold</strong>, <em>italic</em> and <code>code</code>.</p>' +
+      "<h2>New</h2><h3>Small</h3><p>Some <strong>bold</strong>, <em>italic</em> and <code>code</code>.</p>" +
       '<ul><li>one</li></ul><ol start="3"><li>two</li></ol><pre><code>npm start</code></pre>' +
       '<p><a href="https://example.com/notes" title="Notes">notes</a> <a href="/member/1/dashboard">here</a> <a href="mailto:a@example.com">mail</a></p>';
     expect(sanitizeVersionHtml(html)).toBe(html);

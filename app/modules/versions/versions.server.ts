@@ -16,12 +16,34 @@ import { VERSION_PUBLISHED_EVENT, VERSIONS_CHANNEL, type VersionContent, type Wh
 
 const sanitizeOptions: sanitizeHtml.IOptions = {
   allowedTags: [
-    "h1", "h2", "h3", "h4", "h5", "h6",
-    "p", "br", "hr", "blockquote",
-    "ul", "ol", "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "br",
+    "hr",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
     "a",
-    "strong", "b", "em", "i", "u", "s", "del", "mark", "small", "sub", "sup",
-    "code", "pre", "kbd",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "del",
+    "mark",
+    "small",
+    "sub",
+    "sup",
+    "code",
+    "pre",
+    "kbd",
   ],
   allowedAttributes: { a: ["href", "title", "target", "rel"], ol: ["start"] },
   allowedSchemes: ["http", "https", "mailto"],
@@ -65,12 +87,7 @@ export interface PublishedVersion extends VersionContent {
  * then announces it on the public "app-versions" channel with only `{ id, name }`. The announcement is
  * best effort (see `publish`); `socketId` skips the publisher's own socket.
  */
-export async function publishVersion(input: {
-  name: string;
-  content: string;
-  publishedBy: number | null;
-  socketId?: string;
-}): Promise<PublishedVersion> {
+export async function publishVersion(input: { name: string; content: string; publishedBy: number | null; socketId?: string }): Promise<PublishedVersion> {
   const parsed = PublishVersionSchema.safeParse({ name: input.name, content: input.content });
   if (!parsed.success) {
     const fieldErrors: Partial<Record<"name" | "content", string[]>> = {};
@@ -88,10 +105,7 @@ export async function publishVersion(input: {
   }
 
   const row = await db().transaction(async (tx) => {
-    const [created] = await tx
-      .insert(appVersions)
-      .values({ name: parsed.data.name, content, publishedBy: input.publishedBy })
-      .returning();
+    const [created] = await tx.insert(appVersions).values({ name: parsed.data.name, content, publishedBy: input.publishedBy }).returning();
     // The author wrote it: no "What's new" about their own notes.
     if (input.publishedBy !== null) {
       await tx.insert(appVersionViews).values({ userId: input.publishedBy, versionId: created!.id }).onConflictDoNothing();

@@ -2,16 +2,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { READY, READY_PASSWORD, readyName } from "../support/account-admin-accounts";
-import {
-  avatarButton,
-  flash,
-  INVALID_CREDENTIALS,
-  largePng,
-  logInMember,
-  otherBrowser,
-  solidImage,
-  tryLogin,
-} from "../support/account-admin-helpers";
+import { avatarButton, flash, INVALID_CREDENTIALS, largePng, logInMember, otherBrowser, solidImage, tryLogin } from "../support/account-admin-helpers";
 import { DEMO, DEMO_IDS, DEMO_NAMES, DEMO_PASSWORD } from "../support/accounts";
 import { actionLink, mailsTo, waitForMail } from "../support/outbox";
 import { pathOf } from "../support/signed-links";
@@ -140,7 +131,12 @@ test("changing the names saves them and updates the title and the header", async
   await expect(lastName(page)).toHaveValue("Renamed-Öz");
 });
 
-test("changing the email asks for the password and waits for the link: cancel kills it, the next link switches the address, and the old address can undo it", async ({ page, app, browser, browserErrors }) => {
+test("changing the email asks for the password and waits for the link: cancel kills it, the next link switches the address, and the old address can undo it", async ({
+  page,
+  app,
+  browser,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(410);
   browserErrors.allowStatus(403); // the "Confirm it is you" form
   const oldEmail = READY.profileEmail;

@@ -1,13 +1,5 @@
 import type { Page } from "@playwright/test";
-import {
-  BULK_COUNT,
-  bulkMember,
-  PENDING_RESEND,
-  READY,
-  READY_PASSWORD,
-  readyName,
-  UNVERIFIED_RESEND,
-} from "../support/account-admin-accounts";
+import { BULK_COUNT, bulkMember, PENDING_RESEND, READY, READY_PASSWORD, readyName, UNVERIFIED_RESEND } from "../support/account-admin-accounts";
 import { flash, otherBrowser, tryLogin } from "../support/account-admin-helpers";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
 import { actionLink, mailsTo, waitForMail } from "../support/outbox";
@@ -25,7 +17,10 @@ const ACTIVATE_SUBJECT = /^Activate your Backline account$/;
 
 const table = (page: Page) => page.getByRole("table");
 /** Body rows only (the header row has column headers, not a row header). */
-const bodyRows = (page: Page) => table(page).getByRole("row").filter({ has: page.getByRole("rowheader") });
+const bodyRows = (page: Page) =>
+  table(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader") });
 const rowNames = (page: Page) => table(page).getByRole("rowheader");
 const pager = (page: Page) => page.getByRole("navigation", { name: "Member list pages" });
 const createForm = (page: Page) => page.getByRole("form", { name: "Create member" });
@@ -185,12 +180,7 @@ test("pages of 25 with page links, aria-current and the search kept", async ({ p
 });
 
 test.describe("create member", () => {
-  test("flash, the new member's page, an activation mail whose link sets a password, then they can log in", async ({
-    page,
-    app,
-    browser,
-    browserErrors,
-  }) => {
+  test("flash, the new member's page, an activation mail whose link sets a password, then they can log in", async ({ page, app, browser, browserErrors }) => {
     await asAdmin(app);
     await app.goto("/admin/members");
     await page.getByText("Create member", { exact: true }).click();
@@ -324,12 +314,7 @@ test.describe("a member's page", () => {
     await expect(page.getByRole("button", { name: "Suspend account" })).toHaveCount(0);
   });
 
-  test("suspending signs the member out everywhere and stops logins; reactivating lets them in again", async ({
-    page,
-    app,
-    browser,
-    browserErrors,
-  }) => {
+  test("suspending signs the member out everywhere and stops logins; reactivating lets them in again", async ({ page, app, browser, browserErrors }) => {
     // Two browsers, two logins and a dozen page loads: more than the default 30 s on a loaded 2-core machine.
     test.slow();
     browserErrors.allowStatus(403);
@@ -453,7 +438,11 @@ test.describe("on a phone", () => {
     });
     expect(emailLabel.content).toContain("Email");
     expect(emailLabel.display).not.toBe("none");
-    expect(await table(page).locator("thead").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    expect(
+      await table(page)
+        .locator("thead")
+        .evaluate((el) => el.getBoundingClientRect().height),
+    ).toBeLessThanOrEqual(1);
     const box = (await row.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);

@@ -36,9 +36,18 @@ async function openOwnAffiliate(page: Page, app: { goto: (path: string) => Promi
 
 /** A figure's value (the card's second paragraph) by its label. */
 const figure = (page: Page, label: string) =>
-  page.getByRole("group", { name: "Affiliate figures" }).locator("div", { has: page.getByText(label, { exact: true }) }).last().locator("p").nth(1);
+  page
+    .getByRole("group", { name: "Affiliate figures" })
+    .locator("div", { has: page.getByText(label, { exact: true }) })
+    .last()
+    .locator("p")
+    .nth(1);
 
-test("a new visitor signs up as an affiliate: bad input beside the fields, values kept, then pending for the administrator", async ({ page, app, browserErrors }) => {
+test("a new visitor signs up as an affiliate: bad input beside the fields, values kept, then pending for the administrator", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(400);
   const response = await app.goto("/register/affiliate");
   expect(response?.status()).toBe(200);
@@ -91,7 +100,11 @@ test("an existing member applies with their own account and finds the Affiliate 
   await expect(page).toHaveURL(own);
 });
 
-test("an administrator approves, sets the rate, suspends and rejects with a reason; bad input stays beside the field; approving needs two-factor", async ({ page, app, browserErrors }) => {
+test("an administrator approves, sets the rate, suspends and rejects with a reason; bad input stays beside the field; approving needs two-factor", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(400);
   browserErrors.allowStatus(403); // approving without two-factor
   await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
@@ -155,7 +168,11 @@ test("an administrator approves, sets the rate, suspends and rejects with a reas
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
 });
 
-test("a visitor following two affiliates' links registers: the first touch wins, clicks are counted, the cookie is first-party and HttpOnly", async ({ page, app, browser }) => {
+test("a visitor following two affiliates' links registers: the first touch wins, clicks are counted, the cookie is first-party and HttpOnly", async ({
+  page,
+  app,
+  browser,
+}) => {
   // An unknown code sets nothing.
   await app.goto("/register?ref=NOSUCHCODE");
   expect((await page.context().cookies()).find((c) => c.name === "backline_ref")).toBeUndefined();
@@ -170,7 +187,10 @@ test("a visitor following two affiliates' links registers: the first touch wins,
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL("/login");
 
-  for (const [email, signUps] of [[AFF.first, "1"], [AFF.second, "0"]] as const) {
+  for (const [email, signUps] of [
+    [AFF.first, "1"],
+    [AFF.second, "0"],
+  ] as const) {
     const context = await browser.newContext();
     const other = await context.newPage();
     const location = (await other.request.post("/login", { form: { email, password: AFF_PASSWORD, redirect: "" }, maxRedirects: 0 })).headers()["location"]!;
@@ -179,7 +199,9 @@ test("a visitor following two affiliates' links registers: the first touch wins,
     await other.goto((await entry.getAttribute("href"))!);
     await expect(figure(other, "Sign-ups")).toHaveText(signUps);
     await expect(figure(other, "Clicks")).toHaveText("1");
-    await expect(other.getByLabel("Sign-up link", { exact: true })).toHaveValue(new RegExp(`/register\\?ref=${email === AFF.first ? AFF_CODES.first : AFF_CODES.second}$`));
+    await expect(other.getByLabel("Sign-up link", { exact: true })).toHaveValue(
+      new RegExp(`/register\\?ref=${email === AFF.first ? AFF_CODES.first : AFF_CODES.second}$`),
+    );
     await expect(other.getByRole("link", { name: "Share on Facebook" })).toBeVisible();
     await context.close();
   }
@@ -239,7 +261,12 @@ test("guards: visitors and members never reach the admin pages; a member never s
   const strangerHome = await app.logInQuickly(AFF.stranger, AFF_PASSWORD);
   await app.goto(strangerHome);
   const strangerId = Number(/\/member\/(\d+)\//.exec(page.url())![1]);
-  for (const path of [own.href, `/member/${strangerId}/affiliate/${own.affiliateId}`, `/member/${strangerId}/affiliate/abc`, `/member/${strangerId}/affiliate/99999999999`]) {
+  for (const path of [
+    own.href,
+    `/member/${strangerId}/affiliate/${own.affiliateId}`,
+    `/member/${strangerId}/affiliate/abc`,
+    `/member/${strangerId}/affiliate/99999999999`,
+  ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
   }

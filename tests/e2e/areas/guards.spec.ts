@@ -49,10 +49,7 @@ test.describe("without a session", () => {
   });
 });
 
-test("a user who has not agreed to the documents is sent to /login listing them, and 'I agree' continues to their dashboard", async ({
-  page,
-  app,
-}) => {
+test("a user who has not agreed to the documents is sent to /login listing them, and 'I agree' continues to their dashboard", async ({ page, app }) => {
   // new@example.com belongs to legal-agreement.spec.ts; this prepared account is in the same state.
   const location = await app.logInQuickly(UNSIGNED.guard, UNSIGNED_PASSWORD);
   const id = /^\/login\?redirect=%2Fmember%2F(\d+)%2Fdashboard$/.exec(location)?.[1];
@@ -62,7 +59,10 @@ test("a user who has not agreed to the documents is sent to /login listing them,
   await page.goto(dashboard);
   await expect(page).toHaveURL(loginFor(dashboard));
   await expect(page.getByRole("heading", { name: "Before you continue" })).toBeVisible();
-  await expect(page.getByRole("main").getByRole("listitem")).toHaveText([/^Privacy Policy\s*Read Privacy Policy$/, /^Terms of Service\s*Read Terms of Service$/]);
+  await expect(page.getByRole("main").getByRole("listitem")).toHaveText([
+    /^Privacy Policy\s*Read Privacy Policy$/,
+    /^Terms of Service\s*Read Terms of Service$/,
+  ]);
   // Only the public site's header: no area shell and no dashboard before agreeing.
   await expect(page.getByRole("navigation", { name: "Member menu" })).toHaveCount(0);
   await expect(page.getByText(/^Member since /)).toHaveCount(0);
@@ -83,11 +83,7 @@ test("a member opening /admin/dashboard ends on their own member dashboard", asy
   await expect(page.getByText(/^Member since /)).toBeVisible();
 });
 
-test("a member opening another member's area gets Not Found with status 404 and none of that member's data", async ({
-  page,
-  app,
-  browserErrors,
-}) => {
+test("a member opening another member's area gets Not Found with status 404 and none of that member's data", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(404);
   await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
   for (const path of [`/member/${DEMO_IDS.admin}/dashboard`, `/member/${DEMO_IDS.newcomer}/nope`]) {
@@ -171,8 +167,5 @@ test("an unknown path inside the member area is the area's Not Found (404) insid
   await expect(page).toHaveTitle("Mia Member | Not Found | Backline");
   await expect(page.getByRole("main").getByRole("heading", { level: 1, name: "Not Found" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Member menu" })).toBeVisible();
-  await expect(page.getByRole("main").getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute(
-    "href",
-    `/member/${DEMO_IDS.member}/dashboard`,
-  );
+  await expect(page.getByRole("main").getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", `/member/${DEMO_IDS.member}/dashboard`);
 });

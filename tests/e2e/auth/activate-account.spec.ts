@@ -52,13 +52,9 @@ test("bad input is flagged beside the fields and the link stays usable", async (
   await app.goto(pathOf(link));
   await page.getByLabel("Repeat new password").press("Enter");
   await expect(page.getByLabel("New password", { exact: true })).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(
-    /^Choose a password\.\s*At least 8 characters\.$/,
-  );
+  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(/^Choose a password\.\s*At least 8 characters\.$/);
   await choosePassword(page, "short", "short");
-  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(
-    /^Use at least 8 characters\.\s*At least 8 characters\.$/,
-  );
+  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(/^Use at least 8 characters\.\s*At least 8 characters\.$/);
   await choosePassword(page, "first-password", "second-password");
   await expect(page.getByLabel("Repeat new password")).toHaveAccessibleDescription("The two passwords do not match.");
   await expect(page).toHaveURL(pathOf(link));
@@ -126,9 +122,7 @@ test.describe("without JavaScript", () => {
     const link = await activationLink(PENDING.noJs);
     await app.goto(pathOf(link));
     await choosePassword(page, "short");
-    await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(
-      /^Use at least 8 characters\.\s*At least 8 characters\.$/,
-    );
+    await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(/^Use at least 8 characters\.\s*At least 8 characters\.$/);
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue("");
     await choosePassword(page, "no-js-activated");
     await expect(page).toHaveURL("/login");

@@ -3,10 +3,7 @@ import { expect, test } from "../support/test";
 
 /** A user who has not agreed to every required document is kept on /login until they do. */
 
-test("new@example.com agrees to the documents, continues to the redirect target and is not asked again", async ({
-  page,
-  app,
-}) => {
+test("new@example.com agrees to the documents, continues to the redirect target and is not asked again", async ({ page, app }) => {
   await app.logIn(DEMO.newcomer, DEMO_PASSWORD, { redirect: "/legal-terms/terms-of-service" });
   await expect(page).toHaveURL(`/login?${new URLSearchParams({ redirect: "/legal-terms/terms-of-service" })}`);
   await expect(page).toHaveTitle("Legal agreements | Backline");

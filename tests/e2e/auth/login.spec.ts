@@ -116,9 +116,7 @@ test.describe("login page", () => {
     const before = mailsTo(user.email, /Verify your email/).length;
     expect(before).toBe(1);
     await app.logIn(user.email, user.password);
-    await expect(page.getByRole("alert")).toHaveText(
-      "Please verify your email address first. We have sent you a new verification link.",
-    );
+    await expect(page.getByRole("alert")).toHaveText("Please verify your email address first. We have sent you a new verification link.");
     expect(await app.sessionCookie()).toBeUndefined();
     const fresh = await waitForMail(user.email, { subject: /Verify your email/, after: before });
     expect(fresh.links[0]).toContain(`/email-verify/`);

@@ -13,9 +13,7 @@ async function requestReset(app: App, email: string) {
   await app.goto("/forgot-password");
   await app.page.getByLabel("Email").fill(email);
   await app.page.getByRole("button", { name: "Send reset link" }).click();
-  await expect(app.page.getByRole("status")).toHaveText(
-    `If an account exists for ${email}, a reset link is on its way. It works once, for 60 minutes.`,
-  );
+  await expect(app.page.getByRole("status")).toHaveText(`If an account exists for ${email}, a reset link is on its way. It works once, for 60 minutes.`);
 }
 
 async function choosePassword(page: Page, password: string, repeat = password) {
@@ -45,9 +43,7 @@ test.describe("forgot password", () => {
     const before = mailsTo(DEMO.admin, RESET_SUBJECT).length;
     await requestReset(app, DEMO.admin.toUpperCase());
     const mail = await waitForMail(DEMO.admin, { subject: RESET_SUBJECT, after: before });
-    expect(actionLink(mail)).toMatch(
-      new RegExp(`^${process.env.E2E_BASE_URL}/password-reset/[^/?]+\\?expires=\\d+&signature=[0-9a-f]{64}$`),
-    );
+    expect(actionLink(mail)).toMatch(new RegExp(`^${process.env.E2E_BASE_URL}/password-reset/[^/?]+\\?expires=\\d+&signature=[0-9a-f]{64}$`));
     // The demo admin's password is not touched: the link is never opened.
   });
 
@@ -77,9 +73,7 @@ test.describe("reset password", () => {
 
     // Bad input first: too short, then not matching.
     await choosePassword(page, "short");
-    await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(
-      /^Use at least 8 characters\.\s*At least 8 characters\.$/,
-    );
+    await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(/^Use at least 8 characters\.\s*At least 8 characters\.$/);
     await choosePassword(page, "long-enough-1", "long-enough-2");
     await expect(page.getByLabel("Repeat new password")).toHaveAccessibleDescription("The two passwords do not match.");
 

@@ -40,9 +40,7 @@ test("registers, emails a verification link and keeps the user out until verifie
   await submit(page);
 
   await expect(page).toHaveURL("/login");
-  await expect(page.getByRole("status")).toHaveText(
-    `Almost there: we sent a message to ${user.email}. Open it to continue.`,
-  );
+  await expect(page.getByRole("status")).toHaveText(`Almost there: we sent a message to ${user.email}. Open it to continue.`);
   const mail = await waitForMail(user.email, { subject: /^Verify your email address for Backline$/ });
   expect(mail.text).toContain("Hello Test,");
   expect(mail.links).toHaveLength(1);
@@ -66,9 +64,7 @@ test("client-side errors appear beside each field and typed values stay", async 
   await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Enter your email address.");
   await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription(/^Choose a password\.\s*At least 8 characters\.$/);
-  await expect(page.getByRole("checkbox")).toHaveAccessibleDescription(
-    "Agree to the Terms of Service and Privacy Policy to continue.",
-  );
+  await expect(page.getByRole("checkbox")).toHaveAccessibleDescription("Agree to the Terms of Service and Privacy Policy to continue.");
 
   const user = newUserData("register-client");
   await fillRegisterForm(page, { ...user, email: "not-an-email", password: "short" }, { repeat: "something-else" });
@@ -107,7 +103,15 @@ test("an address that already has an account gets the same answer as a new one, 
 test("a bot that fills the hidden honeypot field gets no account", async ({ request }) => {
   const user = newUserData("honeypot");
   const response = await request.post("/register", {
-    form: { name: "Bot", lastName: "Bot", email: user.email, password: user.password, passwordConfirmation: user.password, terms: "on", website_url: "https://spam.example" },
+    form: {
+      name: "Bot",
+      lastName: "Bot",
+      email: user.email,
+      password: user.password,
+      passwordConfirmation: user.password,
+      terms: "on",
+      website_url: "https://spam.example",
+    },
     maxRedirects: 0,
   });
   expect(response.status()).toBe(400);
@@ -129,12 +133,8 @@ test.describe("without JavaScript", () => {
 
     await expect(page).toHaveURL("/register");
     await expect(page.getByRole("checkbox")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByRole("checkbox")).toHaveAccessibleDescription(
-      "Agree to the Terms of Service and Privacy Policy to continue.",
-    );
-    await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription(
-      /^Use at least 8 characters\.\s*At least 8 characters\.$/,
-    );
+    await expect(page.getByRole("checkbox")).toHaveAccessibleDescription("Agree to the Terms of Service and Privacy Policy to continue.");
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription(/^Use at least 8 characters\.\s*At least 8 characters\.$/);
     await expect(page.getByRole("checkbox")).not.toBeChecked();
     await expect(page.getByLabel("First name")).toHaveValue(user.name);
     await expect(page.getByLabel("Last name")).toHaveValue(user.lastName);

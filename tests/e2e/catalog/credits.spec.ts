@@ -61,7 +61,9 @@ test("a producer is invited by email, creates the account from the link and the 
   await page.reload();
   await expect(credits(page).getByRole("list", { name: "Credits" })).toContainText("Pia Producer");
   await expect(credits(page).getByRole("list", { name: "Credits" })).toContainText("Verified");
-  await credits(page).getByRole("button", { name: `Withdraw the credit of ${email}` }).click();
+  await credits(page)
+    .getByRole("button", { name: `Withdraw the credit of ${email}` })
+    .click();
   await expect(flash(page)).toContainText("The credit is withdrawn.");
   await expect(credits(page).getByRole("list", { name: "Credits" })).toContainText("Withdrawn");
 });

@@ -57,7 +57,7 @@ test("a new track is made on the Tracks step, its audio uploaded with progress; 
   await page.evaluate(() => {
     const w = window as unknown as { __sawProgress?: boolean };
     new MutationObserver(() => {
-      if (document.querySelector("progress[aria-label=\"Uploading the track's audio\"]")) w.__sawProgress = true;
+      if (document.querySelector('progress[aria-label="Uploading the track\'s audio"]')) w.__sawProgress = true;
     }).observe(document.body, { childList: true, subtree: true });
   });
 
@@ -119,7 +119,10 @@ test.describe("without JavaScript", () => {
     await newTrack.getByRole("button", { name: "Add the new track" }).click();
     await expect(page.getByRole("region", { name: "New track" }).getByText("Enter the track's title.")).toBeVisible();
     await page.getByRole("region", { name: "New track" }).getByLabel("Title").fill("Plain Song");
-    await page.getByRole("region", { name: "New track" }).getByLabel("Audio (WAV or FLAC)").setInputFiles({ name: "plain.wav", mimeType: "audio/wav", buffer: wav() });
+    await page
+      .getByRole("region", { name: "New track" })
+      .getByLabel("Audio (WAV or FLAC)")
+      .setInputFiles({ name: "plain.wav", mimeType: "audio/wav", buffer: wav() });
     await page.getByRole("region", { name: "New track" }).getByRole("button", { name: "Add the new track" }).click();
     await expect(flash(page)).toContainText("“Plain Song” is added with its audio");
     await expect(page).toHaveURL(/step=tracks&done=new-track-\d+$/);
@@ -151,7 +154,10 @@ test("a release not marked explicit with an explicit track: its reason code in p
   await admin.context.close();
 
   // Submitting is refused: one box says why, no second list or alert.
-  await page.getByRole("navigation", { name: "Distribution steps" }).getByRole("link", { name: /Submit/ }).click();
+  await page
+    .getByRole("navigation", { name: "Distribution steps" })
+    .getByRole("link", { name: /Submit/ })
+    .click();
   await app.hydrated();
   await page.getByRole("button", { name: "Submit for review" }).click();
   const refused = page.getByRole("region", { name: "Why the submission was refused" });
@@ -167,7 +173,10 @@ test("a release not marked explicit with an explicit track: its reason code in p
   await page.getByLabel("Explicit (parental advisory): at least one track is explicit").check();
   await page.getByRole("button", { name: "Save and continue" }).click();
   await expect(flash(page)).toContainText("The release's details are saved.");
-  await page.getByRole("navigation", { name: "Distribution steps" }).getByRole("link", { name: /Submit/ }).click();
+  await page
+    .getByRole("navigation", { name: "Distribution steps" })
+    .getByRole("link", { name: /Submit/ })
+    .click();
   await expect(page.getByRole("region", { name: "Still to fix" })).toContainText("Everything the stores need is there.");
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(flash(page)).toContainText("“Loud Harbour” is submitted for review.");
@@ -203,9 +212,17 @@ test("the seven-step bar fits: every label whole at 1280 px, the numbers and the
       const list = el.querySelector("ol")!;
       const items = [...list.querySelectorAll("li")];
       // Text cut off by its box (overflow hidden or scrolling); the screen-reader-only labels (1 px boxes) are meant so.
-      const clipped = [...el.querySelectorAll("*")].filter((node) => node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== "visible").length;
+      const clipped = [...el.querySelectorAll("*")].filter(
+        (node) => node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== "visible",
+      ).length;
       const outside = items.filter((li) => li.getBoundingClientRect().right > window.innerWidth + 0.5 || li.getBoundingClientRect().left < -0.5).length;
-      return { items: items.length, listScrolls: list.scrollWidth > list.clientWidth + 1, clipped, outside, pageScrolls: document.documentElement.scrollWidth > window.innerWidth };
+      return {
+        items: items.length,
+        listScrolls: list.scrollWidth > list.clientWidth + 1,
+        clipped,
+        outside,
+        pageScrolls: document.documentElement.scrollWidth > window.innerWidth,
+      };
     });
     expect(fits, `at ${width} px`).toEqual({ items: 7, listScrolls: false, clipped: 0, outside: 0, pageScrolls: false });
     if (width >= 640) {

@@ -39,7 +39,12 @@ test("guards: signed out goes to log in; another member's draft and area answer 
   expect((await page.goto(`/member/${strangerId}/digital-distribution/start?release=${releaseId}&step=details`))!.status()).toBe(404);
 });
 
-test("a member distributes a release through the seven steps; an administrator approves it and its delivery package is built", async ({ page, app, browser, browserErrors }) => {
+test("a member distributes a release through the seven steps; an administrator approves it and its delivery package is built", async ({
+  page,
+  app,
+  browser,
+  browserErrors,
+}) => {
   const memberId = await logInMember(app, RELEASE_MEMBERS.distributor, RELEASE_PASSWORD);
   // The member menu's Release Music entry opens the flow.
   await app.goto(`/member/${memberId}/dashboard`);
@@ -129,7 +134,11 @@ test("a member distributes a release through the seven steps; an administrator a
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("each step posts and saves; bad input is refused beside its field with the values kept; preflight links to the step", async ({ page, app, browserErrors }) => {
+  test("each step posts and saves; bad input is refused beside its field with the values kept; preflight links to the step", async ({
+    page,
+    app,
+    browserErrors,
+  }) => {
     browserErrors.allowStatus(400);
     const memberId = await logInMember(app, RELEASE_MEMBERS.noscript, RELEASE_PASSWORD);
     await app.goto(`/member/${memberId}/digital-distribution/start`);

@@ -29,7 +29,12 @@ test("guards: signed out goes to log in; another member's song and area answer 4
   await page.goto("/member/2/songs");
   await expect(page).toHaveURL(/\/login/);
   const strangerId = await logInMember(app, RELEASE_MEMBERS.stranger, RELEASE_PASSWORD);
-  for (const path of [`/member/${strangerId}/song-profile/1`, `/member/${strangerId}/song-profile/abc`, `/member/${strangerId === 1 ? 2 : 1}/songs`, "/storage/audio/1"]) {
+  for (const path of [
+    `/member/${strangerId}/song-profile/1`,
+    `/member/${strangerId}/song-profile/abc`,
+    `/member/${strangerId === 1 ? 2 : 1}/songs`,
+    "/storage/audio/1",
+  ]) {
     expect((await page.goto(path))!.status(), path).toBe(404);
   }
   await app.goto(`/member/${strangerId}/songs`);
@@ -76,7 +81,11 @@ test("a member creates a song, its writers and its audio, and hears it", async (
   await expect(row).toContainText("0:02");
 });
 
-test("bad input: a taken ISRC, shares off 100 %, a file that is not audio and an 8-bit file are refused beside their field", async ({ page, app, browserErrors }) => {
+test("bad input: a taken ISRC, shares off 100 %, a file that is not audio and an 8-bit file are refused beside their field", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(400);
   const memberId = await logInMember(app, RELEASE_MEMBERS.songwriter, RELEASE_PASSWORD);
   await newSong(page, app, memberId, "Wrong Notes");

@@ -52,12 +52,7 @@ async function otherBrowser(browser: Browser, browserErrors: BrowserErrors, js =
 }
 
 test.describe("inviting an existing member", () => {
-  test("the invitee logs in from the mail and accepts; the owner withdraws their rights and removes them", async ({
-    page,
-    app,
-    browser,
-    browserErrors,
-  }) => {
+  test("the invitee logs in from the mail and accepts; the owner withdraws their rights and removes them", async ({ page, app, browser, browserErrors }) => {
     // One long story across two browsers: give it the time of three tests.
     test.slow();
     browserErrors.allowStatus(409);
@@ -93,7 +88,9 @@ test.describe("inviting an existing member", () => {
     const other = await otherBrowser(browser, browserErrors);
     await other.app.goto(pathOf(link));
     await expect(other.page.getByRole("heading", { level: 1, name: "Band invitation" })).toBeVisible();
-    await expect(other.page.getByText(`${bandName("owner").fullname} invited ${BAND.invitee} to join the band ${artist.name}, with the right to edit its artist page.`)).toBeVisible();
+    await expect(
+      other.page.getByText(`${bandName("owner").fullname} invited ${BAND.invitee} to join the band ${artist.name}, with the right to edit its artist page.`),
+    ).toBeVisible();
     await other.page.getByRole("link", { name: "Log in to accept" }).click();
     await expect(other.page).toHaveURL(`/login?${new URLSearchParams({ redirect: pathOf(link) })}`);
     await other.app.hydrated();
@@ -199,7 +196,9 @@ test.describe("links that cannot be used", () => {
     await openArtistFromMenu(app, BAND.revokeOwner, artist.name);
     const email = uniqueEmail("band-revoked");
     const link = await invite(page, email, artist.name, false);
-    await invitesTable(page).getByRole("button", { name: `Revoke the invitation to ${email}` }).click();
+    await invitesTable(page)
+      .getByRole("button", { name: `Revoke the invitation to ${email}` })
+      .click();
     await expect(flash(page)).toHaveText(`The invitation to ${email} is revoked.`);
     await expect(bandSection(page).getByText("No invitations are waiting for an answer.")).toBeVisible();
 
@@ -236,7 +235,9 @@ test.describe("who may do what", () => {
       const response = await page.request.post(editor.path, { form, maxRedirects: 0 });
       expect(response.status(), form.intent!).toBe(403);
       expect(await response.text()).toContain(
-        form.intent === "band-remove" ? "Only the owner or an administrator may remove band members." : "Only the owner or an administrator may change editing rights.",
+        form.intent === "band-remove"
+          ? "Only the owner or an administrator may remove band members."
+          : "Only the owner or an administrator may change editing rights.",
       );
     }
     await app.goto(editor.path);
@@ -269,7 +270,6 @@ test.describe("who may do what", () => {
     expect(response.status()).toBe(404);
     expect(mailsTo(email)).toHaveLength(0);
   });
-
 
   test("the owner's page refuses a stranger, who gets Not Found", async ({ page, app, browserErrors }) => {
     browserErrors.allowStatus(404);

@@ -72,9 +72,7 @@ for (const type of TYPES) {
       await searchForm(page).getByLabel(info.filter.label, { exact: true }).selectOption({ label: info.filter.target });
       await submitSearch(page);
       await expect(cardNames(page)).toHaveText([target.name]);
-      await expect(searchForm(page).getByLabel(info.filter.label, { exact: true }).locator("option:checked")).toHaveText(
-        info.filter.target,
-      );
+      await expect(searchForm(page).getByLabel(info.filter.label, { exact: true }).locator("option:checked")).toHaveText(info.filter.target);
       await expect(searchForm(page).getByLabel("Search by name or username")).toHaveValue(directorySearch(type));
       await searchForm(page).getByLabel(info.filter.label, { exact: true }).selectOption({ label: info.filter.other });
       await submitSearch(page);
@@ -108,11 +106,7 @@ for (const type of TYPES) {
       await expect(cardNames(page).first()).toBeVisible();
     });
 
-    test("the public page: hero, details, rates, share links; the draft is 404 for another member", async ({
-      page,
-      app,
-      browserErrors,
-    }) => {
+    test("the public page: hero, details, rates, share links; the draft is 404 for another member", async ({ page, app, browserErrors }) => {
       const viewerId = await logIn(app, "viewer");
       await app.goto(`/member/${viewerId}/${info.segment}?q=${directorySearch(type)}`);
       await card(page, target.name).getByRole("link", { name: target.name, exact: true }).click();
@@ -138,10 +132,7 @@ for (const type of TYPES) {
       } else {
         await expect(page.getByRole("region", { name: "Rates" })).toHaveCount(0);
         // The band, by name only.
-        await expect(page.getByRole("region", { name: "Band members" }).getByRole("listitem")).toHaveText([
-          "Tara Target (owner)",
-          "Oren Elsewhere",
-        ]);
+        await expect(page.getByRole("region", { name: "Band members" }).getByRole("listitem")).toHaveText(["Tara Target (owner)", "Oren Elsewhere"]);
       }
       await expect(main.getByRole("link", { name: /^Edit/ })).toHaveCount(0);
 
@@ -153,9 +144,7 @@ for (const type of TYPES) {
       expect(twitter.searchParams.get("hashtags")).toBe(TARGET_HASHTAGS.join(","));
       expect(twitter.searchParams.get("via")).toBe(TARGET_X_HANDLE);
       const facebook = (await page.getByRole("link", { name: "Share on Facebook" }).getAttribute("href"))!;
-      expect(facebook).toBe(
-        `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(shareUrl)}&hashtag=%23${TARGET_HASHTAGS[0]}`,
-      );
+      expect(facebook).toBe(`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(shareUrl)}&hashtag=%23${TARGET_HASHTAGS[0]}`);
       await expect(page.getByRole("link", { name: "Share on Facebook" })).toHaveAttribute("target", "_blank");
       const email = (await page.getByRole("link", { name: "Share by email" }).getAttribute("href"))!;
       expect(email).toMatch(/^mailto:\?subject=/);
@@ -250,16 +239,11 @@ test.describe("pagination and your profile", () => {
     const ownerId = await logIn(app, "targetOwner");
     await app.goto(`/member/${ownerId}/studios`);
     const own = page.getByRole("region", { name: "Your studio profile" });
-    await expect(own.getByRole("link", { name: directoryProfile("studio", "target").name })).toHaveAttribute(
-      "href",
-      /\/member\/\d+\/studio-profile\/\d+$/,
-    );
+    await expect(own.getByRole("link", { name: directoryProfile("studio", "target").name })).toHaveAttribute("href", /\/member\/\d+\/studio-profile\/\d+$/);
     await expect(own).toContainText("Published");
     await expect(own.getByRole("form")).toHaveCount(0);
     await app.goto(`/member/${ownerId}/artists`);
-    await expect(
-      page.getByRole("region", { name: "Your artist pages" }).getByRole("link", { name: directoryProfile("artist", "target").name }),
-    ).toBeVisible();
+    await expect(page.getByRole("region", { name: "Your artist pages" }).getByRole("link", { name: directoryProfile("artist", "target").name })).toBeVisible();
   });
 
   test("the owner sees their draft with a banner and an Edit link", async ({ page, app }) => {
@@ -269,10 +253,7 @@ test.describe("pagination and your profile", () => {
     await expect(page.getByRole("heading", { level: 1, name: draft.name })).toBeVisible();
     await expect(page.getByRole("main").getByRole("status").first()).toContainText("This page is not public");
     await expect(page.getByRole("main").getByRole("status").first()).toContainText("Draft");
-    await expect(page.getByRole("link", { name: `Edit ${draft.name}` })).toHaveAttribute(
-      "href",
-      /^\/member\/\d+\/audio-engineer-profile\/\d+$/,
-    );
+    await expect(page.getByRole("link", { name: `Edit ${draft.name}` })).toHaveAttribute("href", /^\/member\/\d+\/audio-engineer-profile\/\d+$/);
     await expect(page.getByRole("link", { name: "Share on Facebook" })).toHaveCount(0);
   });
 });
@@ -281,17 +262,17 @@ test.describe("guards", () => {
   test("without a session: /login?redirect= for directories and public pages", async ({ page, app }) => {
     const viewerId = await logIn(app, "viewer");
     await page.context().clearCookies();
-    for (const path of [
-      `/member/${viewerId}/musicians?q=x`,
-      `/member/${viewerId}/artists/${directoryProfile("artist", "target").username}`,
-      "/admin/djs",
-    ]) {
+    for (const path of [`/member/${viewerId}/musicians?q=x`, `/member/${viewerId}/artists/${directoryProfile("artist", "target").username}`, "/admin/djs"]) {
       await page.goto(path);
       await expect(page).toHaveURL(loginFor(path));
     }
   });
 
-  test("a shared link into another member's directory or page opens in the visitor's own area; other pages 404; admin lists send them home", async ({ page, app, browserErrors }) => {
+  test("a shared link into another member's directory or page opens in the visitor's own area; other pages 404; admin lists send them home", async ({
+    page,
+    app,
+    browserErrors,
+  }) => {
     browserErrors.allowStatus(404);
     const otherId = await logIn(app, "other");
     await page.context().clearCookies();
@@ -337,10 +318,7 @@ test.describe("admin community lists", () => {
       "Venues",
     ]);
     await expect(nav.getByRole("link", { name: "Musician Pages" })).toHaveAttribute("aria-current", "page");
-    await expect(card(page, target.name).getByRole("link", { name: `Manage ${target.name}` })).toHaveAttribute(
-      "href",
-      /^\/admin\/musicians-profile\/\d+$/,
-    );
+    await expect(card(page, target.name).getByRole("link", { name: `Manage ${target.name}` })).toHaveAttribute("href", /^\/admin\/musicians-profile\/\d+$/);
     await card(page, target.name).getByRole("link", { name: target.name, exact: true }).click();
     await expect(page).toHaveURL(`/admin/musicians/${target.username}`);
     await expect(page.getByRole("heading", { level: 1, name: target.name })).toBeVisible();

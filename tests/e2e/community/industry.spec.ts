@@ -17,7 +17,10 @@ const suffix = () => crypto.randomBytes(3).toString("hex");
 const loginFor = (target: string) => `/login?${new URLSearchParams({ redirect: target })}`;
 
 const table = (page: Page) => page.getByRole("table");
-const row = (page: Page, name: string) => table(page).getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+const row = (page: Page, name: string) =>
+  table(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 const form = (page: Page, name: string) => page.getByRole("form", { name });
 
 async function asAdmin(app: App) {
@@ -35,7 +38,10 @@ async function search(page: Page, what: "managers" | "venues", q: string) {
 async function deleteRecord(page: Page, name: string, what: "manager" | "venue") {
   const confirm = form(page, `Delete ${name}`).getByRole("button", { name: `Yes, delete ${what}` });
   await expect(confirm).toBeHidden();
-  await row(page, name).locator("summary").filter({ hasText: /^Delete/ }).click();
+  await row(page, name)
+    .locator("summary")
+    .filter({ hasText: /^Delete/ })
+    .click();
   await confirm.click();
 }
 
@@ -106,7 +112,9 @@ test("managers: add with an unknown artist username, fix it, search, edit and de
   await expect(cells.nth(2).getByRole("link", { name: ARTIST.name })).toHaveAttribute("href", `/admin/artists/${ARTIST.username}`);
 
   // Edit opens the form above the list, filled in; the search is kept.
-  await row(page, name).getByRole("link", { name: `Edit ${name}` }).click();
+  await row(page, name)
+    .getByRole("link", { name: `Edit ${name}` })
+    .click();
   await expect(page).toHaveURL((url) => url.searchParams.get("q") === company.toLowerCase() && url.searchParams.has("edit"));
   const edit = form(page, `Edit ${name}`);
   await expect(page.getByRole("heading", { name: `Edit manager: ${name}` })).toBeVisible();
@@ -160,7 +168,9 @@ test("venues: capacity must be a whole number above 0; add, search by city, edit
   await expect(cells.nth(1)).toHaveText("1,250", { useInnerText: true });
   await expect(cells.nth(2)).toHaveText("—", { useInnerText: true });
 
-  await row(page, name).getByRole("link", { name: `Edit ${name}` }).click();
+  await row(page, name)
+    .getByRole("link", { name: `Edit ${name}` })
+    .click();
   const edit = form(page, `Edit ${name}`);
   await expect(edit.getByLabel("Capacity (optional)")).toHaveValue("1250");
   await edit.getByLabel("Capacity (optional)").fill("0");

@@ -165,9 +165,7 @@ for (const type of TYPES) {
 
       const member = await signedIn(account.email, MODERATION_PASSWORD);
       const list = await memberList(member.api, member.id);
-      expect(list.data.map((n) => n.data.message)).toEqual([
-        `An administrator unpublished your ${noun} "${account.profileName}". Reason: ${text}`,
-      ]);
+      expect(list.data.map((n) => n.data.message)).toEqual([`An administrator unpublished your ${noun} "${account.profileName}". Reason: ${text}`]);
       await member.api.dispose();
     });
 

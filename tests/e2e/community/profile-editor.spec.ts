@@ -251,7 +251,9 @@ for (const type of TYPES) {
       await expectErrorBeside(heroForm.getByLabel("Header image"), TOO_SMALL);
 
       // A good JPEG: stored, shown at 728x410 with its srcset.
-      await heroForm.getByLabel("Header image").setInputFiles({ name: "stage.jpg", mimeType: "image/jpeg", buffer: await solidImage("jpeg", 1600, 900, "#884422") });
+      await heroForm
+        .getByLabel("Header image")
+        .setInputFiles({ name: "stage.jpg", mimeType: "image/jpeg", buffer: await solidImage("jpeg", 1600, 900, "#884422") });
       await upload();
       await expect(flash(page)).toHaveText("The header image is updated.");
       const banner = page.getByRole("img", { name: `Header image of ${name}` });

@@ -24,7 +24,10 @@ const suffix = () => crypto.randomBytes(3).toString("hex");
 const loginFor = (target: string) => `/login?${new URLSearchParams({ redirect: target })}`;
 
 const table = (page: Page) => page.getByRole("table");
-const row = (page: Page, name: string) => table(page).getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+const row = (page: Page, name: string) =>
+  table(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 const addForm = (page: Page, noun: string) => page.getByRole("form", { name: `Add ${noun}` });
 const editForm = (page: Page, name: string) => page.getByRole("form", { name: `Edit ${name}` });
 /** The inline edit form's toggle (a <summary>, which has no ARIA role to find it by). */
@@ -137,7 +140,9 @@ test("add, search, rename, refuse a duplicate beside the field, retire and resto
   await expect(table(page).getByRole("rowheader")).toHaveText([renamed]);
 
   // Retire: it stays listed as Retired, leaves the Active filter and joins the Retired one.
-  await row(page, renamed).getByRole("button", { name: `Retire ${renamed}` }).click();
+  await row(page, renamed)
+    .getByRole("button", { name: `Retire ${renamed}` })
+    .click();
   await expect(flash(page)).toHaveText(`Retired “${renamed}”: profile forms no longer offer it.`);
   await expect(row(page, renamed).getByRole("cell").nth(1)).toHaveText("Retired", { useInnerText: true });
   await search(page, "genres", `STOMP ${id}`, "active");
@@ -149,7 +154,9 @@ test("add, search, rename, refuse a duplicate beside the field, retire and resto
   await add(page, "genre", renamed);
   await expect(addForm(page, "genre").getByText(`A retired genre is already called “${renamed}”: restore it instead of adding it again.`)).toBeVisible();
 
-  await row(page, renamed).getByRole("button", { name: `Restore ${renamed}` }).click();
+  await row(page, renamed)
+    .getByRole("button", { name: `Restore ${renamed}` })
+    .click();
   await expect(flash(page)).toHaveText(`Restored “${renamed}”: profile forms offer it again.`);
   // The retired filter is kept: the restored value leaves it.
   await expect(page.getByText("No genres match this search.")).toBeVisible();
@@ -263,7 +270,9 @@ test.describe("without JavaScript", () => {
     await expect(editForm(page, name).getByLabel("Name", { exact: true })).toHaveValue("BANJO");
 
     await app.goto(`/admin/instruments?q=${id}`);
-    await row(page, name).getByRole("button", { name: `Retire ${name}` }).click();
+    await row(page, name)
+      .getByRole("button", { name: `Retire ${name}` })
+      .click();
     await expect(flash(page)).toHaveText(`Retired “${name}”: profile forms no longer offer it.`);
     await expect(page).toHaveURL(new RegExp(`/admin/instruments\\?q=${id}&done=`));
     await expect(row(page, name).getByRole("cell").nth(1)).toHaveText("Retired", { useInnerText: true });

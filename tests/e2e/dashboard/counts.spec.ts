@@ -59,5 +59,8 @@ test("the admin dashboard shows the releases awaiting review, as many as the fil
     .toBe(true);
   await app.goto("/admin/dashboard");
   await expect(figure.getByRole("link")).toHaveAttribute("href", "/admin/releases?status=pending_approval");
-  await expect(card(page, "In suspense").getByRole("link", { name: "Unmatched lines: match them on their import" })).toHaveAttribute("href", "/admin/upload-sales");
+  await expect(card(page, "In suspense").getByRole("link", { name: "Unmatched lines: match them on their import" })).toHaveAttribute(
+    "href",
+    "/admin/upload-sales",
+  );
 });

@@ -14,8 +14,7 @@ import { expect } from "../support/test";
 export const DIGITAL_HEADER =
   "statement_id,reporting_date,sale_period_start,sale_period_end,store,store_service,sale_type,product_type,territory,artist,release_title,upc,track_title,isrc,quantity,unit_price,customer_currency,gross_amount,net_amount,statement_currency,exchange_rate";
 
-export const unique = () =>
-  `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 /** A sale month (YYYY-MM) that no other spec uses: years from..from+29 are this file's alone. */
 export function uniqueMonth(fromYear: number): string {
@@ -69,11 +68,7 @@ export interface Uploaded {
 }
 
 /** Uploads the statement above as the signed-in admin (the page's cookies) and waits until it is posted. */
-export async function uploadIncomeStatement(
-  api: APIRequestContext,
-  month: string,
-  label = "income",
-): Promise<Uploaded> {
+export async function uploadIncomeStatement(api: APIRequestContext, month: string, label = "income"): Promise<Uploaded> {
   const id = unique();
   const statementId = `E2E-${label.toUpperCase()}-${id}`;
   const fileName = `${label}-${id}.csv`;
@@ -99,23 +94,10 @@ export async function uploadIncomeStatement(
     maxRedirects: 0,
   });
   expect(response.status(), await response.text()).toBe(302);
-  const importId = Number(
-    /^\/admin\/upload-sales\/(\d+)$/.exec(
-      response.headers()["location"] ?? "",
-    )?.[1],
-  );
+  const importId = Number(/^\/admin\/upload-sales\/(\d+)$/.exec(response.headers()["location"] ?? "")?.[1]);
   expect(importId, response.headers()["location"]).toBeGreaterThan(0);
-  await expect
-    .poll(
-      async () =>
-        (await (await api.get(`/api/admin/sales-imports/${importId}`)).json())
-          .data.status,
-      { timeout: 60_000 },
-    )
-    .toBe("completed");
-  const summary = await (
-    await api.get(`/api/admin/sales-imports/${importId}`)
-  ).json();
+  await expect.poll(async () => (await (await api.get(`/api/admin/sales-imports/${importId}`)).json()).data.status, { timeout: 60_000 }).toBe("completed");
+  const summary = await (await api.get(`/api/admin/sales-imports/${importId}`)).json();
   expect(summary.data).toMatchObject({
     lines: 3,
     matched: 3,
@@ -132,8 +114,7 @@ export async function uploadIncomeStatement(
 /** A six-decimal string (the API's and the pages' data-micros) as micro-units. */
 export function micros(decimal: string | null | undefined): bigint {
   const match = /^(-?)(\d+)\.(\d{6})$/.exec(decimal ?? "");
-  if (!match)
-    throw new Error(`not a six-decimal amount: ${JSON.stringify(decimal)}`);
+  if (!match) throw new Error(`not a six-decimal amount: ${JSON.stringify(decimal)}`);
   const value = BigInt(match[2]!) * 1_000_000n + BigInt(match[3]!);
   return match[1] ? -value : value;
 }
@@ -144,8 +125,7 @@ export function formatMicros(value: bigint): string {
   return `${negative ? "-" : ""}${magnitude / 1_000_000n}.${(magnitude % 1_000_000n).toString().padStart(6, "0")}`;
 }
 
-export const sumMicros = (values: Array<string | null>) =>
-  values.reduce((sum, v) => sum + micros(v), 0n);
+export const sumMicros = (values: Array<string | null>) => values.reduce((sum, v) => sum + micros(v), 0n);
 
 /** Whole cents rounded down (toward negative infinity), as the pages show amounts. */
 export function floorCents(value: bigint): bigint {
@@ -154,30 +134,19 @@ export function floorCents(value: bigint): bigint {
 }
 
 /** Cents as the pages print them (en-US, the browser's locale here). */
-export const dollars = (cents: bigint) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(
-    Number(cents) / 100,
-  );
+export const dollars = (cents: bigint) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(Number(cents) / 100);
 
 /** A shown amount: its exact data-micros and its text, which must be the amount cut at the cent. */
-export async function shownAmount(
-  locator: Locator,
-): Promise<{ micros: string; text: string }> {
+export async function shownAmount(locator: Locator): Promise<{ micros: string; text: string }> {
   const micros = await locator.getAttribute("data-micros");
   const text = ((await locator.textContent()) ?? "").trim();
   expect(micros, "data-micros").not.toBeNull();
   return { micros: micros!, text };
 }
 
-export function expectShown(
-  shown: { micros: string; text: string },
-  expected: string,
-  what: string,
-) {
+export function expectShown(shown: { micros: string; text: string }, expected: string, what: string) {
   expect(shown.micros, `${what}: data-micros`).toBe(expected);
-  expect(shown.text, `${what}: shown in cents rounded down`).toBe(
-    dollars(floorCents(micros(expected))),
-  );
+  expect(shown.text, `${what}: shown in cents rounded down`).toBe(dollars(floorCents(micros(expected))));
 }
 
 /* ------------------------------------------------------------------ the API, and pages read against it */
@@ -193,13 +162,8 @@ export interface IncomeJson {
   by_source: Record<string, string>;
 }
 
-export async function incomeApi(
-  api: APIRequestContext,
-  memberId: number,
-): Promise<IncomeJson> {
-  const response = await api.get(
-    `/api/members/${memberId}/royalties-report/income`,
-  );
+export async function incomeApi(api: APIRequestContext, memberId: number): Promise<IncomeJson> {
+  const response = await api.get(`/api/members/${memberId}/royalties-report/income`);
   expect(response.status()).toBe(200);
   expect(response.headers()["cache-control"]).toBe("private, no-store");
   return (await response.json()).data;
@@ -209,24 +173,15 @@ export async function incomeApi(
  * Reads a page between two identical answers of the income API (retrying when another spec's statement
  * landed in between), so the page and the API describe the same ledger.
  */
-export async function stableRead<T>(
-  api: APIRequestContext,
-  memberId: number,
-  read: () => Promise<T>,
-): Promise<{ api: IncomeJson; seen: T }> {
+export async function stableRead<T>(api: APIRequestContext, memberId: number, read: () => Promise<T>): Promise<{ api: IncomeJson; seen: T }> {
   const deadline = Date.now() + 45_000;
   for (let attempt = 1; ; attempt++) {
     const before = await incomeApi(api, memberId);
     const seen = await read();
     const after = await incomeApi(api, memberId);
-    if (JSON.stringify(after) === JSON.stringify(before))
-      return { api: before, seen };
+    if (JSON.stringify(after) === JSON.stringify(before)) return { api: before, seen };
     // Another spec's statement landed in between: read again (a failure inside `read` fails the test at once).
-    if (Date.now() > deadline)
-      expect(
-        after,
-        `the ledger kept changing while the page was read (${attempt} attempts)`,
-      ).toEqual(before);
+    if (Date.now() > deadline) expect(after, `the ledger kept changing while the page was read (${attempt} attempts)`).toEqual(before);
     await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
   }
 }
@@ -251,17 +206,13 @@ export async function readIncomePage(page: Page): Promise<IncomePageFigures> {
   const totals = page.getByTestId("income-totals");
   const cards = {} as IncomePageFigures["cards"];
   for (const [key, label] of CARDS) {
-    const card = totals
-      .locator(":scope > div")
-      .filter({ has: page.getByText(label, { exact: true }) });
+    const card = totals.locator(":scope > div").filter({ has: page.getByText(label, { exact: true }) });
     cards[key] = await shownAmount(card.locator("[data-micros]"));
   }
   const bySource: IncomePageFigures["bySource"] = {};
   const sourceTable = page.getByTestId("income-by-source");
   for (const row of await sourceTable.getByRole("row").all()) {
-    const label = (
-      (await row.getByRole("rowheader").textContent()) ?? ""
-    ).trim();
+    const label = ((await row.getByRole("rowheader").textContent()) ?? "").trim();
     bySource[label] = await shownAmount(row.locator("[data-micros]"));
   }
   const { Total: sourceTotal, ...sources } = bySource;
@@ -270,14 +221,7 @@ export async function readIncomePage(page: Page): Promise<IncomePageFigures> {
   });
   const monthTotals = await monthTable
     .locator("tbody tr")
-    .evaluateAll((rows) =>
-      rows.map(
-        (r) =>
-          r
-            .querySelector("td:last-child [data-micros]")
-            ?.getAttribute("data-micros") ?? "",
-      ),
-    );
+    .evaluateAll((rows) => rows.map((r) => r.querySelector("td:last-child [data-micros]")?.getAttribute("data-micros") ?? ""));
   return { cards, bySource: sources, sourceTotal: sourceTotal!, monthTotals };
 }
 
@@ -290,28 +234,16 @@ const SOURCE_LABELS: Record<string, string> = {
 };
 
 /** The page's figures against the API's, to the micro-unit, and each shown in cents rounded down. */
-export function expectPageMatchesApi(
-  figures: IncomePageFigures,
-  api: IncomeJson,
-) {
-  for (const [key, label] of CARDS)
-    expectShown(figures.cards[key], api[key], `the ${label} card`);
+export function expectPageMatchesApi(figures: IncomePageFigures, api: IncomeJson) {
+  for (const [key, label] of CARDS) expectShown(figures.cards[key], api[key], `the ${label} card`);
   for (const [source, amount] of Object.entries(api.by_source)) {
     const label = SOURCE_LABELS[source]!;
-    if (figures.bySource[label])
-      expectShown(figures.bySource[label], amount, `the ${label} source`);
-    else
-      expect(amount, `${source} is not shown, so it is zero`).toBe("0.000000");
+    if (figures.bySource[label]) expectShown(figures.bySource[label], amount, `the ${label} source`);
+    else expect(amount, `${source} is not shown, so it is zero`).toBe("0.000000");
   }
   expectShown(figures.sourceTotal, api.earned, "the sources' total");
-  expect(
-    formatMicros(sumMicros(Object.values(api.by_source))),
-    "the API's sources sum to earned",
-  ).toBe(api.earned);
-  expect(
-    formatMicros(sumMicros(figures.monthTotals)),
-    "the months sum to earned",
-  ).toBe(api.earned);
+  expect(formatMicros(sumMicros(Object.values(api.by_source))), "the API's sources sum to earned").toBe(api.earned);
+  expect(formatMicros(sumMicros(figures.monthTotals)), "the months sum to earned").toBe(api.earned);
 }
 
 /** The member id in a member-area path (where a member's login lands). */

@@ -22,7 +22,11 @@ test.beforeAll(async () => {
 });
 
 /** Where each person's crawl starts: the dashboard, and pages no menu links to (the bell's and the jobs' lists). */
-const member = (id: number) => ({ start: `/member/${id}/dashboard`, prefix: `/member/${id}/`, more: [`/member/${id}/notifications`, `/member/${id}/post-production-jobs`] });
+const member = (id: number) => ({
+  start: `/member/${id}/dashboard`,
+  prefix: `/member/${id}/`,
+  more: [`/member/${id}/notifications`, `/member/${id}/post-production-jobs`],
+});
 const PEOPLE = [
   { who: "the administrator", email: DEMO.admin, start: "/admin/dashboard", prefix: "/admin/", more: ["/admin/notifications"] },
   { who: "Mia", email: DEMO.member, ...member(DEMO_IDS.member) },

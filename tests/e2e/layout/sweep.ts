@@ -26,7 +26,18 @@ export function routeOf(pathname: string): string {
 }
 
 /** Links that are not pages of the area: downloads, exports, resource routes, leaving or acting. */
-const NOT_A_PAGE = [/\.csv$/, /\/export/, /\/split-sheet\//, /\/delivery\//, /^\/storage\//, /^\/api\//, /stripe/, /^\/logout/, /\/create-account/, /-invite\//];
+const NOT_A_PAGE = [
+  /\.csv$/,
+  /\/export/,
+  /\/split-sheet\//,
+  /\/delivery\//,
+  /^\/storage\//,
+  /^\/api\//,
+  /stripe/,
+  /^\/logout/,
+  /\/create-account/,
+  /-invite\//,
+];
 
 /** The hrefs of the page's links inside the area (`prefix`), as pathnames. */
 async function areaLinks(page: Page, prefix: string): Promise<string[]> {
@@ -177,7 +188,9 @@ export async function uploadChartStatement(api: APIRequestContext, tag: string) 
         for (const [country, weight] of countries) {
           n++;
           const amount = ((43_192.43 / (s + 1)) * weight * (1 + (n % 7) / 10)).toFixed(4);
-          lines.push(`${statementId},${month}-28,${month},${month},${store},,stream,track,${country},Midnight Owls,,,${title},${isrc},1000,0.01,USD,${amount},${amount},USD,`);
+          lines.push(
+            `${statementId},${month}-28,${month},${month},${store},,stream,track,${country},Midnight Owls,,,${title},${isrc},1000,0.01,USD,${amount},${amount},USD,`,
+          );
         }
   const response = await api.post("/admin/upload-sales?index", {
     multipart: { kind: "digital", exchange_rate: "", file: { name: `layout-${tag}.csv`, mimeType: "text/csv", buffer: Buffer.from(`${lines.join("\n")}\n`) } },
@@ -185,7 +198,5 @@ export async function uploadChartStatement(api: APIRequestContext, tag: string) 
   });
   expect(response.status(), await response.text()).toBe(302);
   const importId = Number(/\/admin\/upload-sales\/(\d+)$/.exec(response.headers()["location"] ?? "")?.[1]);
-  await expect
-    .poll(async () => (await (await api.get(`/api/admin/sales-imports/${importId}`)).json()).data.status, { timeout: 60_000 })
-    .toBe("completed");
+  await expect.poll(async () => (await (await api.get(`/api/admin/sales-imports/${importId}`)).json()).data.status, { timeout: 60_000 }).toBe("completed");
 }

@@ -24,7 +24,11 @@ async function openEdit(page: Page, name: string) {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("lists the documents and creates one: errors beside the fields, values kept, then a sanitised draft nobody else sees", async ({ page, app, browserErrors }) => {
+  test("lists the documents and creates one: errors beside the fields, values kept, then a sanitised draft nobody else sees", async ({
+    page,
+    app,
+    browserErrors,
+  }) => {
     browserErrors.allowStatus(400, 404);
     await app.logInQuickly(DEMO.admin, DEMO_PASSWORD);
     await page.goto("/admin/documents");

@@ -10,7 +10,11 @@ import { confirmWithPassword, flash } from "../payouts/helpers";
  * has $300.00 (`balance`) or $50.00 (`short`) of earnings.
  */
 
-const summaryValue = (page: Page, label: string) => page.locator("dl[aria-label='Project summary'] div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd");
+const summaryValue = (page: Page, label: string) =>
+  page
+    .locator("dl[aria-label='Project summary'] div")
+    .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+    .locator("dd");
 
 async function openProjectAs(app: App, page: Page, key: ProjectScenario, role: "client" | "provider") {
   await app.dropSession();

@@ -1,6 +1,15 @@
 import type { Page } from "@playwright/test";
 import { DEMO, DEMO_PASSWORD } from "../support/accounts";
-import { PROJECT_FIXTURE_ADMIN, PROJECT_PASSWORD, PROJECT_POINTS_SONG, PROJECT_STRANGER, projectClient, projectProfileName, projectProvider, type ProjectScenario } from "../support/project-accounts";
+import {
+  PROJECT_FIXTURE_ADMIN,
+  PROJECT_PASSWORD,
+  PROJECT_POINTS_SONG,
+  PROJECT_STRANGER,
+  projectClient,
+  projectProfileName,
+  projectProvider,
+  type ProjectScenario,
+} from "../support/project-accounts";
 import { expect, test, type App } from "../support/test";
 import { confirmWithCode, flash, logInTwoFactorAdmin, twoFactorAdmin } from "../payouts/helpers";
 import { tinyWav } from "../support/tiny-wav";
@@ -34,7 +43,11 @@ async function openOnlyProject(app: App, page: Page, memberId: number, as: "clie
   return id;
 }
 
-const summaryValue = (page: Page, label: string) => page.locator("dl[aria-label='Project summary'] div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd");
+const summaryValue = (page: Page, label: string) =>
+  page
+    .locator("dl[aria-label='Project summary'] div")
+    .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+    .locator("dd");
 
 async function as(app: App, key: ProjectScenario, role: "client" | "provider", path: (id: number) => string) {
   await app.dropSession();
@@ -43,7 +56,11 @@ async function as(app: App, key: ProjectScenario, role: "client" | "provider", p
   return id;
 }
 
-test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review on the profile", async ({ page, app, browserErrors }) => {
+test("the whole flow: funding, stages, delivery, a revision, approval, the provider's balance, a review on the profile", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   test.setTimeout(180_000);
   browserErrors.allowStatus(403); // the authenticator code asked before funding
   const admin = await twoFactorAdmin();
@@ -84,7 +101,12 @@ test("the whole flow: funding, stages, delivery, a revision, approval, the provi
 
   // The client asks for a revision (the one included).
   await as(app, "flow", "client", (id) => `/member/${id}/project/${projectId}`);
-  const download = await page.request.get(await page.getByRole("link", { name: "mix-v1.wav" }).getAttribute("href").then((h) => h!));
+  const download = await page.request.get(
+    await page
+      .getByRole("link", { name: "mix-v1.wav" })
+      .getAttribute("href")
+      .then((h) => h!),
+  );
   expect(download.status()).toBe(200);
   expect(download.headers()["content-disposition"]).toContain("attachment");
   expect((await download.body()).subarray(0, 4).toString("ascii")).toBe("RIFF");
@@ -204,7 +226,10 @@ test("an administrator resolves a dispute with a split and a reason", async ({ p
   await app.dropSession();
   await logInTwoFactorAdmin(page, admin);
   await app.goto(`/admin/projects?q=${encodeURIComponent("Client split")}`);
-  await page.getByRole("table").getByRole("link", { name: `Project #${projectId}` }).click();
+  await page
+    .getByRole("table")
+    .getByRole("link", { name: `Project #${projectId}` })
+    .click();
   await expect(page).toHaveURL(`/admin/project/${projectId}`);
   await app.hydrated();
   await page.getByLabel("To the provider (USD, before the fee)").fill("250.00");
@@ -270,7 +295,12 @@ test("the client funds a project by card on Stripe Checkout and comes back to it
   await expect(page.getByRole("region", { name: "Fund the project" })).toHaveCount(0);
 });
 
-test("the message thread is live: an administrator watching the project sees the client's message arrive without a reload", async ({ page, app, browser, browserErrors }) => {
+test("the message thread is live: an administrator watching the project sees the client's message arrive without a reload", async ({
+  page,
+  app,
+  browser,
+  browserErrors,
+}) => {
   const clientId = await logInMember(app, projectClient("live"));
   const projectId = await openOnlyProject(app, page, clientId, "client");
   const requestId = Number(/#(\d+)$/.exec((await summaryValue(page, "Work request").textContent()) ?? "")?.[1]);

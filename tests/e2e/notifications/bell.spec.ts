@@ -160,10 +160,7 @@ test("a notification that is not there: 'Error processing your request', nothing
   await expectCount(page, 1);
 });
 
-test("someone else's notification through the member's own bell action: 'Error processing your request', nothing deleted", async ({
-  page,
-  app,
-}) => {
+test("someone else's notification through the member's own bell action: 'Error processing your request', nothing deleted", async ({ page, app }) => {
   const admin = await signedIn(DEMO.admin, DEMO_PASSWORD);
   const theirs = uniqueMessage("For the owner only");
   await announce(admin.api, NOTIFY.owner, theirs);

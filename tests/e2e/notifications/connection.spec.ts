@@ -66,7 +66,10 @@ test("the indicator goes from starting through connecting to connected", async (
   await expect(realtimeState(page).locator(".bg-green-600")).toHaveCount(1);
   // "connecting" is drawn unless the socket opened before React rendered it (seen on a loaded machine);
   // nothing else may come between.
-  expect([["initialized", "connecting", "connected"], ["initialized", "connected"]]).toContainEqual(await states(page));
+  expect([
+    ["initialized", "connecting", "connected"],
+    ["initialized", "connected"],
+  ]).toContainEqual(await states(page));
 });
 
 test("with the realtime server unreachable the indicator says so, and the bell and pages still work", async ({ page, app }) => {

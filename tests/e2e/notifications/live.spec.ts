@@ -30,12 +30,7 @@ import {
 // Several browsers and a realtime round trip each: slow on a loaded machine.
 test.describe.configure({ timeout: 60_000 });
 
-test("an announcement to one member reaches their open dashboard live: badge and dropdown, no page load", async ({
-  page,
-  app,
-  browser,
-  browserErrors,
-}) => {
+test("an announcement to one member reaches their open dashboard live: badge and dropdown, no page load", async ({ page, app, browser, browserErrors }) => {
   // B: the member, on their dashboard, listening.
   const member = await otherBrowser(browser, browserErrors);
   const memberId = await logInMember(app, NOTIFY.live, NOTIFY_PASSWORD, member.page);

@@ -39,7 +39,11 @@ export async function adminApi(): Promise<APIRequestContext> {
 }
 
 /** A fresh, active member created by the administrator, with a password; not yet agreed to the documents. */
-export async function createPayee(admin: APIRequestContext, label = "payee", kind: { acctType: string; roleId: string } = { acctType: "1", roleId: "5" }): Promise<Payee> {
+export async function createPayee(
+  admin: APIRequestContext,
+  label = "payee",
+  kind: { acctType: string; roleId: string } = { acctType: "1", roleId: "5" },
+): Promise<Payee> {
   const email = uniqueEmail(`payouts-${label}`);
   const lastName = `Payee ${unique()}`;
   const created = await admin.post("/admin/members", { form: { name: "Pat", lastName, email, ...kind }, maxRedirects: 0 });
@@ -68,9 +72,7 @@ export async function fund(admin: APIRequestContext, payee: Payee, amount: strin
   const importPath = response.headers()["location"] ?? "";
   const importId = Number(/^\/admin\/upload-sales\/(\d+)$/.exec(importPath)?.[1]);
   expect(importId, importPath).toBeGreaterThan(0);
-  await expect
-    .poll(async () => (await (await admin.get(`/api/admin/sales-imports/${importId}`)).json()).data.status, { timeout: 60_000 })
-    .toBe("completed");
+  await expect.poll(async () => (await (await admin.get(`/api/admin/sales-imports/${importId}`)).json()).data.status, { timeout: 60_000 }).toBe("completed");
   const html = await (await admin.get(importPath)).text();
   const lineId = /name="line" value="(\d+)"/.exec(html)?.[1];
   expect(lineId, "the unmatched line's match form").toBeTruthy();
@@ -104,19 +106,35 @@ export async function setUpManualW9(page: Page, payee: Payee, last4 = "6789") {
   const path = `/member/${payee.id}/payouts-provider`;
   const bank = await page.request.post(path, {
     // confirmPassword: the fresh confirmation payout changes need (used only when the session has none yet).
-    form: { intent: "bank", country: "US", accountHolder: payee.name, bankName: "First E2E Bank", accountNumber: `00012345${last4}`, routingCode: "021000021", confirmPassword: payee.password },
+    form: {
+      intent: "bank",
+      country: "US",
+      accountHolder: payee.name,
+      bankName: "First E2E Bank",
+      accountNumber: `00012345${last4}`,
+      routingCode: "021000021",
+      confirmPassword: payee.password,
+    },
     maxRedirects: 0,
   });
   expect(bank.status()).toBe(302);
-  const tax = await page.request.post(path, { form: { intent: "tax", form: "w9", legalName: payee.name, country: "US", tin: `123-45-${last4}`, confirmPassword: payee.password }, maxRedirects: 0 });
+  const tax = await page.request.post(path, {
+    form: { intent: "tax", form: "w9", legalName: payee.name, country: "US", tin: `123-45-${last4}`, confirmPassword: payee.password },
+    maxRedirects: 0,
+  });
   expect(tax.status()).toBe(302);
 }
 
 /** Requests a payout as the signed-in member (the form's POST); returns the request's id from the payments API. */
 export async function requestPayoutNow(page: Page, payee: Payee, amount: string): Promise<number> {
-  const response = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, { form: { intent: "request", amount, confirmPassword: payee.password }, maxRedirects: 0 });
+  const response = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, {
+    form: { intent: "request", amount, confirmPassword: payee.password },
+    maxRedirects: 0,
+  });
   expect(response.status(), await response.text()).toBe(302);
-  const { data } = (await (await page.request.get(`/api/members/${payee.id}/royalties-report/payments`)).json()) as { data: Array<{ id: number; amount: string; status: string }> };
+  const { data } = (await (await page.request.get(`/api/members/${payee.id}/royalties-report/payments`)).json()) as {
+    data: Array<{ id: number; amount: string; status: string }>;
+  };
   return data[0]!.id;
 }
 

@@ -2,7 +2,18 @@ import type { Page } from "@playwright/test";
 import { DEMO, DEMO_IDS, DEMO_PASSWORD } from "../support/accounts";
 import { App, expect, sendAppOrigin, test } from "../support/test";
 import { bell, expectCount, gotoLive, memberChannel, openBell, item } from "../notifications/helpers";
-import { confirmWithCode, confirmWithPassword, flash, fundedPayee, logInTwoFactorAdmin, nextCode, requestPayoutNow, setUpManualW9, twoFactorAdmin, unique } from "./helpers";
+import {
+  confirmWithCode,
+  confirmWithPassword,
+  flash,
+  fundedPayee,
+  logInTwoFactorAdmin,
+  nextCode,
+  requestPayoutNow,
+  setUpManualW9,
+  twoFactorAdmin,
+  unique,
+} from "./helpers";
 
 /**
  * Payouts: a member sets up the manual bank transfer and a W-9, previews, requests and cancels; an
@@ -12,7 +23,10 @@ import { confirmWithCode, confirmWithPassword, flash, fundedPayee, logInTwoFacto
 test.describe.configure({ timeout: 120_000 });
 
 const requestsTable = (page: Page) => page.getByRole("region", { name: "Your requests" }).getByRole("table");
-const requestRow = (page: Page, id: number) => requestsTable(page).getByRole("row").filter({ has: page.getByRole("cell", { name: String(id), exact: true }) });
+const requestRow = (page: Page, id: number) =>
+  requestsTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: String(id), exact: true }) });
 
 test("a member sets up a bank transfer and a W-9 (errors beside each field first), previews, requests and cancels", async ({ page, app, browserErrors }) => {
   browserErrors.allowStatus(400);
@@ -162,13 +176,17 @@ test("an administrator pays one request and rejects another; the member's open p
   await page.getByLabel("Status").selectOption("all");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Request #${toPay}: $30.00 for ${payee.name}` })).toContainText(`Transfer reference: ${reference}`);
-  await expect(page.getByRole("article", { name: `Request #${toReject}: $20.00 for ${payee.name}` })).toContainText("Rejected: The account holder does not match");
+  await expect(page.getByRole("article", { name: `Request #${toReject}: $20.00 for ${payee.name}` })).toContainText(
+    "Rejected: The account holder does not match",
+  );
 
   // The member's page heard both, without a reload.
   await expectCount(memberPage, 2);
   await openBell(memberPage);
   await expect(item(memberPage, `Your payout request #${toPay} was paid: $30.00 sent by bank transfer (reference ${reference}).`)).toBeVisible();
-  await expect(item(memberPage, `Your payout request #${toReject} for $20.00 was rejected: The account holder does not match. The amount is available again.`)).toBeVisible();
+  await expect(
+    item(memberPage, `Your payout request #${toReject} for $20.00 was rejected: The account holder does not match. The amount is available again.`),
+  ).toBeVisible();
   await expect(bell(memberPage)).toHaveAttribute("open", "");
   await memberPage.reload();
   await expect(requestRow(memberPage, toPay)).toContainText("Paid");
@@ -178,7 +196,11 @@ test("an administrator pays one request and rejects another; the member's open p
   await member.close();
 });
 
-test("the guards: admin pages send members away, another member's pages and ids answer 404, admins see a member's payouts read-only", async ({ page, app, browserErrors }) => {
+test("the guards: admin pages send members away, another member's pages and ids answer 404, admins see a member's payouts read-only", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   const payee = await fundedPayee(app, "40.00", "guard");
   await setUpManualW9(page, payee, "1357");
   const requestId = await requestPayoutNow(page, payee, "15.00");
@@ -187,7 +209,10 @@ test("the guards: admin pages send members away, another member's pages and ids 
     await app.goto(path);
     await expect(page).toHaveURL(`/member/${payee.id}/dashboard`);
   }
-  const queuePost = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: String(requestId), reference: "TRF-STOLEN" }, maxRedirects: 0 });
+  const queuePost = await page.request.post("/admin/royalty-payment-requests", {
+    form: { intent: "pay", requestId: String(requestId), reference: "TRF-STOLEN" },
+    maxRedirects: 0,
+  });
   expect(queuePost.status()).toBe(302);
 
   // Mia's pages are not theirs; Mia's id in their forms is 404 and changes nothing.
@@ -205,9 +230,15 @@ test("the guards: admin pages send members away, another member's pages and ids 
   // Someone else cancelling this member's request: 404, still pending.
   await app.dropSession();
   await app.logInQuickly(DEMO.member, DEMO_PASSWORD);
-  const cancel = await page.request.post(`/member/${DEMO_IDS.member}/royalty-payment-requests`, { form: { intent: "cancel", requestId: String(requestId) }, maxRedirects: 0 });
+  const cancel = await page.request.post(`/member/${DEMO_IDS.member}/royalty-payment-requests`, {
+    form: { intent: "cancel", requestId: String(requestId) },
+    maxRedirects: 0,
+  });
   expect(cancel.status()).toBe(404);
-  const own = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, { form: { intent: "cancel", requestId: String(requestId) }, maxRedirects: 0 });
+  const own = await page.request.post(`/member/${payee.id}/royalty-payment-requests`, {
+    form: { intent: "cancel", requestId: String(requestId) },
+    maxRedirects: 0,
+  });
   expect(own.status()).toBe(404);
 
   // The administrator: the member's payouts page without its forms; payment accounts with the last 4 only.
@@ -229,8 +260,14 @@ test("the guards: admin pages send members away, another member's pages and ids 
   // An administrator without two-factor authentication may not pay (403, told how to turn it on) ...
   await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
   await expect(page.getByTestId("two-factor-required")).toContainText("needs two-factor authentication");
-  await expect(page.getByTestId("two-factor-required").getByRole("link", { name: "Turn on two-factor authentication" })).toHaveAttribute("href", `/member/${DEMO_IDS.admin}/profile#two-factor`);
-  const refused = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: String(requestId), reference: "TRF-NO-2FA" }, maxRedirects: 0 });
+  await expect(page.getByTestId("two-factor-required").getByRole("link", { name: "Turn on two-factor authentication" })).toHaveAttribute(
+    "href",
+    `/member/${DEMO_IDS.admin}/profile#two-factor`,
+  );
+  const refused = await page.request.post("/admin/royalty-payment-requests", {
+    form: { intent: "pay", requestId: String(requestId), reference: "TRF-NO-2FA" },
+    maxRedirects: 0,
+  });
   expect(refused.status()).toBe(403);
   // ... so the request is still pending in the queue; for one with two-factor, a made-up id is 404.
   await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
@@ -238,7 +275,10 @@ test("the guards: admin pages send members away, another member's pages and ids 
   await app.dropSession();
   const admin = await twoFactorAdmin();
   await logInTwoFactorAdmin(page, admin);
-  const missing = await page.request.post("/admin/royalty-payment-requests", { form: { intent: "pay", requestId: "2147483000", reference: "TRF-NONE", confirmCode: await nextCode(admin) }, maxRedirects: 0 });
+  const missing = await page.request.post("/admin/royalty-payment-requests", {
+    form: { intent: "pay", requestId: "2147483000", reference: "TRF-NONE", confirmCode: await nextCode(admin) },
+    maxRedirects: 0,
+  });
   expect(missing.status()).toBe(404);
 });
 
@@ -294,10 +334,18 @@ test.describe("without JavaScript", () => {
     await app.goto(`/admin/royalty-payment-requests?q=${encodeURIComponent(payee.email)}`);
     const payForm = page.getByRole("form", { name: `Pay request #${requestId}` });
     await payForm.getByRole("button", { name: "Approve and mark as paid" }).click();
-    await expect(page.getByRole("form", { name: `Pay request #${requestId}` }).getByText("Enter the transfer's reference (3 to 120 characters).")).toBeVisible();
+    await expect(
+      page.getByRole("form", { name: `Pay request #${requestId}` }).getByText("Enter the transfer's reference (3 to 120 characters)."),
+    ).toBeVisible();
     const reference = `NOJS-${unique()}`;
-    await page.getByRole("form", { name: `Pay request #${requestId}` }).getByLabel("Transfer reference").fill(reference);
-    await page.getByRole("form", { name: `Pay request #${requestId}` }).getByRole("button", { name: "Approve and mark as paid" }).click();
+    await page
+      .getByRole("form", { name: `Pay request #${requestId}` })
+      .getByLabel("Transfer reference")
+      .fill(reference);
+    await page
+      .getByRole("form", { name: `Pay request #${requestId}` })
+      .getByRole("button", { name: "Approve and mark as paid" })
+      .click();
     await confirmWithCode(page, admin);
     await expect(flash(page)).toHaveText(`Request #${requestId} is paid: $40.00 sent (reference ${reference}). The member was notified.`);
   });

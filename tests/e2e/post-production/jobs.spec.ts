@@ -19,7 +19,11 @@ test.describe.configure({ timeout: 180_000 });
 const expect = baseExpect.configure({ timeout: 15_000 });
 
 const flash = (page: Page) => page.locator('[role="status"][aria-live="polite"]');
-const summaryValue = (page: Page, label: string) => page.locator("dl[aria-label='Job summary'] div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd");
+const summaryValue = (page: Page, label: string) =>
+  page
+    .locator("dl[aria-label='Job summary'] div")
+    .filter({ has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+    .locator("dd");
 const menuEntry = (page: Page) => page.getByRole("navigation", { name: "Member menu" }).getByRole("link", { name: "Post Production Jobs", exact: true });
 
 /** A real second of 16-bit / 44.1 kHz mono PCM silence: lossless audio a song can take. */
@@ -103,7 +107,10 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   const engineerId = await logIn(app, PP_ENGINEER, engineer.page);
   await app.goto(`/member/${engineerId}/post-production-jobs?as=engineer`, engineer.page);
   await expect(menuEntry(engineer.page)).toBeVisible();
-  await engineer.page.getByRole("table").getByRole("link", { name: `Job #${jobId}` }).click();
+  await engineer.page
+    .getByRole("table")
+    .getByRole("link", { name: `Job #${jobId}` })
+    .click();
   await expect(engineer.page.getByRole("heading", { level: 1, name: `Job #${jobId}` })).toBeVisible();
   await app.hydrated(engineer.page);
   await engineer.page.getByRole("button", { name: "Accept the job" }).click();
@@ -158,15 +165,17 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   const part = await page.context().request.get(href, { headers: { Range: "bytes=0-3" } });
   expect(part.status()).toBe(206);
   expect((await part.body()).toString()).toBe("RIFF");
-  expect(await player.evaluate(async (audio: HTMLAudioElement) => {
-    audio.preload = "auto";
-    audio.load();
-    await new Promise((resolve, reject) => {
-      audio.addEventListener("loadedmetadata", resolve, { once: true });
-      audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)), { once: true });
-    });
-    return Math.round(audio.duration);
-  })).toBe(1);
+  expect(
+    await player.evaluate(async (audio: HTMLAudioElement) => {
+      audio.preload = "auto";
+      audio.load();
+      await new Promise((resolve, reject) => {
+        audio.addEventListener("loadedmetadata", resolve, { once: true });
+        audio.addEventListener("error", () => reject(new Error(`media error ${audio.error?.code}`)), { once: true });
+      });
+      return Math.round(audio.duration);
+    }),
+  ).toBe(1);
   await app.hydrated();
   await page.getByRole("button", { name: "Accept as the song's audio" }).click();
   await expect(flash(page)).toContainText("harbour-mix.wav is now the song's audio. The job is completed. $135.00 is released to the engineer.");

@@ -4,10 +4,7 @@ import { expect } from "../support/test";
 /** Waits until the page's registration has an activated worker (the first page load is not controlled). */
 export async function waitForActiveWorker(page: Page) {
   await expect
-    .poll(
-      () => page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.state ?? null),
-      { timeout: 20_000 },
-    )
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.active?.state ?? null), { timeout: 20_000 })
     .toBe("activated");
 }
 

@@ -50,12 +50,8 @@ test("the manifest describes an installable app with 192 and 512 icons, also mas
   // Chromium's own verdict. Playwright's contexts are off the record, which alone makes nothing installable.
   const cdp = await page.context().newCDPSession(page);
   await expect
-    .poll(
-      async () =>
-        (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors
-          .map((e) => e.errorId)
-          .filter((id) => id !== "in-incognito"),
-      { timeout: 15_000 },
-    )
+    .poll(async () => (await cdp.send("Page.getInstallabilityErrors")).installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito"), {
+      timeout: 15_000,
+    })
     .toEqual([]);
 });

@@ -71,7 +71,9 @@ test("API responses, page data and pages are never cached", async ({ page, app }
   await page.waitForLoadState("networkidle");
 
   const stored = await cachedUrls(page);
-  const all = Object.values(stored).flat().map((url) => new URL(url));
+  const all = Object.values(stored)
+    .flat()
+    .map((url) => new URL(url));
   expect(all.length).toBeGreaterThan(0);
   for (const url of all) {
     expect(url.pathname, url.href).not.toMatch(/^\/api\/|\.data$|^\/broadcasting|^\/logout/);

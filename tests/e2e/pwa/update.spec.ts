@@ -106,9 +106,7 @@ test("declining keeps the page under the old worker; the new one stays waiting",
   await page.reload();
   await app.hydrated();
   await expect.poll(() => dialogs).toEqual([PROMPT]);
-  await expect
-    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.waiting?.state ?? null))
-    .toBe("installed");
+  await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration("/"))?.waiting?.state ?? null)).toBe("installed");
   await page.waitForTimeout(1000);
   expect(loads).toBe(1);
   expect(await controllingBuild(page)).toBe("old");

@@ -17,9 +17,15 @@ const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
 const flash = (page: Page) => page.locator('[role="status"][aria-live="polite"]');
 
 async function importStatement(page: Page, statementId: string, lines: Array<{ isrc: string; title: string; net: string }>) {
-  const rows = lines.map((l) => `${statementId},2030-03-15,2030-02,2030-02,Queue Store,,stream,track,US,Someone Else,,,${l.title},${l.isrc},10,0.1,USD,${l.net},${l.net},USD,`);
+  const rows = lines.map(
+    (l) => `${statementId},2030-03-15,2030-02,2030-02,Queue Store,,stream,track,US,Someone Else,,,${l.title},${l.isrc},10,0.1,USD,${l.net},${l.net},USD,`,
+  );
   const response = await page.request.post("/admin/upload-sales?index", {
-    multipart: { kind: "digital", exchange_rate: "", file: { name: `${statementId}.csv`, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n") + "\n") } },
+    multipart: {
+      kind: "digital",
+      exchange_rate: "",
+      file: { name: `${statementId}.csv`, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...rows].join("\n") + "\n") },
+    },
     maxRedirects: 0,
   });
   expect(response.status(), await response.text()).toBe(302);
@@ -42,7 +48,11 @@ test("guards: a member and a visitor never reach the queue", async ({ page, app,
   expect([post.status(), post.headers()["location"]]).toEqual([302, "/login"]);
 });
 
-test("an administrator matches a code found in two imports at once, picking the song by search; bad input is refused beside the form", async ({ page, app, browserErrors }) => {
+test("an administrator matches a code found in two imports at once, picking the song by search; bad input is refused beside the form", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(400, 404);
   const run = unique();
   const code = `GBQUE${run.slice(-7)}`;
@@ -82,10 +92,16 @@ test("an administrator matches a code found in two imports at once, picking the 
   await expect(page.getByText(/songs and \d+ releases match “Platform Nine”/)).toBeVisible();
   const picker = page.getByRole("form", { name: `Match ISRC ${code}` }).getByLabel("Song or release");
   await picker.selectOption({ label: "Mia and the Midnight Owls — Platform Nine (USBL12600003)" });
-  await page.getByRole("form", { name: `Match ISRC ${code}` }).getByRole("button", { name: "Match" }).click();
+  await page
+    .getByRole("form", { name: `Match ISRC ${code}` })
+    .getByRole("button", { name: "Match" })
+    .click();
   await expect(flash(page)).toContainText("3 lines with the same code are matched");
   await expect(page.getByRole("list", { name: "Codes in suspense" }).getByRole("listitem").filter({ hasText: code })).toHaveCount(0);
-  for (const [importId, matched] of [[first, 2], [second, 1]] as const) {
+  for (const [importId, matched] of [
+    [first, 2],
+    [second, 1],
+  ] as const) {
     const data = (await (await page.request.get(`/api/admin/sales-imports/${importId}`)).json()).data;
     expect(data.matched, `import #${importId}`).toBe(matched);
   }
@@ -95,7 +111,10 @@ test("an administrator matches a code found in two imports at once, picking the 
   // The code is remembered, with what it matches; forgotten, later statements with it land in suspense again.
   const remembered = page.getByRole("list", { name: "Remembered codes" }).getByRole("listitem").filter({ hasText: code });
   await expect(remembered).toContainText("Song: Platform Nine (USBL12600003)");
-  await page.getByRole("form", { name: `Forget ISRC ${code}` }).getByRole("button", { name: "Forget" }).click();
+  await page
+    .getByRole("form", { name: `Forget ISRC ${code}` })
+    .getByRole("button", { name: "Forget" })
+    .click();
   await expect(flash(page)).toContainText("The code is forgotten");
   await expect(page.getByRole("list", { name: "Remembered codes" }).getByRole("listitem").filter({ hasText: code })).toHaveCount(0);
   const third = await importStatement(page, `QUEUE-C-${run}`, [{ isrc: code, title: "Queue Song", net: "1.00" }]);

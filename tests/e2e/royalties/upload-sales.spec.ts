@@ -17,7 +17,8 @@ const HEADER =
 
 function statement(statementId: string, lines: Array<{ isrc: string; title: string; net: string; currency?: string }>) {
   const rows = lines.map(
-    (l) => `${statementId},2026-10-15,2026-09,2026-09,Spotify,Premium,stream,track,US,Midnight Owls,,,${l.title},${l.isrc},100,0.01,${l.currency ?? "USD"},${l.net},${l.net},${l.currency ?? "USD"},`,
+    (l) =>
+      `${statementId},2026-10-15,2026-09,2026-09,Spotify,Premium,stream,track,US,Midnight Owls,,,${l.title},${l.isrc},100,0.01,${l.currency ?? "USD"},${l.net},${l.net},${l.currency ?? "USD"},`,
   );
   return Buffer.from([HEADER, ...rows].join("\n") + "\n");
 }
@@ -104,16 +105,28 @@ test("bad files are refused beside the field, with the values kept and nothing s
   await expect(page.getByLabel("Kind")).toHaveValue("pro");
   // A foreign line without a rate: the message is beside the rate.
   const id = unique("rate");
-  await upload(page, { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) }, { kind: "digital" });
+  await upload(
+    page,
+    { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) },
+    { kind: "digital" },
+  );
   await expect(page.getByText(/in EUR and carries no exchange rate/)).toBeVisible();
   await expect(page.getByLabel("Exchange rate (optional)")).toHaveAttribute("aria-invalid", "true");
   // With the rate it goes in; the same file again is refused, naming the earlier import.
-  await upload(page, { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) }, { rate: "1.1" });
+  await upload(
+    page,
+    { name: `${id}.csv`, buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) },
+    { rate: "1.1" },
+  );
   await expect(page).toHaveURL(/\/admin\/upload-sales\/\d+$/, { timeout: 30_000 });
   const importId = Number(page.url().split("/").pop());
   await app.goto("/admin/upload-sales");
   await app.hydrated();
-  await upload(page, { name: "again.csv", buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) }, { rate: "1.1" });
+  await upload(
+    page,
+    { name: "again.csv", buffer: statement(id, [{ isrc: "USBL12600005", title: "Northbound", net: "3.00", currency: "EUR" }]) },
+    { rate: "1.1" },
+  );
   await expect(page.getByText(new RegExp(`imported already: import #${importId}`))).toBeVisible();
   // A refused upload leaves the address as it was (not the index route's "?index").
   await expect(page).toHaveURL(/\/admin\/upload-sales$/);

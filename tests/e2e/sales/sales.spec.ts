@@ -23,7 +23,11 @@ async function uploadStatement(page: Page, id: string, store: string) {
     `SALES-${id},2030-02-15,2030-01,2030-01,${store},,stream,track,GB,Midnight Owls,,,Platform Nine,USBL12600003,25,0.1,USD,2.50,2.50,USD,`,
   ];
   const response = await page.request.post("/admin/upload-sales?index", {
-    multipart: { kind: "digital", exchange_rate: "", file: { name: `sales-${id}.csv`, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...lines].join("\n") + "\n") } },
+    multipart: {
+      kind: "digital",
+      exchange_rate: "",
+      file: { name: `sales-${id}.csv`, mimeType: "text/csv", buffer: Buffer.from([HEADER, ...lines].join("\n") + "\n") },
+    },
     maxRedirects: 0,
   });
   expect(response.status(), await response.text()).toBe(302);
@@ -40,7 +44,11 @@ async function memberIdOf(location: string) {
   return id;
 }
 
-test("a member's sales pages agree with the statement to the cent, drill down to the lines and export them; others' figures stay hidden", async ({ page, app, browserErrors }) => {
+test("a member's sales pages agree with the statement to the cent, drill down to the lines and export them; others' figures stay hidden", async ({
+  page,
+  app,
+  browserErrors,
+}) => {
   browserErrors.allowStatus(404);
   const id = unique();
   const store = `E2E Store ${id}`;

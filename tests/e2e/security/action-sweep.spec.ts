@@ -101,8 +101,7 @@ function toActionRoute(file: string, routeId: string): ActionRoute {
     else if (segment.startsWith(":")) segments.push({ kind: "param", name: segment.slice(1) });
     else segments.push({ kind: "static", value: segment });
   }
-  const pattern =
-    "/" + segments.map((s) => (s.kind === "static" ? s.value : s.kind === "param" ? `:${s.name}` : "*")).join("/") + (index ? "?index" : "");
+  const pattern = "/" + segments.map((s) => (s.kind === "static" ? s.value : s.kind === "param" ? `:${s.name}` : "*")).join("/") + (index ? "?index" : "");
   return { file, segments, index, pattern };
 }
 
@@ -348,7 +347,8 @@ async function post(identity: Identity, route: ActionRoute, url: string, sweepCa
   }
 }
 
-const describeOutcome = (o: Outcome) => `${o.who}: ${o.case === "GET" ? "GET" : "POST"} ${o.url} (${o.case === "GET" ? "" : `app/routes/${o.file} with `}${o.case})`;
+const describeOutcome = (o: Outcome) =>
+  `${o.who}: ${o.case === "GET" ? "GET" : "POST"} ${o.url} (${o.case === "GET" ? "" : `app/routes/${o.file} with `}${o.case})`;
 
 /** Records the answers and soft-asserts each; after a request without an answer, checks the server is still there. */
 async function check(run: Run, results: Outcome[]) {
@@ -402,12 +402,18 @@ async function report(run: Run) {
   const { outcomes } = run;
   const sent = outcomes.filter((o) => !o.skipped);
   const failures = sent.filter((o) => o.status === null || o.status >= 500);
-  const lines = failures.map((o) => `${o.who.padEnd(9)} ${String(o.status ?? "none").padEnd(4)} ${o.url}  [${o.case}]  ${o.file ? `app/routes/${o.file}` : ""}${o.error ? `  (${o.error})` : ""}`);
+  const lines = failures.map(
+    (o) =>
+      `${o.who.padEnd(9)} ${String(o.status ?? "none").padEnd(4)} ${o.url}  [${o.case}]  ${o.file ? `app/routes/${o.file}` : ""}${o.error ? `  (${o.error})` : ""}`,
+  );
   // The answers per sender, e.g. "member 400×90 415×60 302×12": a sweep that only met redirects to /login swept nothing.
   const tally = (["anonymous", "member", "admin"] as const).map((who) => {
     const counts = new Map<string, number>();
     for (const o of sent.filter((x) => x.who === who)) counts.set(String(o.status ?? "none"), (counts.get(String(o.status ?? "none")) ?? 0) + 1);
-    return `${who} ${[...counts].sort().map(([status, n]) => `${status}×${n}`).join(" ")}`;
+    return `${who} ${[...counts]
+      .sort()
+      .map(([status, n]) => `${status}×${n}`)
+      .join(" ")}`;
   });
   let text = `${failures.length} of ${sent.length} requests answered 5xx or not at all (${tally.join("; ")})\n${lines.join("\n")}\n`;
   if (run.serverDownAfter) {

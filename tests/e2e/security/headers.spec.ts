@@ -81,9 +81,7 @@ test.describe("cross-origin writes", () => {
     await request.dispose();
   });
 
-  test("a write that carries a session but no Origin, Referer or Sec-Fetch-Site is refused; a same-origin Referer passes", async ({
-    playwright,
-  }) => {
+  test("a write that carries a session but no Origin, Referer or Sec-Fetch-Site is refused; a same-origin Referer passes", async ({ playwright }) => {
     const request = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
     const login = await request.post("/login", {
       headers: { Origin: process.env.E2E_BASE_URL! },

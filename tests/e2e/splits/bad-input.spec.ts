@@ -15,7 +15,8 @@ test.describe.configure({ timeout: 90_000 });
 const OWNER = RELEASE_MEMBERS.songwriter;
 
 /** The parties' own errors (the fieldset's list, beside the rows). */
-const partiesError = (page: Page, message: string) => proposalForm(page).getByRole("group", { name: "Parties" }).getByRole("listitem").filter({ hasText: message });
+const partiesError = (page: Page, message: string) =>
+  proposalForm(page).getByRole("group", { name: "Parties" }).getByRole("listitem").filter({ hasText: message });
 
 async function badInput(page: Page, app: App) {
   const ownerId = await logInMember(app, OWNER, RELEASE_PASSWORD);

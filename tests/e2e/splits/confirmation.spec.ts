@@ -13,7 +13,13 @@ test.describe.configure({ timeout: 120_000 });
 
 const OWNER = RELEASE_MEMBERS.songwriter;
 
-test("when the last party accepts, the owner is told to confirm and the proposal says it is not in force yet", async ({ page, app, browser, browserErrors, request }) => {
+test("when the last party accepts, the owner is told to confirm and the proposal says it is not in force yet", async ({
+  page,
+  app,
+  browser,
+  browserErrors,
+  request,
+}) => {
   const title = uniqueTitle("Waiting Lines");
   const member = await createVerifiedUser(request, "split-confirm");
 

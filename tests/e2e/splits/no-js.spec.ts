@@ -33,7 +33,13 @@ test.use({ javaScriptEnabled: false });
 const OWNER = RELEASE_MEMBERS.songwriter;
 const OWNER_NAME = "Rae Release songwriter";
 
-test("a proposal to a member and a non-member, answered, declined and confirmed with plain form posts", async ({ page, app, browser, browserErrors, request }) => {
+test("a proposal to a member and a non-member, answered, declined and confirmed with plain form posts", async ({
+  page,
+  app,
+  browser,
+  browserErrors,
+  request,
+}) => {
   const title = uniqueTitle("Plain Shares");
   const outsider = uniqueEmail("split-nojs-outsider");
   const member = await createVerifiedUser(request, "split-nojs-member");
@@ -50,7 +56,9 @@ test("a proposal to a member and a non-member, answered, declined and confirmed 
     [outsider, "10"],
   ]);
   await submitProposal(page);
-  await expect(proposalForm(page).getByRole("group", { name: "Parties" }).getByRole("listitem").filter({ hasText: "The shares total 90.00%: 10.00% short of 100%." })).toBeVisible();
+  await expect(
+    proposalForm(page).getByRole("group", { name: "Parties" }).getByRole("listitem").filter({ hasText: "The shares total 90.00%: 10.00% short of 100%." }),
+  ).toBeVisible();
   await expect(sharesTotal(page)).toHaveText("The shares total 90.00%: 10.00% short of 100%.");
   await expect(partyEmail(page, 2)).toHaveValue(member.email);
   await expect(partyEmail(page, 3)).toHaveValue(outsider);
@@ -92,7 +100,9 @@ test("a proposal to a member and a non-member, answered, declined and confirmed 
   await versionCard(page, 1).getByRole("button", { name: "Confirm version 1" }).click();
   await expect(flash(page)).toContainText("Version 1 is confirmed: in force from 2026-09-01.");
   await expect(versionCard(page, 1)).toContainText("In force");
-  await splits(page).getByText(/^History \(\d+\)$/).click();
+  await splits(page)
+    .getByText(/^History \(\d+\)$/)
+    .click();
   await expect(splits(page)).toContainText("Nora Noscript declined 20.00% of version 1: that share goes back to the artist page's owner.");
 
   // Parties see it and download the PDF; a stranger gets 404 for both.

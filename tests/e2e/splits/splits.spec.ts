@@ -104,7 +104,10 @@ test("a member and a non-member are proposed shares, both accept, the owner conf
   await app.goto(`/member/${memberId}/dashboard`, party.page);
   const tasks = party.page.getByRole("region", { name: "Split proposals to answer" });
   await expect(tasks).toContainText(`30.00% of “${title}” by ${ARTIST} (version 1, from 2026-09-01)`);
-  await expect(tasks.getByRole("link", { name: `30.00% of “${title}” by ${ARTIST}` })).toHaveAttribute("href", `/member/${memberId}/song-profile/${songId}#splits`);
+  await expect(tasks.getByRole("link", { name: `30.00% of “${title}” by ${ARTIST}` })).toHaveAttribute(
+    "href",
+    `/member/${memberId}/song-profile/${songId}#splits`,
+  );
   await openBell(party.page);
   await openButton(party.page, message).click();
   await expect(party.page).toHaveURL(new RegExp(`/member/${memberId}/song-profile/${songId}(#splits)?$`));
@@ -131,7 +134,9 @@ test("a member and a non-member are proposed shares, both accept, the owner conf
   await visitor.page.goto(link.replace(/signature=[0-9a-f]/, "signature=x"));
   await expect(visitor.page.getByRole("alert")).toHaveText("Invalid signature.");
   await app.goto(link, visitor.page);
-  await expect(visitor.page.locator("main")).toContainText(`${OWNER_NAME} proposes ${outsider} a 20.00% share of the master royalties of “${title}” by ${ARTIST}, from 2026-09-01.`);
+  await expect(visitor.page.locator("main")).toContainText(
+    `${OWNER_NAME} proposes ${outsider} a 20.00% share of the master royalties of “${title}” by ${ARTIST}, from 2026-09-01.`,
+  );
   const summary = visitor.page.getByRole("table", { name: "Version 1 of the split sheet" });
   await expect(summary.getByRole("row").filter({ hasText: "Test User" })).toContainText("Accepted");
   await expect(summary.getByRole("row").filter({ hasText: outsider })).toContainText("Pending");
@@ -151,8 +156,12 @@ test("a member and a non-member are proposed shares, both accept, the owner conf
   await versionCard(page, 1).getByRole("button", { name: "Confirm version 1" }).click();
   await expect(flash(page)).toContainText("Version 1 is confirmed: in force from 2026-09-01.");
   await expect(versionCard(page, 1)).toContainText("In force");
-  await splits(page).getByText(/^History \(\d+\)$/).click();
-  await expect(splits(page)).toContainText(`${OWNER_NAME} proposed version 1, effective 2026-09-01: ${OWNER_NAME} 50.00%, Test User 30.00%, ${outsider} 20.00%.`);
+  await splits(page)
+    .getByText(/^History \(\d+\)$/)
+    .click();
+  await expect(splits(page)).toContainText(
+    `${OWNER_NAME} proposed version 1, effective 2026-09-01: ${OWNER_NAME} 50.00%, Test User 30.00%, ${outsider} 20.00%.`,
+  );
   await expect(splits(page)).toContainText("Test User accepted 30.00% of version 1.");
   await expect(splits(page)).toContainText("Olive Outsider accepted 20.00% of version 1.");
   await expect(splits(page)).toContainText(`${OWNER_NAME} confirmed version 1: in force from 2026-09-01.`);
@@ -172,11 +181,17 @@ test("a member and a non-member are proposed shares, both accept, the owner conf
   ] as const) {
     await app.goto(`/member/${id}/song-profile/${songId}`, who.page);
     await expect(versionCard(who.page, 1)).toContainText("In force");
-    await expect(versionCard(who.page, 1).getByRole("link", { name: "Download the signed sheet (PDF)" })).toHaveAttribute("href", `${pdfPath(id)}/${versionId}`);
+    await expect(versionCard(who.page, 1).getByRole("link", { name: "Download the signed sheet (PDF)" })).toHaveAttribute(
+      "href",
+      `${pdfPath(id)}/${versionId}`,
+    );
     await expectPdf(who.page.request, `${pdfPath(id)}/${versionId}`);
   }
   // A party answers, but does not manage the split.
-  const refused = await party.page.request.post(`/member/${memberId}/song-profile/${songId}`, { form: { intent: "split-withdraw", versionId: String(versionId) }, maxRedirects: 0 });
+  const refused = await party.page.request.post(`/member/${memberId}/song-profile/${songId}`, {
+    form: { intent: "split-withdraw", versionId: String(versionId) },
+    maxRedirects: 0,
+  });
   expect(refused.status()).toBe(404);
 
   // A stranger: 404 for the sheet and its PDF.
@@ -227,7 +242,9 @@ test("an invitee without an account declines from the link alone; the share goes
 
   await page.reload();
   await expect(partyRow(page, 1, outsider)).toContainText("Declined");
-  await splits(page).getByText(/^History \(\d+\)$/).click();
+  await splits(page)
+    .getByText(/^History \(\d+\)$/)
+    .click();
   await expect(splits(page)).toContainText(`${outsider} declined 25.00% of version 1: that share goes back to the artist page's owner.`);
 });
 

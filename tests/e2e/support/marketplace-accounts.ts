@@ -33,10 +33,8 @@ export const WORK_REQUEST_SCENARIOS = {
 } as const;
 export type WorkRequestScenario = keyof typeof WORK_REQUEST_SCENARIOS;
 
-export const wrClient = (key: WorkRequestScenario) =>
-  `wr-${key}-client@example.test`;
-export const wrProvider = (key: WorkRequestScenario) =>
-  `wr-${key}-provider@example.test`;
+export const wrClient = (key: WorkRequestScenario) => `wr-${key}-client@example.test`;
+export const wrProvider = (key: WorkRequestScenario) => `wr-${key}-provider@example.test`;
 /** Party to nothing: the others' requests and estimates answer 404. */
 export const WR_STRANGER = "wr-stranger@example.test";
 /** Sees every request in /admin/work-requests. */

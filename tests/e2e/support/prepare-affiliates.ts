@@ -21,11 +21,20 @@ export async function prepareAffiliatesData(): Promise<string> {
     ],
     AFF_PASSWORD,
   );
-  const rows = await db().select().from(users).where(inArray(users.email, Object.values(AFF)));
+  const rows = await db()
+    .select()
+    .from(users)
+    .where(inArray(users.email, Object.values(AFF)));
   const id = (email: string) => rows.find((u) => u.email === email)!.id;
   const now = new Date();
   const approved = (email: string, code: string, bps = 2000) => ({
-    userId: id(email), status: "approved" as const, code, audience: "A music blog read by independent artists", payoutMethod: "manual" as const, commissionBps: bps, decidedAt: now,
+    userId: id(email),
+    status: "approved" as const,
+    code,
+    audience: "A music blog read by independent artists",
+    payoutMethod: "manual" as const,
+    commissionBps: bps,
+    decidedAt: now,
   });
   const pending = (email: string, audience: string) => ({ userId: id(email), audience, payoutMethod: "stripe" as const });
   const made = await db()
@@ -46,6 +55,8 @@ export async function prepareAffiliatesData(): Promise<string> {
     .insert(profiles)
     .values({ type: "artist", ownerId: id(AFF.referred), name: "Affiliate Test Band", username: "affiliate-test-band", status: "published", publishedAt: now })
     .returning({ id: profiles.id });
-  await db().insert(songs).values({ artistId: artist!.id, title: AFF_SONG, isrc: AFF_ISRC, createdBy: id(AFF.referred) });
+  await db()
+    .insert(songs)
+    .values({ artistId: artist!.id, title: AFF_SONG, isrc: AFF_ISRC, createdBy: id(AFF.referred) });
   return `${made.length} affiliates, 1 referral, 1 song`;
 }

@@ -42,9 +42,7 @@ export async function prepareDirectoryData(): Promise<string> {
     ],
     DIRECTORY_PASSWORD,
   );
-  const values = await db()
-    .select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name })
-    .from(referenceValues);
+  const values = await db().select({ id: referenceValues.id, kind: referenceValues.kind, name: referenceValues.name }).from(referenceValues);
   const value = (kind: ReferenceKind, name: string) => {
     const found = values.find((v) => v.kind === kind && v.name === name);
     if (!found) throw new Error(`prepare-directory: no ${kind} named ${name}`);

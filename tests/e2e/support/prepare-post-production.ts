@@ -22,7 +22,10 @@ export async function preparePostProductionData(): Promise<string> {
     [PP_FRESH, "pp-paper", "Paper Band", PP_FRESH_SONG],
   ] as const) {
     const ownerId = ids.get(email)!;
-    const [artist] = await db().insert(profiles).values({ type: "artist", ownerId, name, username, status: "published", publishedAt: now }).returning({ id: profiles.id });
+    const [artist] = await db()
+      .insert(profiles)
+      .values({ type: "artist", ownerId, name, username, status: "published", publishedAt: now })
+      .returning({ id: profiles.id });
     await db().insert(songs).values({ artistId: artist!.id, title, createdBy: ownerId });
   }
   // The owner's income, as a digital statement posts it (receipts → earnings): the balance they pay the job from.

@@ -18,10 +18,7 @@ import {
 export async function prepareProfilesData(): Promise<string> {
   const types = Object.keys(PROFILE_EDITOR_TYPES) as ProfileEditorType[];
   const owners = types.flatMap((type) => PROFILE_PURPOSES.map((purpose) => profileAccount(type, purpose)));
-  const ids = await createReadyMembers(
-    [{ ...PROFILES_ADMIN, acctType: 2 }, PROFILES_OTHER, PROFILES_HOLDER, PROFILES_NO_JS, ...owners],
-    PROFILES_PASSWORD,
-  );
+  const ids = await createReadyMembers([{ ...PROFILES_ADMIN, acctType: 2 }, PROFILES_OTHER, PROFILES_HOLDER, PROFILES_NO_JS, ...owners], PROFILES_PASSWORD);
   // The usernames the edit tests try to take (one profile per type: the one-per-type rule allows it).
   const holderId = ids.get(PROFILES_HOLDER.email)!;
   const held = await db()

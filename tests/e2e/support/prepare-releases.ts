@@ -8,7 +8,17 @@ import { setCoverArt } from "../../../app/modules/catalog/releases/cover-art.ser
 import { addTrack } from "../../../app/modules/catalog/releases/release-editor.server";
 import { findRelease } from "../../../app/modules/catalog/catalog.server";
 import { createReadyMembers } from "./community-members.server";
-import { EXPLICIT_RELEASE, NEW_TRACKS_RELEASE, PLAIN_TRACKS_RELEASE, RELEASE_ARTISTS, RELEASE_MEMBERS, RELEASE_PASSWORD, REJECT_RELEASE, SUBMIT_RELEASE, type ReleaseMemberKey } from "./release-accounts";
+import {
+  EXPLICIT_RELEASE,
+  NEW_TRACKS_RELEASE,
+  PLAIN_TRACKS_RELEASE,
+  RELEASE_ARTISTS,
+  RELEASE_MEMBERS,
+  RELEASE_PASSWORD,
+  REJECT_RELEASE,
+  SUBMIT_RELEASE,
+  type ReleaseMemberKey,
+} from "./release-accounts";
 
 function daysFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -26,14 +36,24 @@ export async function prepareReleasesData(): Promise<string> {
     .from(referenceValues)
     .where(and(eq(referenceValues.kind, "language"), eq(referenceValues.name, "English")))
     .limit(1);
-  const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#224466" } }).jpeg().toBuffer();
+  const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#224466" } })
+    .jpeg()
+    .toBuffer();
   const now = new Date();
 
   for (const [key, artist] of Object.entries(RELEASE_ARTISTS)) {
     const ownerId = ids.get(RELEASE_MEMBERS[artist.owner])!;
     const [created] = await db()
       .insert(profiles)
-      .values({ type: "artist", ownerId, name: artist.name, username: artist.username, bio: `${artist.name}: release tests.`, status: "published", publishedAt: now })
+      .values({
+        type: "artist",
+        ownerId,
+        name: artist.name,
+        username: artist.username,
+        bio: `${artist.name}: release tests.`,
+        status: "published",
+        publishedAt: now,
+      })
       .returning({ id: profiles.id });
     const artistId = created!.id;
     await db().insert(artistMembers).values({ artistId, userId: ownerId, role: "owner", canEdit: true });
@@ -42,7 +62,18 @@ export async function prepareReleasesData(): Promise<string> {
       const [song] = await db()
         .insert(songs)
         // The wizard artist's song is explicit, on a release that is not: the preflight's reason code.
-        .values({ artistId, title, explicit: key === "wizard", durationSeconds: 201, audioFormat: "wav", audioBitDepth: 24, audioSampleRate: 48_000, audioChannels: 2, languageId: language?.id ?? null, createdBy: ownerId })
+        .values({
+          artistId,
+          title,
+          explicit: key === "wizard",
+          durationSeconds: 201,
+          audioFormat: "wav",
+          audioBitDepth: 24,
+          audioSampleRate: 48_000,
+          audioChannels: 2,
+          languageId: language?.id ?? null,
+          createdBy: ownerId,
+        })
         .returning({ id: songs.id });
       await replaceSongWriters(song!.id, [{ name: `Rae Release ${artist.owner}`, userId: ownerId, shareBps: 10_000 }]);
       songIds.push(song!.id);
@@ -51,7 +82,9 @@ export async function prepareReleasesData(): Promise<string> {
 
     // A complete release: submittable as it is (submit), or already waiting for review (reject); the wizard's
     // lacks only its parental advisory; the new tracks' has no track yet.
-    const meta = { submit: SUBMIT_RELEASE, reject: REJECT_RELEASE, wizard: EXPLICIT_RELEASE, newtracks: NEW_TRACKS_RELEASE, plaintracks: PLAIN_TRACKS_RELEASE }[key];
+    const meta = { submit: SUBMIT_RELEASE, reject: REJECT_RELEASE, wizard: EXPLICIT_RELEASE, newtracks: NEW_TRACKS_RELEASE, plaintracks: PLAIN_TRACKS_RELEASE }[
+      key
+    ];
     const [release] = await db()
       .insert(releases)
       .values({

@@ -25,7 +25,11 @@ export async function prepareVersionAccounts(): Promise<string> {
     .insert(users)
     .values([
       ...(Object.entries(VERSION_MEMBERS) as Array<[VersionMemberKey, string]>).map(([key, email]) => ({ ...common, ...pick(versionMemberName(key)), email })),
-      ...(Object.entries(ANNOUNCE_MEMBERS) as Array<[AnnounceMemberKey, string]>).map(([key, email]) => ({ ...common, ...pick(announceMemberName(key)), email })),
+      ...(Object.entries(ANNOUNCE_MEMBERS) as Array<[AnnounceMemberKey, string]>).map(([key, email]) => ({
+        ...common,
+        ...pick(announceMemberName(key)),
+        email,
+      })),
     ])
     .returning({ id: users.id });
   for (const { id } of created) {

@@ -2,15 +2,7 @@
 import { db } from "../../../app/db/client.server";
 import { profiles, songs } from "../../../app/db/schema";
 import { createReadyMembers } from "./community-members.server";
-import {
-  WORK_REQUEST_PASSWORD,
-  WORK_REQUEST_SCENARIOS,
-  WR_ADMIN,
-  WR_STRANGER,
-  wrClient,
-  wrProvider,
-  type WorkRequestScenario,
-} from "./marketplace-accounts";
+import { WORK_REQUEST_PASSWORD, WORK_REQUEST_SCENARIOS, WR_ADMIN, WR_STRANGER, wrClient, wrProvider, type WorkRequestScenario } from "./marketplace-accounts";
 
 export async function prepareWorkRequestData(): Promise<string> {
   const keys = Object.keys(WORK_REQUEST_SCENARIOS) as WorkRequestScenario[];
@@ -62,9 +54,7 @@ export async function prepareWorkRequestData(): Promise<string> {
           publishedAt: now,
         })
         .returning({ id: profiles.id });
-      await db()
-        .insert(songs)
-        .values({ artistId: artist!.id, title: s.song, createdBy: clientId });
+      await db().insert(songs).values({ artistId: artist!.id, title: s.song, createdBy: clientId });
     }
   }
   return `${keys.length * 2 + 2} members and ${keys.length} provider profiles for marketplace/work-requests`;

@@ -83,7 +83,15 @@ export async function prepareProjectData(): Promise<string> {
     const provider = byEmail.get(projectProvider(key))!;
     const [profile] = await db()
       .insert(profiles)
-      .values({ type: "music_producer", ownerId: provider.id, name: projectProfileName(key), username: `pj-${key}-producer`, bio: "Mixing for the project tests.", status: "published", publishedAt: now })
+      .values({
+        type: "music_producer",
+        ownerId: provider.id,
+        name: projectProfileName(key),
+        username: `pj-${key}-producer`,
+        bio: "Mixing for the project tests.",
+        status: "published",
+        publishedAt: now,
+      })
       .returning({ id: profiles.id });
     // The points scenario's work is for a song of the client's, and its estimate carries points on it.
     const song = key === "points" ? await clientSong(client, key) : null;

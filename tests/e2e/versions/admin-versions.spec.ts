@@ -20,7 +20,9 @@ const publishButton = (page: Page) => page.getByRole("button", { name: "Publish 
 const preview = (page: Page) => page.getByRole("region", { name: "Preview" });
 const versionTable = (page: Page) => page.getByRole("table");
 const versionRow = (page: Page, name: string) =>
-  versionTable(page).getByRole("row").filter({ has: page.getByRole("rowheader").filter({ hasText: name }) });
+  versionTable(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader").filter({ hasText: name }) });
 /** The row's "Seen by" cell (its phone label is drawn by CSS, so the cell's text is the value alone). */
 const seenBy = (row: Locator) => row.getByRole("cell").nth(2);
 
@@ -35,7 +37,7 @@ async function expectSanitised(scope: Locator) {
 /** The notes every sanitising test publishes: a script, an inline handler, an image with onerror. */
 const HOSTILE_NOTES = [
   "<h2>Faster rehearsals</h2>",
-  '<p onclick="window.__versionXss = \'onclick\'">Booking a room takes <strong>one click</strong> now.</p>',
+  "<p onclick=\"window.__versionXss = 'onclick'\">Booking a room takes <strong>one click</strong> now.</p>",
   "<script>window.__versionXss = 'script'</script>",
   '<img src="/nope.png" onerror="window.__versionXss = \'img\'">',
   '<ul><li>Shared setlists</li><li><a href="https://example.com/notes" target="_self" onclick="x()">Read more</a></li></ul>',

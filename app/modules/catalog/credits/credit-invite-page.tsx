@@ -14,8 +14,8 @@ export function CreditInvitePage({ data, title }: { data: CreditInviteData; titl
       intro={
         <p>
           {invite.inviterName ? <span className="font-semibold text-stone-900">{invite.inviterName}</span> : "An artist"} would like to credit{" "}
-          <span className="font-medium break-words text-stone-900">{invite.email}</span> as <span className="font-semibold text-stone-900">{invite.roleLabel.toLowerCase()}</span> on “
-          {invite.songTitle}” by {invite.artistName}.
+          <span className="font-medium break-words text-stone-900">{invite.email}</span> as{" "}
+          <span className="font-semibold text-stone-900">{invite.roleLabel.toLowerCase()}</span> on “{invite.songTitle}” by {invite.artistName}.
         </p>
       }
     >
@@ -25,7 +25,10 @@ export function CreditInvitePage({ data, title }: { data: CreditInviteData; titl
         {data.mode === "login" ? (
           <div className="space-y-4">
             <p className="text-sm text-stone-600">You already have an account with this address. Log in, and you can accept right after.</p>
-            <Link to={data.loginHref} className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+            <Link
+              to={data.loginHref}
+              className="inline-flex w-full items-center justify-center rounded-md bg-brand-900 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+            >
               Log in to accept
             </Link>
           </div>

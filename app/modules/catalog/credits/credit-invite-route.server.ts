@@ -10,7 +10,16 @@ import { listPublishedDocuments } from "~/modules/legal/legal.server";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { hasValidSignature, INVALID_SIGNATURE } from "~/modules/security/signed-url.server";
 import { requestInfoContext } from "~/request-context";
-import { acceptCredit, createAccountFromCredit, CREDIT_ROLE_LABELS, CREDIT_STATE_MESSAGES, CreditError, declineCredit, loadCreditInvite, MISSING_CREDIT } from "./credits.server";
+import {
+  acceptCredit,
+  createAccountFromCredit,
+  CREDIT_ROLE_LABELS,
+  CREDIT_STATE_MESSAGES,
+  CreditError,
+  declineCredit,
+  loadCreditInvite,
+  MISSING_CREDIT,
+} from "./credits.server";
 
 /**
  * `/song-producer-invite/{id}` and `/song-featured-artist-invite/{id}`: the signed link of a credit
@@ -65,7 +74,13 @@ export async function creditInviteLoader(request: Request, context: Context, id:
   return data<CreditInviteData>({
     kind: "invite",
     mode,
-    invite: { email: invite.email, roleLabel: CREDIT_ROLE_LABELS[invite.role], songTitle: invite.songTitle, artistName: invite.artistName, inviterName: invite.inviterName },
+    invite: {
+      email: invite.email,
+      roleLabel: CREDIT_ROLE_LABELS[invite.role],
+      songTitle: invite.songTitle,
+      artistName: invite.artistName,
+      inviterName: invite.inviterName,
+    },
     currentEmail: mode === "mismatch" ? user!.email : null,
     loginHref: loginHref(request),
     documents: documents.map((d) => ({ id: d.id, name: d.name, slug: d.slug })),
@@ -87,11 +102,17 @@ export async function creditInviteAction(request: Request, context: Context, id:
   try {
     if (intent === "decline") {
       await declineCredit(id, role, user);
-      return redirectWithFlash(user ? `/member/${user.id}/dashboard` : "/login", { kind: "info", message: "You declined the credit. The song's owner is told." });
+      return redirectWithFlash(user ? `/member/${user.id}/dashboard` : "/login", {
+        kind: "info",
+        message: "You declined the credit. The song's owner is told.",
+      });
     }
     if (!user) throw redirect(loginHref(request));
     await acceptCredit(id, role, user);
-    return redirectWithFlash(`/member/${user.id}/dashboard`, { kind: "success", message: "The credit is accepted and verified: it shows on the release page and your profile." });
+    return redirectWithFlash(`/member/${user.id}/dashboard`, {
+      kind: "success",
+      message: "The credit is accepted and verified: it shows on the release page and your profile.",
+    });
   } catch (error) {
     if (error instanceof CreditError) return refuse(error.message, error.status);
     throw error;
@@ -104,7 +125,8 @@ async function register(request: Request, context: Context, formData: FormData, 
   const refuse = (message: string, status: number) =>
     data<CreditInviteActionData>({ intent: "register", result: submission.reply({ formErrors: [message], hideFields: HIDDEN }) }, { status });
   if (!hasValidSignature(request.url)) return refuse(INVALID_SIGNATURE, 403);
-  if (submission.status !== "success") return data<CreditInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data<CreditInviteActionData>({ intent: "register", result: submission.reply({ hideFields: HIDDEN }) }, { status: 400 });
   if (getOptionalUser(context)) return refuse("You are logged in already. Log out first to create another account.", 400);
   try {
     const { user } = await createAccountFromCredit({

@@ -58,17 +58,30 @@ export function creditState(credit: Pick<SongCredit, "status" | "expiresAt">, no
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /** Invites `email` to be credited on the song in `role`, and mails the signed link. The caller checked the rights. */
-export async function inviteCredit(actor: Pick<User, "id" | "name" | "lastName">, song: Pick<SongDetail, "id" | "title" | "artist">, role: CreditRole, emailInput: string) {
+export async function inviteCredit(
+  actor: Pick<User, "id" | "name" | "lastName">,
+  song: Pick<SongDetail, "id" | "title" | "artist">,
+  role: CreditRole,
+  emailInput: string,
+) {
   const email = emailInput.trim();
   const lower = normalizeEmail(email);
   const [live] = await db()
     .select({ id: songCredits.id })
     .from(songCredits)
-    .where(and(eq(songCredits.songId, song.id), eq(songCredits.role, role), sql`lower(${songCredits.email}) = ${lower}`, inArray(songCredits.status, ["pending", "accepted"])))
+    .where(
+      and(
+        eq(songCredits.songId, song.id),
+        eq(songCredits.role, role),
+        sql`lower(${songCredits.email}) = ${lower}`,
+        inArray(songCredits.status, ["pending", "accepted"]),
+      ),
+    )
     .limit(1);
   if (live) throw new CreditError(409, `${email} is already invited or credited as ${CREDIT_ROLE_LABELS[role].toLowerCase()} on this song.`, "email");
   const limit = await hitRateLimit(`credit-invite:song:${song.id}`, CREDIT_INVITES_PER_SONG_PER_DAY, 24 * 60 * 60);
-  if (!limit.allowed) throw new CreditError(429, `Too many invitations were sent for this song today. Please try again in ${describeWait(limit.retryAfterSeconds)}.`);
+  if (!limit.allowed)
+    throw new CreditError(429, `Too many invitations were sent for this song today. Please try again in ${describeWait(limit.retryAfterSeconds)}.`);
   let credit: SongCredit;
   try {
     [credit] = (await db()
@@ -76,7 +89,8 @@ export async function inviteCredit(actor: Pick<User, "id" | "name" | "lastName">
       .values({ songId: song.id, role, email, invitedBy: actor.id, expiresAt: new Date(Date.now() + CREDIT_TTL_SECONDS * 1000) })
       .returning()) as [SongCredit];
   } catch (error) {
-    if (isUniqueViolation(error)) throw new CreditError(409, `${email} is already invited or credited as ${CREDIT_ROLE_LABELS[role].toLowerCase()} on this song.`, "email");
+    if (isUniqueViolation(error))
+      throw new CreditError(409, `${email} is already invited or credited as ${CREDIT_ROLE_LABELS[role].toLowerCase()} on this song.`, "email");
     throw error;
   }
   const url = signedUrl(creditInvitePath(role, credit.id), CREDIT_TTL_SECONDS);
@@ -145,7 +159,13 @@ export async function pendingCreditTasks(user: Pick<User, "email" | "emailVerifi
     .innerJoin(songs, eq(songs.id, songCredits.songId))
     .innerJoin(profiles, eq(profiles.id, songs.artistId))
     .leftJoin(users, eq(users.id, songCredits.invitedBy))
-    .where(and(sql`lower(${songCredits.email}) = ${normalizeEmail(user.email)}`, eq(songCredits.status, "pending"), sql`${songCredits.expiresAt} > ${now.toISOString()}::timestamptz`))
+    .where(
+      and(
+        sql`lower(${songCredits.email}) = ${normalizeEmail(user.email)}`,
+        eq(songCredits.status, "pending"),
+        sql`${songCredits.expiresAt} > ${now.toISOString()}::timestamptz`,
+      ),
+    )
     .orderBy(sql`${songCredits.createdAt} desc`)
     .limit(50);
   return rows.map((row) => {
@@ -220,7 +240,11 @@ type Tx = Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0];
 /** Inside a transaction: the invitation, still pending and addressed to `email`, is answered. */
 async function answerIn(tx: Tx, id: string, role: CreditRole, user: { id: number; email: string } | null, answer: "accepted" | "declined") {
   if (!isUuid(id)) throw new CreditError(404, MISSING_CREDIT);
-  const [credit] = await tx.select().from(songCredits).where(and(eq(songCredits.id, id), eq(songCredits.role, role))).for("update");
+  const [credit] = await tx
+    .select()
+    .from(songCredits)
+    .where(and(eq(songCredits.id, id), eq(songCredits.role, role)))
+    .for("update");
   if (!credit) throw new CreditError(404, MISSING_CREDIT);
   const state = creditState(credit);
   if (state !== "pending") throw new CreditError(410, CREDIT_STATE_MESSAGES[state]);
@@ -230,7 +254,11 @@ async function answerIn(tx: Tx, id: string, role: CreditRole, user: { id: number
   const now = new Date();
   const [answered] = await tx
     .update(songCredits)
-    .set(answer === "accepted" ? { status: "accepted", userId: user!.id, respondedAt: now, verifiedAt: now, updatedAt: now } : { status: "declined", respondedAt: now, updatedAt: now })
+    .set(
+      answer === "accepted"
+        ? { status: "accepted", userId: user!.id, respondedAt: now, verifiedAt: now, updatedAt: now }
+        : { status: "declined", respondedAt: now, updatedAt: now },
+    )
     .where(eq(songCredits.id, credit.id))
     .returning();
   return answered!;
@@ -272,7 +300,15 @@ export async function declineCredit(id: string, role: CreditRole, user: Pick<Use
  * reached the invited mailbox, so the address counts as verified. Ticking the box agreed to the required
  * documents, which are signed right after.
  */
-export async function createAccountFromCredit(input: { id: string; role: CreditRole; name: string; lastName: string; password: string; ip: string; userAgent: string }) {
+export async function createAccountFromCredit(input: {
+  id: string;
+  role: CreditRole;
+  name: string;
+  lastName: string;
+  password: string;
+  ip: string;
+  userAgent: string;
+}) {
   if (!isUuid(input.id)) throw new CreditError(404, MISSING_CREDIT);
   const passwordHash = await hashPassword(input.password);
   let result: { user: User; credit: SongCredit };
@@ -284,7 +320,16 @@ export async function createAccountFromCredit(input: { id: string; role: CreditR
       const now = new Date();
       const [user] = await tx
         .insert(users)
-        .values({ name: input.name, lastName: input.lastName, email: credit.email.trim(), passwordHash, acctType: ACCT_MEMBER, roleId: 5, emailVerifiedAt: now, activatedAt: now })
+        .values({
+          name: input.name,
+          lastName: input.lastName,
+          email: credit.email.trim(),
+          passwordHash,
+          acctType: ACCT_MEMBER,
+          roleId: 5,
+          emailVerifiedAt: now,
+          activatedAt: now,
+        })
         .returning();
       const accepted = await answerIn(tx, input.id, input.role, user!, "accepted");
       return { user: user!, credit: accepted };

@@ -179,7 +179,10 @@ export function buildNewReleaseMessage(release: ErnRelease): string {
     const image = resources.ele("Image");
     image.ele("ResourceReference").txt(coverRef);
     image.ele("Type").txt("FrontCoverImage");
-    image.ele("ResourceId").ele("ProprietaryId", { Namespace: `DPID:${SENDER_DPID}` }).txt(`${release.upc}-cover`);
+    image
+      .ele("ResourceId")
+      .ele("ProprietaryId", { Namespace: `DPID:${SENDER_DPID}` })
+      .txt(`${release.upc}-cover`);
     const details = image.ele("TechnicalDetails");
     details.ele("TechnicalResourceDetailsReference").txt(`T${release.tracks.length + 1}`);
     const file = details.ele("File");

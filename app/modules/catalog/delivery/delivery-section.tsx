@@ -32,7 +32,11 @@ export function DeliveriesSection({ deliveries, canBuild }: { deliveries: Delive
                   <span className="font-mono">{d.sha256.slice(0, 16)}…</span>
                 </span>
               </span>
-              <a href={d.href} download className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50">
+              <a
+                href={d.href}
+                download
+                className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50"
+              >
                 Download<span className="sr-only"> {d.messageId}</span>
               </a>
             </li>

@@ -83,8 +83,13 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     expect(header.MessageId).toBe(delivery.messageId);
     expect(header.MessageCreatedDateTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
-    const recordings = asArray(((message.ResourceList as XmlNode).SoundRecording as XmlNode[]));
-    expect(recordings.map((r) => ((r.SoundRecordingEdition as XmlNode).ResourceId as XmlNode).ISRC)).toEqual(["USBL12600001", "USBL12600002", "USBL12600003", "USBL12600004"]);
+    const recordings = asArray((message.ResourceList as XmlNode).SoundRecording as XmlNode[]);
+    expect(recordings.map((r) => ((r.SoundRecordingEdition as XmlNode).ResourceId as XmlNode).ISRC)).toEqual([
+      "USBL12600001",
+      "USBL12600002",
+      "USBL12600003",
+      "USBL12600004",
+    ]);
     expect(recordings.map((r) => r.Duration)).toEqual(release.tracks.map((t) => isoDuration(t.durationSeconds!)));
     expect(recordings[0]!.DisplayTitleText).toBe("Late Trains");
 
@@ -98,7 +103,7 @@ describe("delivery package (DDEX ERN 4.3)", () => {
 
     const deals = asArray((message.DealList as XmlNode).ReleaseDeal as XmlNode[]);
     expect(deals.map((d) => d.DealReleaseReference)).toEqual(["R0", "R1", "R2", "R3", "R4"]);
-    const terms = asArray((deals[0]!.Deal as XmlNode[])).map((d) => d.DealTerms as XmlNode);
+    const terms = asArray(deals[0]!.Deal as XmlNode[]).map((d) => d.DealTerms as XmlNode);
     expect(terms.map((t) => t.UseType)).toEqual(["OnDemandStream", "PermanentDownload"]);
     expect(terms[0]!.TerritoryCode).toBe(release.territories.includes("WW") ? "Worldwide" : release.territories[0]);
     expect((terms[0]!.ValidityPeriod as XmlNode).StartDate).toBe("2026-03-06");
@@ -118,7 +123,9 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     await db().update(songs).set({ audioPath, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, songId));
     // Cover art goes on a draft; the demo release is put back to pending review to be approved.
     await db().update(releases).set({ status: "draft" }).where(eq(releases.id, northboundId));
-    const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#335577" } }).png().toBuffer();
+    const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#335577" } })
+      .png()
+      .toBuffer();
     await setCoverArt({ id: northboundId, status: "draft" }, new File([new Uint8Array(cover)], "cover.png", { type: "image/png" }));
     await db().update(releases).set({ status: "pending_approval" }).where(eq(releases.id, northboundId));
 
@@ -134,7 +141,10 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     const coverEntry = entries["196589000026/resources/196589000026.jpg"]!;
     expect((await sharp(coverEntry).metadata()).format).toBe("jpeg");
 
-    const manifest = JSON.parse(new TextDecoder().decode(entries["196589000026/manifest.json"]!)) as { files: Array<{ path: string; md5: string; sha256: string }>; missing: string[] };
+    const manifest = JSON.parse(new TextDecoder().decode(entries["196589000026/manifest.json"]!)) as {
+      files: Array<{ path: string; md5: string; sha256: string }>;
+      missing: string[];
+    };
     expect(manifest.missing).toEqual([]);
     for (const file of manifest.files) {
       expect(file.md5, file.path).toBe(md5(entries[file.path]!));
@@ -195,7 +205,9 @@ describe("delivery package (DDEX ERN 4.3)", () => {
       const audioPath = `audio/${songId}-${"c".repeat(32)}.wav`;
       await storage().put(audioPath, audio);
       await db().update(songs).set({ audioPath, audioFormat: "wav", audioBitDepth: 16, audioSampleRate: 44_100, audioChannels: 2 }).where(eq(songs.id, songId));
-      const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#557733" } }).png().toBuffer();
+      const cover = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: "#557733" } })
+        .png()
+        .toBuffer();
       const status = release.status;
       await db().update(releases).set({ status: "draft" }).where(eq(releases.id, northboundId));
       await setCoverArt({ id: northboundId, status: "draft" }, new File([new Uint8Array(cover)], "cover.png", { type: "image/png" }));
@@ -207,7 +219,10 @@ describe("delivery package (DDEX ERN 4.3)", () => {
       expect([sha256(zipped), zipped.length]).toEqual([delivery.packageSha256, delivery.packageBytes]);
       expect(Buffer.from(unzipSync(zipped)["196589000026/resources/196589000026_01_001.wav"]!).equals(audio)).toBe(true);
 
-      const downloaded = await fetch(`${server.url}/admin/release-profile/${northboundId}/delivery/${delivery.id}`, { headers: { Cookie: await sessionCookieFor(admin.id) }, redirect: "manual" });
+      const downloaded = await fetch(`${server.url}/admin/release-profile/${northboundId}/delivery/${delivery.id}`, {
+        headers: { Cookie: await sessionCookieFor(admin.id) },
+        redirect: "manual",
+      });
       expect(downloaded.status).toBe(200);
       expect(sha256(new Uint8Array(await downloaded.arrayBuffer()))).toBe(delivery.packageSha256);
     } finally {

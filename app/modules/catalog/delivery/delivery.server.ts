@@ -154,7 +154,14 @@ export async function buildDeliveryPackage(releaseId: number, actorId: number | 
       const hashes = await hashStored(audioStored);
       files.push({ path: `${folder}/${uri}`, source: { key: audioStored } });
       manifestFiles.push({ path: `${folder}/${uri}`, ...hashes });
-      audio = { uri, md5: hashes.md5, codec: track.audio.format === "flac" ? "FLAC" : "PCM", bitDepth: track.audio.bitDepth, sampleRate: track.audio.sampleRate, channels: track.audio.channels };
+      audio = {
+        uri,
+        md5: hashes.md5,
+        codec: track.audio.format === "flac" ? "FLAC" : "PCM",
+        bitDepth: track.audio.bitDepth,
+        sampleRate: track.audio.sampleRate,
+        channels: track.audio.channels,
+      };
     } else {
       missing.push(`${label}: no audio file stored`);
     }
@@ -246,7 +253,11 @@ export async function deliverOnApproval(releaseId: number, actorId: number): Pro
 
 /** A release's packages, newest first. One statement. */
 export function listDeliveries(releaseId: number): Promise<ReleaseDelivery[]> {
-  return db().select().from(releaseDeliveries).where(eq(releaseDeliveries.releaseId, releaseId)).orderBy(desc(releaseDeliveries.createdAt), desc(releaseDeliveries.id));
+  return db()
+    .select()
+    .from(releaseDeliveries)
+    .where(eq(releaseDeliveries.releaseId, releaseId))
+    .orderBy(desc(releaseDeliveries.createdAt), desc(releaseDeliveries.id));
 }
 
 /** One package of one release (null when the id is not that release's or its file is missing), with its storage key. */

@@ -27,8 +27,7 @@ import { DISTRIBUTION_STEPS, distributionPath, previousStep, type DistributionSt
 
 const linkButton =
   "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50";
-const primaryLink =
-  "inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800";
+const primaryLink = "inline-flex items-center justify-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800";
 
 type StartData = Extract<DistributionLoaderData, { mode: "start" }>;
 type ReleaseData = Extract<DistributionLoaderData, { mode: "release" }>;
@@ -121,7 +120,12 @@ function ArtistStep({ data }: { data: StartData }) {
             selectProps={getSelectProps(fields.artistId)}
             options={[{ value: "", label: "Choose…" }, ...data.artists.map((a) => ({ value: a.id, label: a.name }))]}
           />
-          <Field label="Release title" errors={fields.title.errors} errorId={fields.title.errorId} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, autoComplete: "off" }} />
+          <Field
+            label="Release title"
+            errors={fields.title.errors}
+            errorId={fields.title.errorId}
+            inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, autoComplete: "off" }}
+          />
           <SelectField
             label="Release type"
             errors={fields.type.errors}
@@ -140,7 +144,10 @@ function ArtistStep({ data }: { data: StartData }) {
               <li key={draft.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <span className="min-w-0">
                   <span className="font-medium break-words">{draft.title}</span>
-                  <span className="text-sm text-stone-600"> · {draft.artist.name} · {draft.trackCount === 1 ? "1 track" : `${draft.trackCount} tracks`}</span>
+                  <span className="text-sm text-stone-600">
+                    {" "}
+                    · {draft.artist.name} · {draft.trackCount === 1 ? "1 track" : `${draft.trackCount} tracks`}
+                  </span>
                 </span>
                 <Link to={distributionPath(data.memberId, draft.id, "details")} className={linkButton}>
                   Continue<span className="sr-only"> “{draft.title}”</span>
@@ -223,7 +230,12 @@ function NewTrackForm({ action, progressAction }: { action: string; progressActi
       <input type="hidden" name="step" value="tracks" />
       <FormAlert id={form.errorId} errors={upload.failure ? [upload.failure] : form.errors} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Title" errors={fields.title.errors} errorId={fields.title.errorId} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, autoComplete: "off" }} />
+        <Field
+          label="Title"
+          errors={fields.title.errors}
+          errorId={fields.title.errorId}
+          inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200, autoComplete: "off" }}
+        />
         <Field
           label="Version (optional)"
           errors={fields.version.errors}
@@ -273,7 +285,12 @@ function NewTrackForm({ action, progressAction }: { action: string; progressActi
         help="The songwriters, separated by commas: they share equally. Change the shares and add IPI numbers on the song's page."
         textareaProps={{ ...getTextareaProps(fields.writers), rows: 2, maxLength: 1000 }}
       />
-      <CheckboxField label="Explicit lyrics" errors={fields.explicit.errors} errorId={fields.explicit.errorId} inputProps={getInputProps(fields.explicit, { type: "checkbox" })} />
+      <CheckboxField
+        label="Explicit lyrics"
+        errors={fields.explicit.errors}
+        errorId={fields.explicit.errorId}
+        inputProps={getInputProps(fields.explicit, { type: "checkbox" })}
+      />
       <div>
         <label htmlFor="new-track-audio" className="block text-sm font-medium text-stone-800">
           Audio (WAV or FLAC)
@@ -346,7 +363,15 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
     case "details":
       return (
         <Section title="Release details" id="details" description="Saved as a draft when you continue.">
-          <ReleaseDetailsForm key={`d-${version}`} release={release} options={data.options!} action={here} step="details" lastResult={details.result} submitLabel="Save and continue" />
+          <ReleaseDetailsForm
+            key={`d-${version}`}
+            release={release}
+            options={data.options!}
+            action={here}
+            step="details"
+            lastResult={details.result}
+            submitLabel="Save and continue"
+          />
         </Section>
       );
     case "tracks":
@@ -363,13 +388,28 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
               songPath={(id) => `/member/${memberId}/song-profile/${id}`}
             />
           </Section>
-          <Section title="New track" id="add-new-track" description="A song that is not there yet: make it here, with its audio. It is added at the end of the release.">
-            <NewTrackForm key={newTrackKey} action={`${here}&upload=track`} progressAction={`/member/${memberId}/digital-distribution/new-track?release=${release.id}`} />
+          <Section
+            title="New track"
+            id="add-new-track"
+            description="A song that is not there yet: make it here, with its audio. It is added at the end of the release."
+          >
+            <NewTrackForm
+              key={newTrackKey}
+              action={`${here}&upload=track`}
+              progressAction={`/member/${memberId}/digital-distribution/new-track?release=${release.id}`}
+            />
           </Section>
           <Section title="Audio" id="audio" description="Each track needs its WAV or FLAC file, at least 16-bit / 44.1 kHz.">
             {release.tracks.length ? <TrackAudioList data={data} /> : <p className="text-sm text-stone-600">Add a track first.</p>}
           </Section>
-          <StepButtons back={backLink} next={<Link to={distributionPath(memberId, release.id, "cover")} className={primaryLink}>Continue</Link>} />
+          <StepButtons
+            back={backLink}
+            next={
+              <Link to={distributionPath(memberId, release.id, "cover")} className={primaryLink}>
+                Continue
+              </Link>
+            }
+          />
         </div>
       );
     case "cover":
@@ -378,7 +418,16 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
           <Section title="Cover art" id="cover" description="A square RGB JPEG or PNG, at least 1400x1400 pixels; 3000x3000 is what stores recommend.">
             <ReleaseCoverForm key={`c-${version}`} release={release} coverUrl={data.coverUrl} action={here} step="cover" lastResult={cover.result} />
           </Section>
-          <StepButtons back={backLink} next={release.coverArtPath ? <Link to={distributionPath(memberId, release.id, "stores")} className={primaryLink}>Continue</Link> : null} />
+          <StepButtons
+            back={backLink}
+            next={
+              release.coverArtPath ? (
+                <Link to={distributionPath(memberId, release.id, "stores")} className={primaryLink}>
+                  Continue
+                </Link>
+              ) : null
+            }
+          />
         </div>
       );
     case "stores":
@@ -432,7 +481,12 @@ function ReleaseStep({ data }: { data: ReleaseData }) {
 
 function StepButtons({ back, next }: { back: React.ReactNode; next: React.ReactNode }) {
   if (!back && !next) return null;
-  return <div className="flex flex-wrap items-center justify-between gap-3">{back ?? <span />}{next}</div>;
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      {back ?? <span />}
+      {next}
+    </div>
+  );
 }
 
 export function DistributionStartPage() {

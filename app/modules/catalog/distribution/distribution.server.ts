@@ -115,7 +115,8 @@ async function newTrackAction(args: RouteArgs, user: User, memberId: number, rel
   try {
     received = await receiveAudioUpload(args.request);
   } catch (error) {
-    if (error instanceof AudioUploadError) return replyTo("new-track", parseForm(new FormData(), { schema: NewTrackSchema }).reply({ fieldErrors: { audio: [error.message] } }), error.status);
+    if (error instanceof AudioUploadError)
+      return replyTo("new-track", parseForm(new FormData(), { schema: NewTrackSchema }).reply({ fieldErrors: { audio: [error.message] } }), error.status);
     throw error;
   }
   const formData = fieldsForm(received.fields);
@@ -130,10 +131,16 @@ async function newTrackAction(args: RouteArgs, user: User, memberId: number, rel
   }
   try {
     const { song, audio } = await addNewTrack(user, release, submission.value, received.file?.tmpPath ?? null);
-    const withAudio = audio ? ` with its audio (${audio.format.toUpperCase()}, ${audio.bitDepth}-bit / ${audio.sampleRate / 1000} kHz)` : ": upload its audio before you submit";
-    return redirectWithFlash(`${distributionPath(memberId, release.id, "tracks")}&done=new-track-${song.id}`, { kind: "success", message: `“${song.title}” is added${withAudio}.` });
+    const withAudio = audio
+      ? ` with its audio (${audio.format.toUpperCase()}, ${audio.bitDepth}-bit / ${audio.sampleRate / 1000} kHz)`
+      : ": upload its audio before you submit";
+    return redirectWithFlash(`${distributionPath(memberId, release.id, "tracks")}&done=new-track-${song.id}`, {
+      kind: "success",
+      message: `“${song.title}” is added${withAudio}.`,
+    });
   } catch (error) {
-    if (error instanceof ReleaseEditError) return replyTo("new-track", submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
+    if (error instanceof ReleaseEditError)
+      return replyTo("new-track", submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
     throw error;
   }
 }

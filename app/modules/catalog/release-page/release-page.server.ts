@@ -16,7 +16,6 @@ import type { RouteArgs } from "~/request-context";
  * Statements: the release and its tracks (2), the tracks' people (2), the rights (0 or 1).
  */
 
-
 export type ReleasePageArea = "member" | "admin";
 
 async function guard({ request, context, params }: RouteArgs, area: ReleasePageArea) {

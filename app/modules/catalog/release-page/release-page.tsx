@@ -19,7 +19,11 @@ function longDate(date: string): string {
 
 function ExplicitTag() {
   return (
-    <abbr title="Explicit" aria-label="Explicit" className="ml-2 inline-flex size-5 items-center justify-center rounded-sm bg-stone-700 text-[10px] font-bold text-white no-underline">
+    <abbr
+      title="Explicit"
+      aria-label="Explicit"
+      className="ml-2 inline-flex size-5 items-center justify-center rounded-sm bg-stone-700 text-[10px] font-bold text-white no-underline"
+    >
       E
     </abbr>
   );
@@ -56,7 +60,11 @@ export function ReleasePage() {
           </p>
           <p className="flex flex-wrap items-center gap-2 text-sm text-stone-600">
             {tag ? <StatusTag status={tag.status} label={tag.label} /> : <StatusTag status={release.status} />}
-            {release.releaseDate ? <span>{release.tag === "upcoming_release" ? "Out" : "Released"} {longDate(release.releaseDate)}</span> : null}
+            {release.releaseDate ? (
+              <span>
+                {release.tag === "upcoming_release" ? "Out" : "Released"} {longDate(release.releaseDate)}
+              </span>
+            ) : null}
             <span aria-hidden="true">·</span>
             <span>
               {tracks.length === 1 ? "1 track" : `${tracks.length} tracks`}, {formatDuration(totalSeconds)}

@@ -89,9 +89,6 @@ export async function setCoverArt(release: Pick<Release, "id" | "status">, uploa
 
 export async function removeCoverArt(release: Pick<Release, "id" | "status" | "coverArtPath">): Promise<void> {
   if (!EDITABLE_STATUSES.includes(release.status)) throw new CoverArtError("This release can no longer be changed.");
-  await db()
-    .update(releases)
-    .set({ coverArtPath: null, coverArtWidth: null, coverArtHeight: null, updatedAt: new Date() })
-    .where(eq(releases.id, release.id));
+  await db().update(releases).set({ coverArtPath: null, coverArtWidth: null, coverArtHeight: null, updatedAt: new Date() }).where(eq(releases.id, release.id));
   await deleteImage(release.coverArtPath);
 }

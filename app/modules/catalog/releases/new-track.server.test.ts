@@ -22,7 +22,10 @@ let artistId: number;
 
 beforeAll(async () => {
   owner = await createSignedMember("Nia");
-  const [artist] = await db().insert(profiles).values({ type: "artist", ownerId: owner.id, name: "Nia Nights", username: `nia-${Date.now().toString(36)}`, status: "published" }).returning();
+  const [artist] = await db()
+    .insert(profiles)
+    .values({ type: "artist", ownerId: owner.id, name: "Nia Nights", username: `nia-${Date.now().toString(36)}`, status: "published" })
+    .returning();
   artistId = artist!.id;
 });
 
@@ -39,7 +42,11 @@ async function tmpAudio(content: Buffer): Promise<string> {
 }
 
 const value = (input: Record<string, unknown>) => NewTrackSchema.parse(input);
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 const songCount = async () => (await db().select({ id: songs.id }).from(songs).where(eq(songs.artistId, artistId))).length;
 
 describe("a new track in the distribution flow", () => {
@@ -47,20 +54,32 @@ describe("a new track in the distribution flow", () => {
     expect(writerNames(" Nia  Nights, Sam Stone\nAl ,, ")).toEqual(["Nia Nights", "Sam Stone", "Al"]);
     expect(equalWriterShares(["A", "B", "C"]).map((w) => w.shareBps)).toEqual([3334, 3333, 3333]);
     expect(equalWriterShares(["A"]).map((w) => w.shareBps)).toEqual([10_000]);
-    expect(NewTrackSchema.safeParse({ title: "X", isrcChoice: "have" }).error?.issues[0]).toMatchObject({ path: ["isrc"], message: "Enter the ISRC, or choose to have one assigned." });
+    expect(NewTrackSchema.safeParse({ title: "X", isrcChoice: "have" }).error?.issues[0]).toMatchObject({
+      path: ["isrc"],
+      message: "Enter the ISRC, or choose to have one assigned.",
+    });
   });
 
   it("makes the song with its writers and audio and adds it at the end; its ISRC is the member's or none (assigned at submission)", async () => {
     const release = await draft("Harbour Nights");
     const upload = await tmpAudio(wav({ seconds: 2 }));
-    const { song, audio } = await addNewTrack(owner, release, value({ title: "Low Tide", version: "Radio Edit", isrcChoice: "assign", isrc: "US-S1Z-99-00001", explicit: true, writers: "Nia Nights, Sam Stone, Al" }), upload);
+    const { song, audio } = await addNewTrack(
+      owner,
+      release,
+      value({ title: "Low Tide", version: "Radio Edit", isrcChoice: "assign", isrc: "US-S1Z-99-00001", explicit: true, writers: "Nia Nights, Sam Stone, Al" }),
+      upload,
+    );
     expect(song).toMatchObject({ title: "Low Tide", version: "Radio Edit", isrc: null, explicit: true, artistId });
     expect(audio).toMatchObject({ format: "wav", bitDepth: 16, sampleRate: 44_100, durationSeconds: 2 });
     expect(await exists(upload)).toBe(false);
     const [stored] = await db().select().from(songs).where(eq(songs.id, song.id));
     expect(stored).toMatchObject({ audioFormat: "wav", durationSeconds: 2 });
     expect(await storage().exists(audioKey(stored!.audioPath)!)).toBe(true);
-    const writers = await db().select({ name: songWriters.name, share: songWriters.shareBps }).from(songWriters).where(eq(songWriters.songId, song.id)).orderBy(songWriters.position);
+    const writers = await db()
+      .select({ name: songWriters.name, share: songWriters.shareBps })
+      .from(songWriters)
+      .where(eq(songWriters.songId, song.id))
+      .orderBy(songWriters.position);
     expect(writers).toEqual([
       { name: "Nia Nights", share: 3334 },
       { name: "Sam Stone", share: 3333 },
@@ -81,12 +100,17 @@ describe("a new track in the distribution flow", () => {
     const release = await draft("Refusals");
     const before = await songCount();
     const eightBit = await tmpAudio(wav({ bitDepth: 8 }));
-    await expect(addNewTrack(owner, release, value({ title: "Too Thin" }), eightBit)).rejects.toMatchObject({ status: 400, errors: { fields: { audio: [expect.stringContaining("16-bit")] } } });
+    await expect(addNewTrack(owner, release, value({ title: "Too Thin" }), eightBit)).rejects.toMatchObject({
+      status: 400,
+      errors: { fields: { audio: [expect.stringContaining("16-bit")] } },
+    });
     expect(await exists(eightBit)).toBe(false);
     await expect(addNewTrack(owner, release, value({ title: "Taken", isrcChoice: "have", isrc: "USS1Z9900077" }), null)).rejects.toMatchObject({
       errors: { fields: { isrc: ["Another recording already uses this ISRC: each recording has its own."] } },
     });
-    await expect(addNewTrack(owner, release, value({ title: "Long Name", writers: "x".repeat(201) }), null)).rejects.toMatchObject({ errors: { fields: { writers: [expect.any(String)] } } });
+    await expect(addNewTrack(owner, release, value({ title: "Long Name", writers: "x".repeat(201) }), null)).rejects.toMatchObject({
+      errors: { fields: { writers: [expect.any(String)] } },
+    });
     await db().update(releases).set({ status: "pending_approval" }).where(eq(releases.id, release.id));
     const locked = (await findRelease(release.id, todayUtc()))!;
     const upload = await tmpAudio(wav());

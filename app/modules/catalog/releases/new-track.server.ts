@@ -45,7 +45,12 @@ export async function addNewTrack(
     if (release.tracks.length >= MAX_TRACKS) throw new ReleaseEditError({ form: [`A release has at most ${MAX_TRACKS} tracks.`] });
     const names = writerNames(value.writers);
     if (names.some((name) => name.length > 200)) throw new ReleaseEditError({ fields: { writers: ["A writer's name can be at most 200 characters."] } });
-    const details = SongDetailsSchema.parse({ title: value.title, version: value.version, isrc: value.isrcChoice === "have" ? value.isrc : undefined, explicit: value.explicit });
+    const details = SongDetailsSchema.parse({
+      title: value.title,
+      version: value.version,
+      isrc: value.isrcChoice === "have" ? value.isrc : undefined,
+      explicit: value.explicit,
+    });
     const song = await createSong(actor, release.artistId, details);
     try {
       const audio = audioTmpPath ? await setSongAudio({ id: song.id, audioPath: null, releases: [] }, audioTmpPath) : null;

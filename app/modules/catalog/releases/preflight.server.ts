@@ -53,7 +53,17 @@ export async function releasePreflight(release: ReleaseDetail, where: PreflightA
       ? db()
           .select({ isrc: songs.isrc })
           .from(songs)
-          .where(and(inArray(songs.isrc, isrcs), songIds.length ? sql`${songs.id} not in (${sql.join(songIds.map((id) => sql`${id}`), sql`, `)})` : undefined))
+          .where(
+            and(
+              inArray(songs.isrc, isrcs),
+              songIds.length
+                ? sql`${songs.id} not in (${sql.join(
+                    songIds.map((id) => sql`${id}`),
+                    sql`, `,
+                  )})`
+                : undefined,
+            ),
+          )
       : Promise.resolve([]),
   ]);
 
@@ -72,7 +82,9 @@ export async function releasePreflight(release: ReleaseDetail, where: PreflightA
     problems.push(problem("release_upc_will_be_assigned", "upc", "No UPC: one from our range is assigned when you submit.", false));
   }
   if (!release.coverArtPath) {
-    problems.push(problem("release_cover_missing", "cover", `Upload the cover art (a square JPEG or PNG, at least ${COVER_MIN_SIDE}x${COVER_MIN_SIDE} pixels).`));
+    problems.push(
+      problem("release_cover_missing", "cover", `Upload the cover art (a square JPEG or PNG, at least ${COVER_MIN_SIDE}x${COVER_MIN_SIDE} pixels).`),
+    );
   } else if ((release.coverArtWidth ?? 0) < COVER_RECOMMENDED_SIDE) {
     problems.push(problem("release_cover_small", "cover", `Stores recommend cover art of ${COVER_RECOMMENDED_SIDE}x${COVER_RECOMMENDED_SIDE} pixels.`, false));
   }
@@ -111,7 +123,8 @@ export async function releasePreflight(release: ReleaseDetail, where: PreflightA
     }
     const bad = isrcProblem(track.isrc);
     if (bad) problems.push(problem("track_isrc_invalid", field, `“${track.title}”: ${bad}`));
-    else if (duplicates.has(track.isrc) || seen.has(track.isrc)) problems.push(problem("track_isrc_duplicate", field, `“${track.title}”: another recording already uses the ISRC ${track.isrc}.`));
+    else if (duplicates.has(track.isrc) || seen.has(track.isrc))
+      problems.push(problem("track_isrc_duplicate", field, `“${track.title}”: another recording already uses the ISRC ${track.isrc}.`));
     seen.add(track.isrc);
   });
 

@@ -110,7 +110,9 @@ function uniqueViolation(error: unknown): ReleaseEditError | null {
   const code = e.cause?.code ?? e.code;
   if (code !== "23505") return null;
   const constraint = e.cause?.constraint ?? e.constraint ?? String((error as Error).message);
-  return constraint.includes("upc") ? fieldError("upc", "Another release already uses this UPC.") : fieldError("slug", "Another release of this artist already uses this address.");
+  return constraint.includes("upc")
+    ? fieldError("upc", "Another release already uses this UPC.")
+    : fieldError("slug", "Another release of this artist already uses this address.");
 }
 
 /** Creates a draft release for an artist page the actor may edit (checked by the caller), with its creation in the history. */
@@ -139,7 +141,10 @@ export async function updateReleaseDetails(release: Release, value: ReleaseDetai
   const dateChanged = value.releaseDate !== (release.releaseDate ?? undefined) || value.previouslyReleased !== release.previouslyReleased;
   const dateErrors = { ...(dateChanged ? releaseDateProblems(value, today) : {}), ...upcFormatErrors(value.upc) };
   if (Object.keys(dateErrors).length) throw new ReleaseEditError({ fields: dateErrors });
-  const slug = value.slug && value.slug === release.slug.toLowerCase() ? release.slug : await freeSlug(release.artistId, value.title, value.slug || (value.title === release.title ? release.slug : undefined), release.id);
+  const slug =
+    value.slug && value.slug === release.slug.toLowerCase()
+      ? release.slug
+      : await freeSlug(release.artistId, value.title, value.slug || (value.title === release.title ? release.slug : undefined), release.id);
   const upc = await checkedUpc(value.upc, release.id);
   try {
     const [updated] = await db()

@@ -193,7 +193,12 @@ export function ReleaseDetailsForm({
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="sm:col-span-2">
-          <Field label="Title" errors={fields.title.errors} errorId={fields.title.errorId} inputProps={{ ...getInputProps(fields.title, { type: "text" }), ...anchor("title"), maxLength: 200 }} />
+          <Field
+            label="Title"
+            errors={fields.title.errors}
+            errorId={fields.title.errorId}
+            inputProps={{ ...getInputProps(fields.title, { type: "text" }), ...anchor("title"), maxLength: 200 }}
+          />
           <ReasonNote reasons={reasons} fields={["title"]} />
         </div>
         {release ? (
@@ -206,7 +211,14 @@ export function ReleaseDetailsForm({
           />
         ) : null}
         <div>
-          <SelectField label="Release type" errors={fields.type.errors} errorId={fields.type.errorId} selectProps={{ ...getSelectProps(fields.type), ...anchor("type") }} options={RELEASE_TYPE_OPTIONS} help="Single: 1–3 tracks; EP: 4–6 under 30 minutes; Album: 7 or more, or over 30 minutes." />
+          <SelectField
+            label="Release type"
+            errors={fields.type.errors}
+            errorId={fields.type.errorId}
+            selectProps={{ ...getSelectProps(fields.type), ...anchor("type") }}
+            options={RELEASE_TYPE_OPTIONS}
+            help="Single: 1–3 tracks; EP: 4–6 under 30 minutes; Album: 7 or more, or over 30 minutes."
+          />
           <ReasonNote reasons={reasons} fields={["type"]} />
         </div>
         <div>
@@ -220,13 +232,34 @@ export function ReleaseDetailsForm({
           <ReasonNote reasons={reasons} fields={["upc"]} />
         </div>
         <div>
-          <Field label="Label" errors={fields.label.errors} errorId={fields.label.errorId} inputProps={{ ...getInputProps(fields.label, { type: "text" }), ...anchor("label"), maxLength: 200 }} />
+          <Field
+            label="Label"
+            errors={fields.label.errors}
+            errorId={fields.label.errorId}
+            inputProps={{ ...getInputProps(fields.label, { type: "text" }), ...anchor("label"), maxLength: 200 }}
+          />
           <ReasonNote reasons={reasons} fields={["label"]} />
         </div>
-        <Field label="℗ line (sound recording owner)" errors={fields.pLine.errors} errorId={fields.pLine.errorId} inputProps={{ ...getInputProps(fields.pLine, { type: "text" }), ...anchor("p_line"), maxLength: 200, placeholder: "℗ 2027 Your Name" }} />
-        <Field label="© line (artwork owner)" errors={fields.cLine.errors} errorId={fields.cLine.errorId} inputProps={{ ...getInputProps(fields.cLine, { type: "text" }), ...anchor("c_line"), maxLength: 200, placeholder: "© 2027 Your Name" }} />
+        <Field
+          label="℗ line (sound recording owner)"
+          errors={fields.pLine.errors}
+          errorId={fields.pLine.errorId}
+          inputProps={{ ...getInputProps(fields.pLine, { type: "text" }), ...anchor("p_line"), maxLength: 200, placeholder: "℗ 2027 Your Name" }}
+        />
+        <Field
+          label="© line (artwork owner)"
+          errors={fields.cLine.errors}
+          errorId={fields.cLine.errorId}
+          inputProps={{ ...getInputProps(fields.cLine, { type: "text" }), ...anchor("c_line"), maxLength: 200, placeholder: "© 2027 Your Name" }}
+        />
         <div>
-          <SelectField label="Primary genre" errors={fields.primaryGenreId.errors} errorId={fields.primaryGenreId.errorId} selectProps={{ ...getSelectProps(fields.primaryGenreId), ...anchor("primary_genre") }} options={genreOptions} />
+          <SelectField
+            label="Primary genre"
+            errors={fields.primaryGenreId.errors}
+            errorId={fields.primaryGenreId.errorId}
+            selectProps={{ ...getSelectProps(fields.primaryGenreId), ...anchor("primary_genre") }}
+            options={genreOptions}
+          />
           <ReasonNote reasons={reasons} fields={["primary_genre"]} />
         </div>
         <SelectField
@@ -287,7 +320,13 @@ export function ReleaseDetailsForm({
   );
 }
 
-export function ReleaseStoresForm({ release, action, step, lastResult, submitLabel }: ReleaseFormProps & { release: Pick<ReleaseDetail, "stores" | "territories" | "rejectionReasons"> }) {
+export function ReleaseStoresForm({
+  release,
+  action,
+  step,
+  lastResult,
+  submitLabel,
+}: ReleaseFormProps & { release: Pick<ReleaseDetail, "stores" | "territories" | "rejectionReasons"> }) {
   const worldwide = release.territories.includes(WORLDWIDE);
   const [form, fields] = useForm({
     id: "release-stores",
@@ -350,7 +389,6 @@ export function ReleaseStoresForm({ release, action, step, lastResult, submitLab
   );
 }
 
-
 /** The ordered tracks with move up/down and remove, and the chooser of the artist's other songs. */
 export function ReleaseTracksEditor({
   release,
@@ -379,7 +417,14 @@ export function ReleaseTracksEditor({
             <li key={track.songId} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between">
               <div className="min-w-0">
                 <p className="font-medium break-words">
-                  {track.position}. {songPath ? <Link to={songPath(track.songId)} className="underline-offset-2 hover:underline">{track.title}</Link> : track.title}
+                  {track.position}.{" "}
+                  {songPath ? (
+                    <Link to={songPath(track.songId)} className="underline-offset-2 hover:underline">
+                      {track.title}
+                    </Link>
+                  ) : (
+                    track.title
+                  )}
                   {track.version ? <span className="text-stone-500"> ({track.version})</span> : null}
                 </p>
                 <p className="text-xs text-stone-500">
@@ -446,7 +491,10 @@ export function ReleaseCoverForm({
   action,
   step,
   lastResult,
-}: ReleaseFormProps & { release: Pick<ReleaseDetail, "title" | "coverArtPath" | "coverArtWidth" | "coverArtHeight" | "rejectionReasons">; coverUrl: string | null }) {
+}: ReleaseFormProps & {
+  release: Pick<ReleaseDetail, "title" | "coverArtPath" | "coverArtWidth" | "coverArtHeight" | "rejectionReasons">;
+  coverUrl: string | null;
+}) {
   const [form, fields] = useForm({ id: "release-cover", lastResult });
   return (
     <div className="space-y-4">
@@ -497,7 +545,15 @@ export function ReleaseCoverForm({
 
 /* ------------------------------------------------------------------ shared panels */
 
-export function PreflightList({ problems, title = "Preflight check", refused = false }: { problems: ReleasePreflightProblem[]; title?: string; refused?: boolean }) {
+export function PreflightList({
+  problems,
+  title = "Preflight check",
+  refused = false,
+}: {
+  problems: ReleasePreflightProblem[];
+  title?: string;
+  refused?: boolean;
+}) {
   const blocking = problems.filter((p) => p.blocking);
   const notes = problems.filter((p) => !p.blocking);
   return (
@@ -546,11 +602,19 @@ export function SubmitPanel({
   action,
   step,
   title,
-}: Pick<ReleaseFormProps, "action" | "step"> & { problems: ReleasePreflightProblem[]; submit: { result: Result; problems?: ReleasePreflightProblem[] }; title?: string }) {
+}: Pick<ReleaseFormProps, "action" | "step"> & {
+  problems: ReleasePreflightProblem[];
+  submit: { result: Result; problems?: ReleasePreflightProblem[] };
+  title?: string;
+}) {
   const refused = Boolean(submit.problems?.length);
   return (
     <div className="space-y-4">
-      {refused ? <PreflightList problems={submit.problems!} title="Why the submission was refused" refused /> : <PreflightList problems={problems} title={title} />}
+      {refused ? (
+        <PreflightList problems={submit.problems!} title="Why the submission was refused" refused />
+      ) : (
+        <PreflightList problems={problems} title={title} />
+      )}
       <SubmitForm action={action} step={step} problems={submit.problems ?? problems} result={submit} />
     </div>
   );
@@ -608,7 +672,12 @@ function TakedownForm({ action, lastResult }: { action?: string; lastResult: Res
   return (
     <Form method="post" action={action} className="space-y-3" {...getFormProps(form)}>
       <FormAlert id={form.errorId} errors={form.errors} />
-      <TextareaField label="Why should the release be taken down?" errors={fields.reason.errors} errorId={fields.reason.errorId} textareaProps={{ ...getTextareaProps(fields.reason), maxLength: 1000, rows: 3 }} />
+      <TextareaField
+        label="Why should the release be taken down?"
+        errors={fields.reason.errors}
+        errorId={fields.reason.errorId}
+        textareaProps={{ ...getTextareaProps(fields.reason), maxLength: 1000, rows: 3 }}
+      />
       <SubmitButton name="intent" value="takedown" pendingLabel="Requesting…" className={buttonDanger}>
         Request takedown
       </SubmitButton>
@@ -629,7 +698,9 @@ export function SubmitForm({
       {/* A refusal with problems is shown by the list (SubmitPanel); any other refusal (the release moved on) here. */}
       <FormAlert errors={result.problems?.length ? undefined : (result.result?.error?.[""] ?? undefined)} />
       <p className="text-sm text-stone-600">
-        {blocking ? "Fix the problems above first; you can still try, and we will tell you what is missing." : "An administrator reviews the release before it goes to the stores."}
+        {blocking
+          ? "Fix the problems above first; you can still try, and we will tell you what is missing."
+          : "An administrator reviews the release before it goes to the stores."}
       </p>
       <SubmitButton name="intent" value="submit" pendingLabel="Submitting…" className={buttonPrimary}>
         Submit for review
@@ -643,7 +714,13 @@ export function SubmitForm({
 function ReleaseSearchForm({ query, label }: { query: ReleaseListQuery; label: string }) {
   const location = useLocation();
   return (
-    <Form method="get" role="search" aria-label={label} key={location.search} className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto]">
+    <Form
+      method="get"
+      role="search"
+      aria-label={label}
+      key={location.search}
+      className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_auto]"
+    >
       <div>
         <label htmlFor="release-search" className="block text-sm font-medium text-stone-800">
           Search by title, artist or UPC
@@ -668,7 +745,10 @@ function ReleaseSearchForm({ query, label }: { query: ReleaseListQuery; label: s
           Search
         </button>
         {query.q || query.status ? (
-          <Link to={location.pathname} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+          <Link
+            to={location.pathname}
+            className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+          >
             Clear
           </Link>
         ) : null}
@@ -701,7 +781,19 @@ function releaseColumns(linkFor: (row: ListRow) => string, extra: Array<DataColu
   ];
 }
 
-function ReleaseListSection({ query, list, linkFor, extra, emptyHint }: { query: ReleaseListQuery; list: MemberReleasesData["list"] | AdminReleasesData["list"]; linkFor: (row: ListRow) => string; extra?: Array<DataColumn<ListRow>>; emptyHint?: ReactNode }) {
+function ReleaseListSection({
+  query,
+  list,
+  linkFor,
+  extra,
+  emptyHint,
+}: {
+  query: ReleaseListQuery;
+  list: MemberReleasesData["list"] | AdminReleasesData["list"];
+  linkFor: (row: ListRow) => string;
+  extra?: Array<DataColumn<ListRow>>;
+  emptyHint?: ReactNode;
+}) {
   const filtered = Boolean(query.q || query.status);
   return (
     <section aria-labelledby="release-list-heading" className="space-y-4">
@@ -710,13 +802,34 @@ function ReleaseListSection({ query, list, linkFor, extra, emptyHint }: { query:
       </h2>
       <ReleaseSearchForm query={query} label="Filter releases" />
       <DataTable
-        caption={<>Releases{filtered ? " matching the search" : ""}, page {list.page} of {list.pageCount}</>}
+        caption={
+          <>
+            Releases{filtered ? " matching the search" : ""}, page {list.page} of {list.pageCount}
+          </>
+        }
         columns={releaseColumns(linkFor, extra)}
         rows={list.rows as ListRow[]}
         rowKey={(r) => r.id}
-        empty={<ListEmptyState total={list.total} pageCount={list.pageCount} filtered={filtered} noMatch="No releases match this search." noMatchHint="Try another title" empty="No releases yet." emptyHint={emptyHint} />}
+        empty={
+          <ListEmptyState
+            total={list.total}
+            pageCount={list.pageCount}
+            filtered={filtered}
+            noMatch="No releases match this search."
+            noMatchHint="Try another title"
+            empty="No releases yet."
+            emptyHint={emptyHint}
+          />
+        }
       />
-      <Pagination page={list.page} pageCount={list.pageCount} total={list.total} pageSize={list.pageSize} noun={["release", "releases"]} label="Release list pages" />
+      <Pagination
+        page={list.page}
+        pageCount={list.pageCount}
+        total={list.total}
+        pageSize={list.pageSize}
+        noun={["release", "releases"]}
+        label="Release list pages"
+      />
     </section>
   );
 }
@@ -811,7 +924,13 @@ export function MemberReleaseProfilePage() {
             <ReleaseDetailsForm key={`d-${version}`} release={release} options={options!} lastResult={details.result} />
           </Section>
           <Section title="Tracks" id="tracks" description="The artist's songs, in the order they play.">
-            <ReleaseTracksEditor key={`t-${version}-${release.tracks.length}`} release={release} songs={songs} lastResult={tracks.result} songPath={(id) => `/member/${memberId}/song-profile/${id}`} />
+            <ReleaseTracksEditor
+              key={`t-${version}-${release.tracks.length}`}
+              release={release}
+              songs={songs}
+              lastResult={tracks.result}
+              songPath={(id) => `/member/${memberId}/song-profile/${id}`}
+            />
           </Section>
           <Section title="Cover art" id="cover">
             <ReleaseCoverForm key={`c-${version}`} release={release} coverUrl={coverUrl} lastResult={cover.result} />
@@ -837,7 +956,10 @@ function nextSteps(release: Pick<ReleaseDetail, "status" | "tag" | "releaseDate"
   const stores = `${storeCount} ${storeCount === 1 ? "store" : "stores"}`;
   switch (release.status) {
     case "draft":
-      return { now: "Not submitted yet.", next: "Finish it (tracks, cover art, stores) and submit it for review: the preflight below says what is still missing." };
+      return {
+        now: "Not submitted yet.",
+        next: "Finish it (tracks, cover art, stores) and submit it for review: the preflight below says what is still missing.",
+      };
     case "pending_approval":
       return {
         now: "Submitted: an administrator is reviewing it (the audio, the cover art, the codes and the details). It cannot be changed while it is reviewed.",
@@ -846,11 +968,20 @@ function nextSteps(release: Pick<ReleaseDetail, "status" | "tag" | "releaseDate"
     case "rejected":
       return { now: "The reviewer asked for changes (their reasons are above).", next: "Edit the release, then submit it again: it goes back to review." };
     case "approved":
-      return { now: "Approved: its delivery package is built.", next: `It is being delivered to the ${stores}${date ? `, to go live on ${date}` : ""}. You are notified when it is in distribution.` };
+      return {
+        now: "Approved: its delivery package is built.",
+        next: `It is being delivered to the ${stores}${date ? `, to go live on ${date}` : ""}. You are notified when it is in distribution.`,
+      };
     case "in_distribution":
       return release.tag === "published"
-        ? { now: `Live in the ${stores}${date ? ` since ${date}` : ""}.`, next: "Streams and sales reach Income & Shares as the stores' statements are imported, usually one to three months later." }
-        : { now: `Delivered to the ${stores}${date ? `: it goes live on ${date}` : ""}.`, next: "Stores can take a few days to show it. Streams and sales reach Income & Shares as their statements are imported." };
+        ? {
+            now: `Live in the ${stores}${date ? ` since ${date}` : ""}.`,
+            next: "Streams and sales reach Income & Shares as the stores' statements are imported, usually one to three months later.",
+          }
+        : {
+            now: `Delivered to the ${stores}${date ? `: it goes live on ${date}` : ""}.`,
+            next: "Stores can take a few days to show it. Streams and sales reach Income & Shares as their statements are imported.",
+          };
     case "takedown_requested":
       return { now: "A takedown is requested: every store is asked to remove it.", next: "It shows as taken down once the stores confirm." };
     case "taken_down":
@@ -925,7 +1056,11 @@ export function MemberReleaseStatusPage() {
     <div className="mx-auto w-full max-w-4xl space-y-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="size-28 shrink-0 overflow-hidden rounded-md border border-stone-200 bg-stone-100">
-          {coverUrl ? <img src={coverUrl} alt={`Cover art of ${release.title}`} className="size-full object-cover" /> : <p className="flex size-full items-center justify-center text-xs text-stone-500">No cover</p>}
+          {coverUrl ? (
+            <img src={coverUrl} alt={`Cover art of ${release.title}`} className="size-full object-cover" />
+          ) : (
+            <p className="flex size-full items-center justify-center text-xs text-stone-500">No cover</p>
+          )}
         </div>
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-stone-500">{release.artist.name}</p>
@@ -996,7 +1131,15 @@ function RejectForm({ lastResult }: { lastResult: Result }) {
       <div className="grid gap-3 sm:grid-cols-2">
         {REVIEW_FIELDS.map(({ field, label }) => {
           const meta = reasons[field];
-          return <TextareaField key={field} label={`Reason: ${label}`} errors={meta.errors} errorId={meta.errorId} textareaProps={{ ...getTextareaProps(meta), rows: 2, maxLength: 1000 }} />;
+          return (
+            <TextareaField
+              key={field}
+              label={`Reason: ${label}`}
+              errors={meta.errors}
+              errorId={meta.errorId}
+              textareaProps={{ ...getTextareaProps(meta), rows: 2, maxLength: 1000 }}
+            />
+          );
         })}
       </div>
       <SubmitButton name="intent" value="reject" pendingLabel="Rejecting…" className={buttonDanger}>
@@ -1016,7 +1159,8 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage, splits } = useLoaderData() as AdminReleaseProfileData;
+  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage, splits } =
+    useLoaderData() as AdminReleaseProfileData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));
@@ -1024,14 +1168,22 @@ export function AdminReleaseProfilePage() {
     <div className="mx-auto w-full max-w-5xl space-y-6">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="size-40 shrink-0 overflow-hidden rounded-md border border-stone-200 bg-stone-100">
-          {coverUrl ? <img src={coverUrl} alt={`Cover art of ${release.title}`} className="size-full object-cover" /> : <p className="flex size-full items-center justify-center text-xs text-stone-500">No cover art</p>}
+          {coverUrl ? (
+            <img src={coverUrl} alt={`Cover art of ${release.title}`} className="size-full object-cover" />
+          ) : (
+            <p className="flex size-full items-center justify-center text-xs text-stone-500">No cover art</p>
+          )}
         </div>
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-stone-500">Release review · {release.artist.name}</p>
           <h1 className="mt-0.5 text-2xl font-semibold tracking-tight break-words">{release.title}</h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-stone-600">
             <ReleaseStatusTag status={release.status} />
-            {release.coverArtWidth ? <span>Cover {release.coverArtWidth}x{release.coverArtHeight}</span> : null}
+            {release.coverArtWidth ? (
+              <span>
+                Cover {release.coverArtWidth}x{release.coverArtHeight}
+              </span>
+            ) : null}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -1089,7 +1241,8 @@ export function AdminReleaseProfilePage() {
                 )}
                 {t.audio ? (
                   <p className="text-xs text-stone-500">
-                    {t.audio.format.toUpperCase()} · {t.audio.bitDepth}-bit · {t.audio.sampleRate / 1000} kHz · {t.audio.channels === 2 ? "stereo" : `${t.audio.channels} channels`}
+                    {t.audio.format.toUpperCase()} · {t.audio.bitDepth}-bit · {t.audio.sampleRate / 1000} kHz ·{" "}
+                    {t.audio.channels === 2 ? "stereo" : `${t.audio.channels} channels`}
                   </p>
                 ) : null}
               </li>
@@ -1137,7 +1290,11 @@ export function AdminReleaseProfilePage() {
           <TakedownForm lastResult={takedown.result} />
         </Section>
       ) : null}
-      <Section title="Delivery packages" id="delivery" description="The DDEX ERN 4.3 message with the audio and the cover, as a store or aggregator ingests it.">
+      <Section
+        title="Delivery packages"
+        id="delivery"
+        description="The DDEX ERN 4.3 message with the audio and the cover, as a store or aggregator ingests it."
+      >
         <DeliveriesSection deliveries={deliveries} canBuild={canBuildPackage} />
       </Section>
       <Section title="History" id="history">

@@ -13,7 +13,16 @@ import type { RouteArgs } from "~/request-context";
 import { CoverArtError, removeCoverArt, setCoverArt } from "./cover-art.server";
 import { releasePreflight, releaseProfilePath, type PreflightArea, type ReleasePreflightProblem } from "./preflight.server";
 import { editableArtists, requireEditableArtist, requireMemberRelease, requireMemberReleaseBySlugs, type ReleaseRights } from "./release-access.server";
-import { addTrack, availableSongs, createRelease, moveTrack, ReleaseEditError, removeTrack, updateReleaseDetails, updateReleaseStores } from "./release-editor.server";
+import {
+  addTrack,
+  availableSongs,
+  createRelease,
+  moveTrack,
+  ReleaseEditError,
+  removeTrack,
+  updateReleaseDetails,
+  updateReleaseStores,
+} from "./release-editor.server";
 import { listAllReleases, listMemberReleasePage, parseReleaseListQuery, releaseStatusPath } from "./release-list.server";
 import { coverVariant, releasePagePath } from "./release-options";
 import {
@@ -69,7 +78,11 @@ export interface ReleaseIntentContext {
   redirectTo: string;
 }
 
-function editErrorReply(form: ReleaseForm, submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, error: unknown) {
+function editErrorReply(
+  form: ReleaseForm,
+  submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> },
+  error: unknown,
+) {
   if (error instanceof ReleaseEditError) {
     return replyTo(form, submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
   }
@@ -137,7 +150,8 @@ export async function handleCoverIntent(ctx: ReleaseIntentContext) {
     try {
       await removeCoverArt(ctx.release);
     } catch (error) {
-      if (error instanceof CoverArtError) return replyTo("cover", parseForm(new FormData(), { schema: CoverSchema }).reply({ formErrors: [error.message] }), 409);
+      if (error instanceof CoverArtError)
+        return replyTo("cover", parseForm(new FormData(), { schema: CoverSchema }).reply({ formErrors: [error.message] }), 409);
       throw error;
     }
     return redirectWithFlash(ctx.redirectTo, { kind: "success", message: "The cover art is removed." });
@@ -146,7 +160,10 @@ export async function handleCoverIntent(ctx: ReleaseIntentContext) {
   if (submission.status !== "success") return replyTo("cover", submission.reply());
   try {
     const { warning } = await setCoverArt(ctx.release, submission.value.cover);
-    return redirectWithFlash(ctx.redirectTo, warning ? { kind: "info", message: `The cover art is saved. ${warning}` } : { kind: "success", message: "The cover art is saved." });
+    return redirectWithFlash(
+      ctx.redirectTo,
+      warning ? { kind: "info", message: `The cover art is saved. ${warning}` } : { kind: "success", message: "The cover art is saved." },
+    );
   } catch (error) {
     if (error instanceof CoverArtError) return replyTo("cover", submission.reply({ fieldErrors: { cover: [error.message] } }));
     throw error;
@@ -242,7 +259,11 @@ export async function handleReleaseIntent(ctx: ReleaseIntentContext) {
 /** Reads the form, refusing an oversized upload (cover art) before reading it. */
 export async function readReleaseForm(request: Request): Promise<FormData | Response> {
   if (isOversizedUpload(request)) {
-    return replyTo("cover", parseForm(new FormData(), { schema: CoverSchema }).reply({ fieldErrors: { cover: ["Cover art can be at most 5 MB."] } }), 413) as unknown as Response;
+    return replyTo(
+      "cover",
+      parseForm(new FormData(), { schema: CoverSchema }).reply({ fieldErrors: { cover: ["Cover art can be at most 5 MB."] } }),
+      413,
+    ) as unknown as Response;
   }
   return readForm(request);
 }
@@ -282,7 +303,10 @@ export async function memberReleasesLoader({ request, context, params }: RouteAr
   return {
     memberId,
     query,
-    list: { ...list, rows: list.rows.map((row) => ({ ...row, statusPath: releaseStatusPath(memberId, row), coverUrl: coverVariant(row.coverArtPath, "300x300") })) },
+    list: {
+      ...list,
+      rows: list.rows.map((row) => ({ ...row, statusPath: releaseStatusPath(memberId, row), coverUrl: coverVariant(row.coverArtPath, "300x300") })),
+    },
   };
 }
 
@@ -299,7 +323,15 @@ export async function memberReleaseProfileLoader(args: RouteArgs) {
   }
   const { release, rights } = await requireMemberRelease(user, args.params.id);
   const [page, splits] = await Promise.all([loadReleasePageData(release, where, true), releaseSplitSummaries(release.tracks.map((t) => t.songId))]);
-  return { mode: "edit" as const, memberId, rights, splits, statusPath: releaseStatusPath(memberId, release), actions: availableActions(release.status, false), ...page };
+  return {
+    mode: "edit" as const,
+    memberId,
+    rights,
+    splits,
+    statusPath: releaseStatusPath(memberId, release),
+    actions: availableActions(release.status, false),
+    ...page,
+  };
 }
 
 export async function memberReleaseProfileAction(args: RouteArgs) {
@@ -391,7 +423,15 @@ export async function adminReleaseProfileAction(args: RouteArgs) {
   const { user, release, rights } = await adminRelease(args);
   const formData = await readForm(args.request);
   const intent = String(formData.get("intent") ?? "");
-  const ctx: ReleaseIntentContext = { intent, formData, actor: user, release, rights, where: { area: "admin" }, redirectTo: new URL(args.request.url).pathname };
+  const ctx: ReleaseIntentContext = {
+    intent,
+    formData,
+    actor: user,
+    release,
+    rights,
+    where: { area: "admin" },
+    redirectTo: new URL(args.request.url).pathname,
+  };
   if (intent === "takedown") return handleTakedownIntent(ctx);
   if (intent === "build-package") {
     if (!PACKAGE_STATUSES.includes(release.status)) throw routeError(409, "Only an approved release has a delivery package.");

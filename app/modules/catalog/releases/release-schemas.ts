@@ -13,7 +13,10 @@ const optionalText = (max: number, label: string) =>
     .transform((v) => v ?? "");
 
 const optionalId = z.number().int().positive().optional();
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2027-03-01.").refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "This date does not exist.");
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date like 2027-03-01.")
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), "This date does not exist.");
 
 export const ReleaseDetailsSchema = z
   .object({
@@ -59,10 +62,16 @@ export type ReleaseDetailsValue = z.output<typeof ReleaseDetailsSchema>;
 export const ReleaseStoresSchema = z
   .object({
     stores: z
-      .array(z.string().refine((s) => STORE_CODES.includes(s), "Choose stores from the list."), { error: "Choose at least one store." })
+      .array(
+        z.string().refine((s) => STORE_CODES.includes(s), "Choose stores from the list."),
+        { error: "Choose at least one store." },
+      )
       .min(1, "Choose at least one store."),
     worldwide: z.boolean().optional().default(false),
-    territories: z.array(z.string().refine((s) => TERRITORY_CODES.includes(s), "Choose territories from the list.")).optional().default([]),
+    territories: z
+      .array(z.string().refine((s) => TERRITORY_CODES.includes(s), "Choose territories from the list."))
+      .optional()
+      .default([]),
   })
   .superRefine((value, ctx) => {
     if (!value.worldwide && value.territories.length === 0) {
@@ -91,10 +100,14 @@ export const NewTrackSchema = z
       .transform((v) => v.replace(/[\s-]/g, "").toUpperCase())
       .optional(),
     explicit: z.boolean().optional().default(false),
-    writers: optionalText(1000, "list of writers").refine((v) => v.split(/[,\n]/).filter((n) => n.trim()).length <= 20, "Name at most 20 writers here; add more on the song's page."),
+    writers: optionalText(1000, "list of writers").refine(
+      (v) => v.split(/[,\n]/).filter((n) => n.trim()).length <= 20,
+      "Name at most 20 writers here; add more on the song's page.",
+    ),
   })
   .superRefine((value, ctx) => {
-    if (value.isrcChoice === "have" && !value.isrc) ctx.addIssue({ code: "custom", path: ["isrc"], message: "Enter the ISRC, or choose to have one assigned." });
+    if (value.isrcChoice === "have" && !value.isrc)
+      ctx.addIssue({ code: "custom", path: ["isrc"], message: "Enter the ISRC, or choose to have one assigned." });
   });
 export type NewTrackValue = z.output<typeof NewTrackSchema>;
 
@@ -103,7 +116,11 @@ export const CoverSchema = z.object({
 });
 
 export const TakedownSchema = z.object({
-  reason: z.string({ error: "Say why the release should be taken down." }).trim().min(5, "Say why the release should be taken down.").max(1000, "At most 1,000 characters."),
+  reason: z
+    .string({ error: "Say why the release should be taken down." })
+    .trim()
+    .min(5, "Say why the release should be taken down.")
+    .max(1000, "At most 1,000 characters."),
 });
 
 const reviewFieldShape = Object.fromEntries(

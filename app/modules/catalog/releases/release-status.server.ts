@@ -80,13 +80,20 @@ export async function submitRelease(release: ReleaseDetail, actor: Actor, where:
   const problems = await releasePreflight(release, where, today);
   const blocking = blockingProblems(problems);
   if (blocking.length) {
-    throw new ReleaseStatusError(`Fix ${blocking.length === 1 ? "this problem" : `these ${blocking.length} problems`} before submitting.`, 400, blocking as ReleasePreflightProblem[]);
+    throw new ReleaseStatusError(
+      `Fix ${blocking.length === 1 ? "this problem" : `these ${blocking.length} problems`} before submitting.`,
+      400,
+      blocking as ReleasePreflightProblem[],
+    );
   }
   // Codes are handed out before the status changes: a number lost to a failed submission is harmless.
   for (const track of release.tracks) {
     if (track.isrc) continue;
     const isrc = await assignIsrc();
-    await db().update(songs).set({ isrc, updatedAt: new Date() }).where(and(eq(songs.id, track.songId), isNull(songs.isrc)));
+    await db()
+      .update(songs)
+      .set({ isrc, updatedAt: new Date() })
+      .where(and(eq(songs.id, track.songId), isNull(songs.isrc)));
   }
   const upc = release.upc ?? (await assignUpc());
   return transition(release, actor.id, {
@@ -128,7 +135,10 @@ export async function rejectRelease(release: ReleaseRef, actor: Actor, reasons: 
     from: "pending_approval",
     to: "rejected",
     set: { reviewedAt: new Date(), reviewedBy: actor.id, rejectionReasons: reasons },
-    reason: reasons.map((r) => `${r.field}: ${r.message}`).join("\n").slice(0, 4000),
+    reason: reasons
+      .map((r) => `${r.field}: ${r.message}`)
+      .join("\n")
+      .slice(0, 4000),
     notify: { message: `“${release.title}” needs changes before it can be distributed: ${reasons[0]!.message}`.slice(0, 480), color: "red" },
   });
 }
@@ -177,4 +187,3 @@ export function availableActions(status: ReleaseStatus, admin: boolean) {
     markTakenDown: admin && status === "takedown_requested",
   };
 }
-

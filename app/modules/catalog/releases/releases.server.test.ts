@@ -16,15 +16,7 @@ import { addTrack, createRelease, moveTrack, ReleaseEditError, removeTrack, upda
 import { listAllReleases, listMemberReleasePage, parseReleaseListQuery } from "./release-list.server";
 import { slugFromTitle } from "./release-options";
 import { ReleaseDetailsSchema, RejectSchema } from "./release-schemas";
-import {
-  approveRelease,
-  markTakenDown,
-  rejectRelease,
-  ReleaseStatusError,
-  requestTakedown,
-  startDistribution,
-  submitRelease,
-} from "./release-status.server";
+import { approveRelease, markTakenDown, rejectRelease, ReleaseStatusError, requestTakedown, startDistribution, submitRelease } from "./release-status.server";
 
 useTestDatabase();
 
@@ -36,7 +28,15 @@ let bandEditor: User;
 let artistId: number;
 
 const details = (overrides: Record<string, unknown> = {}) =>
-  ReleaseDetailsSchema.parse({ title: "Night Bus", type: "single", label: "Owl Light Records", pLine: "℗ 2027 Mia", cLine: "© 2027 Mia", releaseDate: "2027-03-05", ...overrides });
+  ReleaseDetailsSchema.parse({
+    title: "Night Bus",
+    type: "single",
+    label: "Owl Light Records",
+    pLine: "℗ 2027 Mia",
+    cLine: "© 2027 Mia",
+    releaseDate: "2027-03-05",
+    ...overrides,
+  });
 
 async function newSong(title: string, withAudio = true): Promise<number> {
   const [song] = await db()
@@ -53,7 +53,9 @@ async function newSong(title: string, withAudio = true): Promise<number> {
 }
 
 async function square(size: number, options: { format?: "jpeg" | "png"; width?: number; channels?: 3 | 4 } = {}) {
-  const image = sharp({ create: { width: options.width ?? size, height: size, channels: options.channels ?? 3, background: { r: 200, g: 60, b: 30, alpha: 1 } } });
+  const image = sharp({
+    create: { width: options.width ?? size, height: size, channels: options.channels ?? 3, background: { r: 200, g: 60, b: 30, alpha: 1 } },
+  });
   const buffer = await (options.format === "png" ? image.png() : image.jpeg()).toBuffer();
   return new File([new Uint8Array(buffer)], `cover.${options.format ?? "jpg"}`, { type: options.format === "png" ? "image/png" : "image/jpeg" });
 }
@@ -98,7 +100,12 @@ describe("editing", () => {
       errors: { fields: { releaseDate: [expect.stringContaining("7 days")] } },
     });
     expect(ReleaseDetailsSchema.safeParse({ title: "X", type: "single", previouslyReleased: "on" }).success).toBe(false);
-    const rerelease = await createRelease(mia, artistId, details({ title: "Old One", releaseDate: "2026-11-26", previouslyReleased: true, previousReleaseDate: "2019-05-01" }), TODAY);
+    const rerelease = await createRelease(
+      mia,
+      artistId,
+      details({ title: "Old One", releaseDate: "2026-11-26", previouslyReleased: true, previousReleaseDate: "2019-05-01" }),
+      TODAY,
+    );
     expect(rerelease.previousReleaseDate).toBe("2019-05-01");
   });
 
@@ -114,9 +121,14 @@ describe("editing", () => {
     const ids = [await newSong("T1"), await newSong("T2"), await newSong("T3")];
     for (const id of ids) await addTrack((await findRelease(release.id))!, id);
     await expect(addTrack((await findRelease(release.id))!, ids[0]!)).rejects.toBeInstanceOf(ReleaseEditError);
-    const [otherArtist] = await db().insert(profiles).values({ type: "artist", name: "Other", username: `other-${Date.now()}`, ownerId: stranger.id }).returning({ id: profiles.id });
+    const [otherArtist] = await db()
+      .insert(profiles)
+      .values({ type: "artist", name: "Other", username: `other-${Date.now()}`, ownerId: stranger.id })
+      .returning({ id: profiles.id });
     const [foreign] = await db().insert(songs).values({ artistId: otherArtist!.id, title: "Not yours" }).returning({ id: songs.id });
-    await expect(addTrack((await findRelease(release.id))!, foreign!.id)).rejects.toMatchObject({ errors: { fields: { songId: ["Choose one of this artist's songs."] } } });
+    await expect(addTrack((await findRelease(release.id))!, foreign!.id)).rejects.toMatchObject({
+      errors: { fields: { songId: ["Choose one of this artist's songs."] } },
+    });
 
     await moveTrack((await findRelease(release.id))!, ids[2]!, "up");
     expect((await findRelease(release.id))!.tracks.map((t) => t.songId)).toEqual([ids[0], ids[2], ids[1]]);
@@ -159,7 +171,13 @@ async function completeRelease(title: string) {
   const id = (r: unknown) => (r as { rows: Array<{ id: number }> }).rows[0]!.id;
   await db()
     .update(releases)
-    .set({ primaryGenreId: id(genre), languageId: id(language), coverArtPath: "/storage/images/cover/1-00000000000000000000000000000000/1400x1400.webp", coverArtWidth: 3000, coverArtHeight: 3000 })
+    .set({
+      primaryGenreId: id(genre),
+      languageId: id(language),
+      coverArtPath: "/storage/images/cover/1-00000000000000000000000000000000/1400x1400.webp",
+      coverArtWidth: 3000,
+      coverArtHeight: 3000,
+    })
     .where(eq(releases.id, release.id));
   await updateReleaseStores(release, { stores: ["spotify"], territories: ["WW"] });
   for (const song of [await newSong(`${title} A`), await newSong(`${title} B`)]) await addTrack((await findRelease(release.id))!, song);
@@ -233,7 +251,11 @@ describe("status transitions", () => {
     expect(rejected.status).toBe("rejected");
     expect(rejected.rejectionReasons).toEqual(reasons);
     const again = (await findRelease(release.id, TODAY))!;
-    await updateReleaseDetails(again, details({ title: "Needs Work", type: "single", slug: again.slug, primaryGenreId: again.primaryGenreId, languageId: again.languageId }), TODAY);
+    await updateReleaseDetails(
+      again,
+      details({ title: "Needs Work", type: "single", slug: again.slug, primaryGenreId: again.primaryGenreId, languageId: again.languageId }),
+      TODAY,
+    );
     const resubmitted = await submitRelease((await findRelease(release.id, TODAY))!, mia, { area: "member", memberId: mia.id }, TODAY);
     expect(resubmitted.status).toBe("pending_approval");
     expect(resubmitted.rejectionReasons).toBeNull();

@@ -66,9 +66,15 @@ describe.each(["file", "s3"] as const)("song audio on the %s driver", (driver) =
   const upload = async (bytes: Buffer) => {
     const form = new FormData();
     form.append("audio", new File([new Uint8Array(bytes)], "master.wav", { type: "audio/wav" }));
-    return fetch(`${server.url}/member/${mia.id}/song-profile/${songId}?upload=audio`, { method: "POST", redirect: "manual", headers: { Origin: server.origin, Cookie: miaCookie }, body: form });
+    return fetch(`${server.url}/member/${mia.id}/song-profile/${songId}?upload=audio`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.origin, Cookie: miaCookie },
+      body: form,
+    });
   };
-  const play = (headers: Record<string, string> = {}, cookie = miaCookie, method = "GET") => fetch(`${server.url}/storage/audio/${songId}`, { method, redirect: "manual", headers: { Cookie: cookie, ...headers } });
+  const play = (headers: Record<string, string> = {}, cookie = miaCookie, method = "GET") =>
+    fetch(`${server.url}/storage/audio/${songId}`, { method, redirect: "manual", headers: { Cookie: cookie, ...headers } });
 
   it("stores the uploaded master in this storage and plays it whole, by ranges and by HEAD", async () => {
     const uploaded = await upload(master);
@@ -84,7 +90,11 @@ describe.each(["file", "s3"] as const)("song audio on the %s driver", (driver) =
     expect(Buffer.from(await whole.arrayBuffer()).equals(master)).toBe(true);
 
     const middle = await play({ Range: "bytes=100000-165535" });
-    expect([middle.status, middle.headers.get("content-range"), middle.headers.get("content-length")]).toEqual([206, `bytes 100000-165535/${master.length}`, "65536"]);
+    expect([middle.status, middle.headers.get("content-range"), middle.headers.get("content-length")]).toEqual([
+      206,
+      `bytes 100000-165535/${master.length}`,
+      "65536",
+    ]);
     expect(Buffer.from(await middle.arrayBuffer()).equals(master.subarray(100_000, 165_536))).toBe(true);
 
     const first = await play({ Range: "bytes=0-1" });

@@ -8,7 +8,10 @@ import { notFound } from "~/modules/http/route-errors.server";
  * A song is edited by those who edit its artist page's releases (the owner, band members with editing
  * rights, administrators); to anyone else its id does not exist (404).
  */
-export async function requireMemberSong(actor: Pick<User, "id" | "acctType">, idParam: string | undefined): Promise<{ song: SongDetail; rights: ReleaseRights }> {
+export async function requireMemberSong(
+  actor: Pick<User, "id" | "acctType">,
+  idParam: string | undefined,
+): Promise<{ song: SongDetail; rights: ReleaseRights }> {
   const id = parseId(idParam);
   if (id === null) throw notFound();
   const song = await findSong(id);

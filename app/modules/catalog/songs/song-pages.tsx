@@ -11,7 +11,8 @@ import type { SongActionData, SongForm, SongProfileData, SongsData } from "./son
 import { CreditInviteSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
 import { SplitSection } from "~/modules/splits/split-section";
 
-const SPLITS_DESCRIPTION = "Who shares the master royalties, from which date. Every party sees the whole sheet; a pending party's share is held until they answer.";
+const SPLITS_DESCRIPTION =
+  "Who shares the master royalties, from which date. Every party sees the whole sheet; a pending party's share is held until they answer.";
 
 /**
  * The song pages (member and admin): the list, and the song profile with its details, writers and audio.
@@ -39,12 +40,21 @@ export function SongsPage() {
       <header className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Songs</h1>
         {newPath ? (
-          <Link to={newPath} className="inline-flex items-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800">
+          <Link
+            to={newPath}
+            className="inline-flex items-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-800"
+          >
             New song
           </Link>
         ) : null}
       </header>
-      <Form method="get" role="search" aria-label="Search songs" key={location.search} className="flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+      <Form
+        method="get"
+        role="search"
+        aria-label="Search songs"
+        key={location.search}
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm"
+      >
         <div className="min-w-0 flex-1">
           <label htmlFor="song-search" className="block text-sm font-medium text-stone-800">
             Search by title, artist or ISRC
@@ -85,7 +95,10 @@ export function SongsPage() {
               </div>
               <p className="flex flex-wrap gap-2 text-xs">
                 <StatusTag status={song.hasAudio ? "approved" : "pending"} label={song.hasAudio ? "Audio" : "No audio"} />
-                <StatusTag status={song.writerCount ? "approved" : "pending"} label={song.writerCount ? `${song.writerCount} writer${song.writerCount === 1 ? "" : "s"}` : "No writers"} />
+                <StatusTag
+                  status={song.writerCount ? "approved" : "pending"}
+                  label={song.writerCount ? `${song.writerCount} writer${song.writerCount === 1 ? "" : "s"}` : "No writers"}
+                />
                 <span className="text-stone-600">{song.releaseCount === 1 ? "On 1 release" : `On ${song.releaseCount} releases`}</span>
               </p>
             </li>
@@ -155,7 +168,12 @@ function SongDetailsForm({
           />
         ) : null}
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Title" errors={fields.title.errors} errorId={fields.title.errorId} inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200 }} />
+          <Field
+            label="Title"
+            errors={fields.title.errors}
+            errorId={fields.title.errorId}
+            inputProps={{ ...getInputProps(fields.title, { type: "text" }), maxLength: 200 }}
+          />
           <Field
             label="Version (optional)"
             help="Radio Edit, Live, Acoustic… Empty for the original."
@@ -180,15 +198,28 @@ function SongDetailsForm({
             inputProps={{ ...getInputProps(fields.iswc, { type: "text" }), maxLength: 20, spellCheck: false }}
           />
         </div>
-        <SelectField label="Language" errors={fields.languageId.errors} errorId={fields.languageId.errorId} selectProps={getSelectProps(fields.languageId)} options={languages} />
+        <SelectField
+          label="Language"
+          errors={fields.languageId.errors}
+          errorId={fields.languageId.errorId}
+          selectProps={getSelectProps(fields.languageId)}
+          options={languages}
+        />
         <div id="explicit" className="scroll-mt-20">
           <CheckboxField label="Explicit lyrics" inputProps={getInputProps(fields.explicit, { type: "checkbox" })} />
         </div>
-        <TextareaField label="Lyrics (optional)" errors={fields.lyrics.errors} errorId={fields.lyrics.errorId} textareaProps={{ ...getTextareaProps(fields.lyrics), rows: 5, maxLength: 20000 }} />
+        <TextareaField
+          label="Lyrics (optional)"
+          errors={fields.lyrics.errors}
+          errorId={fields.lyrics.errorId}
+          textareaProps={{ ...getTextareaProps(fields.lyrics), rows: 5, maxLength: 20000 }}
+        />
         <fieldset id="cover-licence" className="scroll-mt-20 space-y-3 rounded-md border border-stone-200 p-3">
           <legend className="px-1 text-sm font-medium text-stone-800">Original or cover</legend>
           <CheckboxField label="This is a cover of someone else's song" inputProps={getInputProps(fields.isCover, { type: "checkbox" })} />
-          <p className="text-xs text-stone-500">A cover needs its mechanical licence before it is released: who issued it, its number and the original writers.</p>
+          <p className="text-xs text-stone-500">
+            A cover needs its mechanical licence before it is released: who issued it, its number and the original writers.
+          </p>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field
               label="Licence provider"
@@ -247,16 +278,35 @@ function WritersForm({ song, options, lastResult, disabled }: { song: EditData["
           {list.map((row, index) => {
             const writer = row.getFieldset();
             return (
-              <li key={row.key} className="grid gap-3 rounded-md border border-stone-200 bg-stone-50/60 p-3 sm:grid-cols-[minmax(0,2fr)_6rem_minmax(0,1.5fr)_minmax(0,1fr)]">
+              <li
+                key={row.key}
+                className="grid gap-3 rounded-md border border-stone-200 bg-stone-50/60 p-3 sm:grid-cols-[minmax(0,2fr)_6rem_minmax(0,1.5fr)_minmax(0,1fr)]"
+              >
                 <Field
                   label={`Writer ${index + 1}`}
                   errors={writer.name.errors}
                   errorId={writer.name.errorId}
                   inputProps={{ ...getInputProps(writer.name, { type: "text" }), maxLength: 200 }}
                 />
-                <Field label="Share %" errors={writer.share.errors} errorId={writer.share.errorId} inputProps={{ ...getInputProps(writer.share, { type: "text" }), inputMode: "decimal", maxLength: 6 }} />
-                <SelectField label="PRO" errors={writer.proId.errors} errorId={writer.proId.errorId} selectProps={getSelectProps(writer.proId)} options={pros} />
-                <Field label="IPI (optional)" errors={writer.ipi.errors} errorId={writer.ipi.errorId} inputProps={{ ...getInputProps(writer.ipi, { type: "text" }), inputMode: "numeric", maxLength: 15 }} />
+                <Field
+                  label="Share %"
+                  errors={writer.share.errors}
+                  errorId={writer.share.errorId}
+                  inputProps={{ ...getInputProps(writer.share, { type: "text" }), inputMode: "decimal", maxLength: 6 }}
+                />
+                <SelectField
+                  label="PRO"
+                  errors={writer.proId.errors}
+                  errorId={writer.proId.errorId}
+                  selectProps={getSelectProps(writer.proId)}
+                  options={pros}
+                />
+                <Field
+                  label="IPI (optional)"
+                  errors={writer.ipi.errors}
+                  errorId={writer.ipi.errorId}
+                  inputProps={{ ...getInputProps(writer.ipi, { type: "text" }), inputMode: "numeric", maxLength: 15 }}
+                />
               </li>
             );
           })}
@@ -277,7 +327,8 @@ function AudioForm({ data, lastResult }: { data: EditData; lastResult: Result })
     <div className="space-y-4">
       {song.audio ? (
         <p className="text-sm text-stone-700">
-          {song.audio.format.toUpperCase()} · {song.audio.bitDepth}-bit / {(song.audio.sampleRate / 1000).toLocaleString("en-US")} kHz · {song.audio.channels === 1 ? "mono" : song.audio.channels === 2 ? "stereo" : `${song.audio.channels} channels`} ·{" "}
+          {song.audio.format.toUpperCase()} · {song.audio.bitDepth}-bit / {(song.audio.sampleRate / 1000).toLocaleString("en-US")} kHz ·{" "}
+          {song.audio.channels === 1 ? "mono" : song.audio.channels === 2 ? "stereo" : `${song.audio.channels} channels`} ·{" "}
           {formatDuration(song.durationSeconds)}
           {!audioUrl ? " (demo properties: no file is stored)" : ""}
         </p>
@@ -349,12 +400,18 @@ function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResu
                 {creditName(credit)} · {credit.role === "producer" ? "Producer" : "Featured artist"}
               </span>
               <span className="flex items-center gap-2">
-                <StatusTag status={credit.status === "accepted" ? "approved" : credit.status === "pending" ? "pending" : "inactive"} label={CREDIT_STATUS_LABELS[credit.status]} />
+                <StatusTag
+                  status={credit.status === "accepted" ? "approved" : credit.status === "pending" ? "pending" : "inactive"}
+                  label={CREDIT_STATUS_LABELS[credit.status]}
+                />
                 {live.includes(credit) ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="credit-revoke" />
                     <input type="hidden" name="creditId" value={credit.id} />
-                    <button type="submit" className="rounded-md border border-stone-300 bg-white px-2 py-1 text-xs font-medium text-stone-700 hover:bg-stone-50">
+                    <button
+                      type="submit"
+                      className="rounded-md border border-stone-300 bg-white px-2 py-1 text-xs font-medium text-stone-700 hover:bg-stone-50"
+                    >
                       Withdraw<span className="sr-only"> the credit of {credit.email}</span>
                     </button>
                   </Form>
@@ -371,7 +428,12 @@ function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResu
         <div className="sm:col-span-3">
           <FormAlert id={form.errorId} errors={form.errors} />
         </div>
-        <Field label="Invite by email" errors={fields.email.errors} errorId={fields.email.errorId} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off", maxLength: 254 }} />
+        <Field
+          label="Invite by email"
+          errors={fields.email.errors}
+          errorId={fields.email.errorId}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off", maxLength: 254 }}
+        />
         <SelectField
           label="As"
           errors={fields.role.errors}
@@ -424,7 +486,9 @@ export function SongProfilePage() {
           <h1 className="text-2xl font-semibold tracking-tight">New song</h1>
         </header>
         {data.artists.length === 0 ? (
-          <p className="rounded-md border border-stone-200 bg-white p-4 text-sm text-stone-700">You need an artist page first: a song belongs to an artist page you own or may edit.</p>
+          <p className="rounded-md border border-stone-200 bg-white p-4 text-sm text-stone-700">
+            You need an artist page first: a song belongs to an artist page you own or may edit.
+          </p>
         ) : (
           <Section title="Details" id="details">
             <SongDetailsForm artists={data.artists} artistId={data.artistId} options={data.options} lastResult={details} />

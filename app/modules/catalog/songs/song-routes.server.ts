@@ -84,7 +84,14 @@ export async function songProfileLoader(args: RouteArgs, area: Area["area"]) {
     return {
       mode: "party" as const,
       area,
-      song: { id: song.id, title: song.title, version: song.version, isrc: song.isrc, durationSeconds: song.durationSeconds, artist: { name: song.artist.name } },
+      song: {
+        id: song.id,
+        title: song.title,
+        version: song.version,
+        isrc: song.isrc,
+        durationSeconds: song.durationSeconds,
+        artist: { name: song.artist.name },
+      },
       splits,
     };
   }
@@ -112,7 +119,11 @@ export async function songProfileLoader(args: RouteArgs, area: Area["area"]) {
 
 export type SongProfileData = Awaited<ReturnType<typeof songProfileLoader>>;
 
-function editErrorReply(form: SongForm, submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, error: unknown) {
+function editErrorReply(
+  form: SongForm,
+  submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> },
+  error: unknown,
+) {
   if (error instanceof SongEditError) return replyTo(form, submission.reply({ formErrors: error.errors.form, fieldErrors: error.errors.fields }), error.status);
   throw error;
 }
@@ -138,7 +149,10 @@ export async function songProfileAction(args: RouteArgs, area: Area["area"]) {
     try {
       const facts = await setSongAudio(song, received.file.tmpPath);
       const length = `${Math.floor(facts.durationSeconds / 60)}:${String(facts.durationSeconds % 60).padStart(2, "0")}`;
-      return redirectWithFlash(here, { kind: "success", message: `The audio is saved: ${facts.format.toUpperCase()}, ${facts.bitDepth}-bit / ${facts.sampleRate / 1000} kHz, ${length}.` });
+      return redirectWithFlash(here, {
+        kind: "success",
+        message: `The audio is saved: ${facts.format.toUpperCase()}, ${facts.bitDepth}-bit / ${facts.sampleRate / 1000} kHz, ${length}.`,
+      });
     } catch (error) {
       if (error instanceof AudioUploadError) return audioReply(error.message, error.status);
       if (error instanceof SongEditError) return audioReply(error.message, error.status);
@@ -198,7 +212,10 @@ export async function songProfileAction(args: RouteArgs, area: Area["area"]) {
       const reply = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
       return replyTo("credits", reply, error.status);
     }
-    return redirectWithFlash(`${here}#credits`, { kind: "success", message: `${submission.value.email} is invited as ${CREDIT_ROLE_LABELS[submission.value.role].toLowerCase()}.` });
+    return redirectWithFlash(`${here}#credits`, {
+      kind: "success",
+      message: `${submission.value.email} is invited as ${CREDIT_ROLE_LABELS[submission.value.role].toLowerCase()}.`,
+    });
   }
   if (intent === "credit-revoke") {
     const submission = parseForm(formData, { schema: CreditRevokeSchema });

@@ -65,25 +65,25 @@ export const WritersSchema = z.object({
   writers: z.preprocess(
     withoutTrailingBlankRows,
     z
-    .array(
-      z.object({
-        name: z.string({ error: "Enter the writer's name." }).trim().min(1, "Enter the writer's name.").max(200, "The name can be at most 200 characters."),
-        share: z
-          .string({ error: "Enter the share, like 50 or 33.33." })
-          .trim()
-          .refine((v) => percentToBps(v) !== null && percentToBps(v)! > 0, "Enter a share between 0.01 and 100, like 50 or 33.33."),
-        proId: optionalId,
-        ipi: z
-          .string()
-          .trim()
-          .transform((v) => v.replace(/[\s.-]/g, ""))
-          .refine((v) => v === "" || /^[0-9]{9,11}$/.test(v), "An IPI name number has 9 to 11 digits.")
-          .optional(),
-      }),
-      { error: "Add at least one writer." },
-    )
-    .min(1, "Add at least one writer.")
-    .max(100, "A song has at most 100 writers."),
+      .array(
+        z.object({
+          name: z.string({ error: "Enter the writer's name." }).trim().min(1, "Enter the writer's name.").max(200, "The name can be at most 200 characters."),
+          share: z
+            .string({ error: "Enter the share, like 50 or 33.33." })
+            .trim()
+            .refine((v) => percentToBps(v) !== null && percentToBps(v)! > 0, "Enter a share between 0.01 and 100, like 50 or 33.33."),
+          proId: optionalId,
+          ipi: z
+            .string()
+            .trim()
+            .transform((v) => v.replace(/[\s.-]/g, ""))
+            .refine((v) => v === "" || /^[0-9]{9,11}$/.test(v), "An IPI name number has 9 to 11 digits.")
+            .optional(),
+        }),
+        { error: "Add at least one writer." },
+      )
+      .min(1, "Add at least one writer.")
+      .max(100, "A song has at most 100 writers."),
   ),
 });
 export type WritersValue = z.output<typeof WritersSchema>;

@@ -57,10 +57,26 @@ describe("schemas", () => {
     const parsed = WritersSchema.parse({ writers: [{ name: "Mia", share: "60" }, { name: "Paul", share: "30" }, {}, {}] });
     expect(parsed.writers).toHaveLength(2);
     expect(writersTotalProblem(parsed)).toBe("The shares total 90%: 10% short of 100%.");
-    expect(writersTotalProblem(WritersSchema.parse({ writers: [{ name: "Mia", share: "60" }, { name: "Paul", share: "50" }] }))).toBe(
-      "The shares total 110%: 10% over 100%.",
-    );
-    expect(writersTotalProblem(WritersSchema.parse({ writers: [{ name: "Mia", share: "66.67" }, { name: "Paul", share: "33.33" }] }))).toBeNull();
+    expect(
+      writersTotalProblem(
+        WritersSchema.parse({
+          writers: [
+            { name: "Mia", share: "60" },
+            { name: "Paul", share: "50" },
+          ],
+        }),
+      ),
+    ).toBe("The shares total 110%: 10% over 100%.");
+    expect(
+      writersTotalProblem(
+        WritersSchema.parse({
+          writers: [
+            { name: "Mia", share: "66.67" },
+            { name: "Paul", share: "33.33" },
+          ],
+        }),
+      ),
+    ).toBeNull();
     expect(WritersSchema.safeParse({ writers: [{}, {}] }).success).toBe(false);
     expect(WritersSchema.safeParse({ writers: [{ name: "Mia", share: "100", ipi: "123" }] }).success).toBe(false);
   });
@@ -86,7 +102,15 @@ describe("editing", () => {
     const song = await createSong(mia, artistId, details({ title: "Writers Test" }));
     const detail = (await findSong(song.id))!;
     await expect(saveWriters(detail, WritersSchema.parse({ writers: [{ name: "Mia", share: "50" }] }))).rejects.toThrow("short of 100%");
-    await saveWriters(detail, WritersSchema.parse({ writers: [{ name: "Mia Member", share: "66.67", ipi: "00123456789" }, { name: "Paul Producer", share: "33.33" }] }));
+    await saveWriters(
+      detail,
+      WritersSchema.parse({
+        writers: [
+          { name: "Mia Member", share: "66.67", ipi: "00123456789" },
+          { name: "Paul Producer", share: "33.33" },
+        ],
+      }),
+    );
     expect((await findSong(song.id))!.writers.map((w) => [w.name, w.shareBps, w.ipi])).toEqual([
       ["Mia Member", 6667, "00123456789"],
       ["Paul Producer", 3333, null],
@@ -125,7 +149,10 @@ describe("audio", () => {
       channels: 2,
       durationSeconds: 2,
     });
-    await expect(readAudioFacts(await tempFile("hi.wav", wav({ bitDepth: 24, sampleRate: 96_000, seconds: 1 })))).resolves.toMatchObject({ bitDepth: 24, sampleRate: 96_000 });
+    await expect(readAudioFacts(await tempFile("hi.wav", wav({ bitDepth: 24, sampleRate: 96_000, seconds: 1 })))).resolves.toMatchObject({
+      bitDepth: 24,
+      sampleRate: 96_000,
+    });
     await expect(readAudioFacts(await tempFile("low.wav", wav({ bitDepth: 8 })))).rejects.toThrow("8-bit / 44.1 kHz: stores need at least 16-bit / 44.1 kHz");
     await expect(readAudioFacts(await tempFile("slow.wav", wav({ sampleRate: 22_050 })))).rejects.toThrow("16-bit / 22.05 kHz");
     await expect(readAudioFacts(await tempFile("text.wav", "this is not audio at all, only text"))).rejects.toBeInstanceOf(AudioUploadError);

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isrcFromRange,
-  isrcProblem,
-  iswcProblem,
-  normalizeIsrc,
-  normalizeIswc,
-  upcFromRange,
-  upcProblem,
-} from "./codes";
+import { isrcFromRange, isrcProblem, iswcProblem, normalizeIsrc, normalizeIswc, upcFromRange, upcProblem } from "./codes";
 
 describe("UPC / EAN", () => {
   it.each(["196589000019", "196589000026", "036000291452", "4006381333931", "1965-8900-0019"])("accepts %s", (code) => {
@@ -44,12 +36,9 @@ describe("ISRC", () => {
 
 describe("ISWC", () => {
   // The demo catalogue's works (shared/DEMO.md).
-  it.each(["T-345.246.800-3", "T-345.246.801-4", "T-345.246.802-5", "T-345.246.803-6", "T3452468003", " t-345.246.800-3 "])(
-    "accepts %j",
-    (code) => {
-      expect(iswcProblem(code)).toBeNull();
-    },
-  );
+  it.each(["T-345.246.800-3", "T-345.246.801-4", "T-345.246.802-5", "T-345.246.803-6", "T3452468003", " t-345.246.800-3 "])("accepts %j", (code) => {
+    expect(iswcProblem(code)).toBeNull();
+  });
   it("normalises to the printed form", () => {
     expect(normalizeIswc("T3452468003")).toBe("T-345.246.800-3");
   });

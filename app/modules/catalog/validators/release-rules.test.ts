@@ -47,9 +47,7 @@ describe("releaseProblems", () => {
   });
   it("refuses a type the tracks do not make, saying which they make", () => {
     const problems = releaseProblems(release({ type: "single", tracks: [1, 2, 3, 4].map((m) => track(m)) }), "2026-11-24");
-    expect(problems).toEqual([
-      { code: "release_type_mismatch", field: "type", message: "4 tracks of this length make an EP, not a Single.", blocking: true },
-    ]);
+    expect(problems).toEqual([{ code: "release_type_mismatch", field: "type", message: "4 tracks of this length make an EP, not a Single.", blocking: true }]);
   });
   it("an explicit release needs an explicit track", () => {
     expect(codes(release({ explicit: true }))).toEqual(["release_explicit_without_explicit_track"]);
@@ -57,10 +55,16 @@ describe("releaseProblems", () => {
   });
 
   it("a release that is not explicit may not hold an explicit track: one problem naming them, on the parental advisory", () => {
-    const one = releaseProblems(release({ tracks: [track(3, { title: "Clean", explicit: false }), track(3, { title: "Loud", explicit: true })] }), "2026-11-24");
+    const one = releaseProblems(
+      release({ tracks: [track(3, { title: "Clean", explicit: false }), track(3, { title: "Loud", explicit: true })] }),
+      "2026-11-24",
+    );
     expect(one.map((p) => [p.code, p.field, p.blocking])).toEqual([["release_not_explicit_with_explicit_track", "parental_advisory", true]]);
     expect(one[0]!.message).toBe("“Loud” is marked explicit: mark the release explicit (parental advisory), or the track clean if it is.");
-    const many = releaseProblems(release({ type: "album", tracks: ["A", "B", "C", "D", "E"].map((title) => track(3, { title, explicit: true })).concat([track(3), track(3)]) }), "2026-11-24");
+    const many = releaseProblems(
+      release({ type: "album", tracks: ["A", "B", "C", "D", "E"].map((title) => track(3, { title, explicit: true })).concat([track(3), track(3)]) }),
+      "2026-11-24",
+    );
     expect(many.filter((p) => p.code === "release_not_explicit_with_explicit_track").map((p) => p.message)).toEqual([
       "“A”, “B”, “C” and 2 more are marked explicit: mark the release explicit (parental advisory), or the tracks clean if they are.",
     ]);

@@ -84,7 +84,12 @@ export function releaseProblems(release: ReleaseFacts, today: string): Preflight
   const explicitTracks = tracks.filter((t) => t.explicit);
   if (!release.explicit && explicitTracks.length) {
     const named = explicitTracks.slice(0, 3).map((t) => `“${t.title}”`);
-    const list = explicitTracks.length > 3 ? `${named.join(", ")} and ${explicitTracks.length - 3} more` : named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+    const list =
+      explicitTracks.length > 3
+        ? `${named.join(", ")} and ${explicitTracks.length - 3} more`
+        : named.length > 1
+          ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`
+          : named[0];
     problems.push(
       problem(
         "release_not_explicit_with_explicit_track",

@@ -18,7 +18,11 @@ export interface SourceRow {
 
 /** "\uFEFF  Earnings  (USD) " -> "earnings (usd)": headers are matched case-insensitively, trimmed, BOM stripped. */
 export function normaliseHeader(header: string): string {
-  return header.replace(/^\uFEFF/, "").trim().replace(/\s+/g, " ").toLowerCase();
+  return header
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .replace(/\s+/g, " ")
+    .toLowerCase();
 }
 
 export interface Period {
@@ -122,7 +126,8 @@ export function quantity(row: SourceRow, header: string, lineNo: number): number
   const count = match ? Number(`${match[1]}${match[2].replaceAll(",", "")}`) : Number.NaN;
   if (!Number.isSafeInteger(count)) fail(lineNo, header, `${row.label(header)} “${value}” is not a whole number of units such as 12.`);
   // statement_lines.quantity is an integer column.
-  if (count > MAX_QUANTITY || count < -MAX_QUANTITY) fail(lineNo, header, `${row.label(header)} “${value}” is more units than a line can hold (at most ${MAX_QUANTITY.toLocaleString("en-US")}).`);
+  if (count > MAX_QUANTITY || count < -MAX_QUANTITY)
+    fail(lineNo, header, `${row.label(header)} “${value}” is more units than a line can hold (at most ${MAX_QUANTITY.toLocaleString("en-US")}).`);
   return count === 0 ? 0 : count; // no -0
 }
 
@@ -263,13 +268,7 @@ const DAY_OR_MONTH_HINT = "a date such as 2026-03-31 or a month such as 2026-03"
  */
 const periodMemo = new Memo<Period>(1_000);
 
-export function periodFromCells(
-  row: SourceRow,
-  startHeader: string,
-  endHeader: string | null,
-  lineNo: number,
-  options: { us?: boolean } = {},
-): Period {
+export function periodFromCells(row: SourceRow, startHeader: string, endHeader: string | null, lineNo: number, options: { us?: boolean } = {}): Period {
   const startValue = requiredText(row, startHeader, lineNo);
   const endCell = endHeader ? row.get(endHeader) : "";
   const memoKey = `${options.us ? "us" : ""}|${startValue}|${endCell}`;

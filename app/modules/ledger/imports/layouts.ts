@@ -67,15 +67,7 @@ import {
 } from "./fields";
 import { StatementFormatError, type StatementKind, type StatementLine } from "./statement-line";
 
-export type LayoutId =
-  | "canonical-digital"
-  | "distrokid"
-  | "tunecore"
-  | "cdbaby"
-  | "canonical-pro"
-  | "bmi"
-  | "ascap"
-  | "canonical-license";
+export type LayoutId = "canonical-digital" | "distrokid" | "tunecore" | "cdbaby" | "canonical-pro" | "bmi" | "ascap" | "canonical-license";
 
 export interface Layout {
   id: LayoutId;
@@ -154,9 +146,10 @@ const canonicalPro: Layout = {
   requiredHeaders: ["ipi_cae", "work_title", "amount", "performance_start_date"],
   mapRow(row, lineNo) {
     // A PRO line without performance dates is dated by its distribution.
-    const period = row.get("performance_start_date") !== "" || !row.has("distribution_date")
-      ? periodFromCells(row, "performance_start_date", "performance_end_date", lineNo)
-      : periodFromCells(row, "distribution_date", null, lineNo);
+    const period =
+      row.get("performance_start_date") !== "" || !row.has("distribution_date")
+        ? periodFromCells(row, "performance_start_date", "performance_end_date", lineNo)
+        : periodFromCells(row, "distribution_date", null, lineNo);
     const trackTitle = optionalText(row, "work_title");
     const iswc = iswcCell(row, "iswc", lineNo);
     if (!trackTitle && !iswc) failRow(lineNo, "work_title", "a PRO line needs a work_title or an ISWC; both are empty.");
@@ -374,11 +367,16 @@ function ascapPeriod(row: SourceRow, lineNo: number): Period {
   const quarter = row.get("distribution quarter");
   if (year !== "" && quarter !== "") {
     const period = /^\d{4}$/.test(year) ? parseQuarter(`${year}${quarter}`) : null;
-    if (!period) failRow(lineNo, "distributionyear", `DistributionYear “${year}” and Distribution Quarter “${quarter}” are not a year and a quarter such as 2026 and 1.`);
+    if (!period)
+      failRow(lineNo, "distributionyear", `DistributionYear “${year}” and Distribution Quarter “${quarter}” are not a year and a quarter such as 2026 and 1.`);
     return period;
   }
   if (row.get("distribution date") !== "") return periodFromCells(row, "distribution date", null, lineNo, { us: true });
-  return failRow(lineNo, "performance start date", "an ASCAP line needs a Performance Start Date, a Performance Quarter or a distribution date; all are empty.");
+  return failRow(
+    lineNo,
+    "performance start date",
+    "an ASCAP line needs a Performance Start Date, a Performance Quarter or a distribution date; all are empty.",
+  );
 }
 
 const ascap: Layout = {
@@ -433,8 +431,7 @@ export function unrecognisedLayoutMessage(kind: StatementKind): string {
 
 function matches(layout: Layout, headers: ReadonlySet<string>): boolean {
   return (
-    layout.requiredHeaders.every((header) => headers.has(header)) &&
-    (layout.requiredOneOf ?? []).every((group) => group.some((header) => headers.has(header)))
+    layout.requiredHeaders.every((header) => headers.has(header)) && (layout.requiredOneOf ?? []).every((group) => group.some((header) => headers.has(header)))
   );
 }
 

@@ -52,7 +52,9 @@ function shareSong(net: bigint, song: SongShares, day: string, source: IncomeSou
     return;
   }
   const recoupParty = version.parties.find((p) => p.recoupMicros > 0n);
-  const recoup = recoupParty ? { partyKey: recoupParty.partyId, amountMicros: recoupParty.recoupMicros, recoupedSoFarMicros: recoupedSoFar.get(version.id) ?? 0n } : null;
+  const recoup = recoupParty
+    ? { partyKey: recoupParty.partyId, amountMicros: recoupParty.recoupMicros, recoupedSoFarMicros: recoupedSoFar.get(version.id) ?? 0n }
+    : null;
   const allocation = allocateToSplit(
     net,
     version.parties.map((p) => ({ key: p.partyId, shareBps: p.shareBps })),
@@ -74,10 +76,21 @@ function shareSong(net: bigint, song: SongShares, day: string, source: IncomeSou
 export function linePostings(line: LineContext): LinePosting[] {
   const out: LinePosting[] = [];
   const { match } = line;
-  const suspense = () => [{ account: Accounts.suspense(), amountMicros: line.amountMicros, source: null, splitVersionId: null, songId: null, recoupMicros: 0n }];
+  const suspense = () => [
+    { account: Accounts.suspense(), amountMicros: line.amountMicros, source: null, splitVersionId: null, songId: null, recoupMicros: 0n },
+  ];
   if (!match) return suspense();
   if (match.type === "member") {
-    return [{ account: Accounts.earnings(match.memberId), amountMicros: line.amountMicros, source: "pro", splitVersionId: null, songId: match.songId, recoupMicros: 0n }];
+    return [
+      {
+        account: Accounts.earnings(match.memberId),
+        amountMicros: line.amountMicros,
+        source: "pro",
+        splitVersionId: null,
+        songId: match.songId,
+        recoupMicros: 0n,
+      },
+    ];
   }
   const source: IncomeSource = line.kind === "license" ? "license" : "digital";
   const songIds = match.type === "song" ? [match.songId] : match.songIds;

@@ -1,6 +1,18 @@
 import { and, asc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { matchAliases, memberProIdentities, postings, profiles, releases, releaseTracks, songs, songWriters, splitParties, splitVersions, type SplitPartyStatus } from "~/db/schema";
+import {
+  matchAliases,
+  memberProIdentities,
+  postings,
+  profiles,
+  releases,
+  releaseTracks,
+  songs,
+  songWriters,
+  splitParties,
+  splitVersions,
+  type SplitPartyStatus,
+} from "~/db/schema";
 import type { StatementKind } from "./statement-line";
 import { normaliseIpi, normaliseIsrc, normaliseIswc, normaliseUpc } from "./fields";
 import type { StatementLine } from "./statement-line";
@@ -51,9 +63,15 @@ const titleKey = (title: string) => title.trim().toLowerCase().replace(/\s+/g, "
 
 export async function loadMatchIndex(tx: Db, kind: StatementKind): Promise<MatchIndex> {
   // One after another: inside the import's transaction these share one connection.
-  const songRows = await tx.select({ id: songs.id, isrc: songs.isrc, iswc: songs.iswc, title: songs.title, ownerId: profiles.ownerId }).from(songs).innerJoin(profiles, eq(profiles.id, songs.artistId));
+  const songRows = await tx
+    .select({ id: songs.id, isrc: songs.isrc, iswc: songs.iswc, title: songs.title, ownerId: profiles.ownerId })
+    .from(songs)
+    .innerJoin(profiles, eq(profiles.id, songs.artistId));
   const releaseRows = await tx.select({ id: releases.id, upc: releases.upc }).from(releases).where(isNotNull(releases.upc));
-  const trackRows = await tx.select({ releaseId: releaseTracks.releaseId, songId: releaseTracks.songId }).from(releaseTracks).orderBy(asc(releaseTracks.releaseId), asc(releaseTracks.position));
+  const trackRows = await tx
+    .select({ releaseId: releaseTracks.releaseId, songId: releaseTracks.songId })
+    .from(releaseTracks)
+    .orderBy(asc(releaseTracks.releaseId), asc(releaseTracks.position));
   const identityRows = kind === "pro" ? await tx.select({ userId: memberProIdentities.userId, ipi: memberProIdentities.ipiCae }).from(memberProIdentities) : [];
   const aliasRows = await tx.select().from(matchAliases).where(eq(matchAliases.kind, kind));
   const versionRows = await tx

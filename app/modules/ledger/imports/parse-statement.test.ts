@@ -2,14 +2,7 @@ import { createReadStream, readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  openStatement,
-  parseStatement,
-  StatementFormatError,
-  type StatementKind,
-  type StatementLine,
-  type StatementOptions,
-} from "./parse-statement";
+import { openStatement, parseStatement, StatementFormatError, type StatementKind, type StatementLine, type StatementOptions } from "./parse-statement";
 
 const FIXTURES = fileURLToPath(new URL("../../../../tests/fixtures/statements/", import.meta.url));
 
@@ -153,7 +146,13 @@ describe("DistroKid TSV", () => {
       exchangeRate: null,
     });
     expect(all[1]).toMatchObject({ isrc: null, upc: "602557123456", releaseTitle: "Northbound", trackTitle: null, originalAmountMicros: 6_930_000n });
-    expect(all[2]).toMatchObject({ isrc: "USBL12600001", salePeriodStart: "2026-02-01", salePeriodEnd: "2026-02-28", quantity: -1, originalAmountMicros: -693_000n });
+    expect(all[2]).toMatchObject({
+      isrc: "USBL12600001",
+      salePeriodStart: "2026-02-01",
+      salePeriodEnd: "2026-02-28",
+      quantity: -1,
+      originalAmountMicros: -693_000n,
+    });
     // A stray quote inside a title; 0.00789950 is a tie rounded to the even 0.007900.
     expect(all[3]).toMatchObject({ trackTitle: 'Song (12" Mix)', isrc: "USBL12600003", territory: "DE", originalAmountMicros: 7_900n });
   });
@@ -207,7 +206,14 @@ describe("CD Baby", () => {
       originalAmountMicros: 99_827n, // 0.0998269974
       originalCurrency: "USD",
     });
-    expect(all[1]).toMatchObject({ isrc: null, upc: "602557123456", trackTitle: null, salePeriodStart: "2026-03-14", originalAmountMicros: 6_930_000n, territory: "CA" });
+    expect(all[1]).toMatchObject({
+      isrc: null,
+      upc: "602557123456",
+      trackTitle: null,
+      salePeriodStart: "2026-03-14",
+      originalAmountMicros: 6_930_000n,
+      territory: "CA",
+    });
     expect(all[2]).toMatchObject({ isrc: "USBL12600001", quantity: -1, originalAmountMicros: -910_000n });
   });
 
@@ -245,9 +251,25 @@ describe("canonical PRO CSV", () => {
       exchangeRate: null,
     });
     // A foreign-society line with its rate, periods as YYYY-MM, a 9-digit CAE number.
-    expect(all[1]).toMatchObject({ ipi: "00523456789", iswc: null, salePeriodStart: "2026-01-01", salePeriodEnd: "2026-03-31", originalAmountMicros: 8_000_000n, originalCurrency: "EUR", exchangeRate: "1.0832", source: "SACEM" });
+    expect(all[1]).toMatchObject({
+      ipi: "00523456789",
+      iswc: null,
+      salePeriodStart: "2026-01-01",
+      salePeriodEnd: "2026-03-31",
+      originalAmountMicros: 8_000_000n,
+      originalCurrency: "EUR",
+      exchangeRate: "1.0832",
+      source: "SACEM",
+    });
     // Without a rate; separators in the IPI, lower-case ISWC.
-    expect(all[2]).toMatchObject({ ipi: "00523456789", iswc: "T3452468001", salePeriodStart: "2025-10-01", salePeriodEnd: "2025-12-31", originalCurrency: "GBP", exchangeRate: null });
+    expect(all[2]).toMatchObject({
+      ipi: "00523456789",
+      iswc: "T3452468001",
+      salePeriodStart: "2025-10-01",
+      salePeriodEnd: "2025-12-31",
+      originalCurrency: "GBP",
+      exchangeRate: null,
+    });
     expect(all[3]).toMatchObject({ quantity: -3, originalAmountMicros: -1_500_000n });
   });
 
@@ -334,8 +356,22 @@ describe("canonical license CSV", () => {
       exchangeRate: null,
       quantity: null,
     });
-    expect(all[1]).toMatchObject({ isrc: null, trackTitle: "Northbound", salePeriodStart: "2026-03-01", salePeriodEnd: "2026-05-31", originalCurrency: "GBP", exchangeRate: "1.2650", originalAmountMicros: 1_200_000_000n });
-    expect(all[2]).toMatchObject({ salePeriodStart: "2026-03-01", salePeriodEnd: "2026-03-01", originalCurrency: "EUR", exchangeRate: null, originalAmountMicros: 300_123_457n });
+    expect(all[1]).toMatchObject({
+      isrc: null,
+      trackTitle: "Northbound",
+      salePeriodStart: "2026-03-01",
+      salePeriodEnd: "2026-05-31",
+      originalCurrency: "GBP",
+      exchangeRate: "1.2650",
+      originalAmountMicros: 1_200_000_000n,
+    });
+    expect(all[2]).toMatchObject({
+      salePeriodStart: "2026-03-01",
+      salePeriodEnd: "2026-03-01",
+      originalCurrency: "EUR",
+      exchangeRate: null,
+      originalAmountMicros: 300_123_457n,
+    });
     expect(all[3]).toMatchObject({ originalAmountMicros: -250_000_000n });
   });
 });
@@ -406,13 +442,7 @@ describe("refusals", () => {
   });
 
   it("counts blank lines and line breaks inside quoted cells in line numbers", async () => {
-    const text = [
-      DIGITAL_HEADER,
-      digitalRow(),
-      "",
-      digitalRow({ title: '"Late Trains\n(Reprise)"' }),
-      digitalRow({ isrc: "nope" }),
-    ].join("\n");
+    const text = [DIGITAL_HEADER, digitalRow(), "", digitalRow({ title: '"Late Trains\n(Reprise)"' }), digitalRow({ isrc: "nope" })].join("\n");
     const error = await refusal(parseText("digital", text));
     expect(error.lineNo).toBe(6);
     expect(error.message).toMatch(/^Line 6: isrc “nope”/);

@@ -119,9 +119,8 @@ function readError(error: unknown, fallbackLineNo: number, delimiter: "," | "\t"
     // csv-parse counts the lines it has read; an unclosed quote is reported where the file ends.
     const counted = (error as CsvError & { lines?: unknown }).lines;
     const lineNo = typeof counted === "number" && counted > 0 ? counted : fallbackLineNo;
-    const reason = error.code === "CSV_MAX_RECORD_SIZE"
-      ? `a row is longer than ${MAX_RECORD_BYTES} bytes, usually an opening quote that is never closed`
-      : error.message;
+    const reason =
+      error.code === "CSV_MAX_RECORD_SIZE" ? `a row is longer than ${MAX_RECORD_BYTES} bytes, usually an opening quote that is never closed` : error.message;
     return new StatementFormatError(`Line ${lineNo}: the file cannot be read as ${format} (${reason}).`, { lineNo });
   }
   return error;
@@ -258,7 +257,7 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
   try {
     find: for (;;) {
       if (!(await fill())) throw new StatementFormatError("The file is empty: it has no header row.");
-      for (at = 0; at < records.length; ) {
+      for (at = 0; at < records.length;) {
         const record = records[at]!;
         lastLine = ends[at]!;
         at++;
@@ -350,11 +349,7 @@ export async function openStatement(kind: StatementKind, input: StatementInput, 
 }
 
 /** The lines of a statement, streamed (openStatement without the layout). */
-export async function* parseStatement(
-  kind: StatementKind,
-  input: StatementInput,
-  options?: StatementOptions,
-): AsyncGenerator<StatementLine, void, undefined> {
+export async function* parseStatement(kind: StatementKind, input: StatementInput, options?: StatementOptions): AsyncGenerator<StatementLine, void, undefined> {
   const opened = await openStatement(kind, input, options);
   yield* opened.lines;
 }

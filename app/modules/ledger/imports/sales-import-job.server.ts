@@ -22,7 +22,10 @@ export const salesImportJob = defineJob<{ importId: number }>(
       if (job.retryCount >= RETRY_LIMIT) {
         const reason = storableError(error).message;
         console.error(JSON.stringify({ level: "error", message: "sales import failed", importId, error: reason }));
-        await failSalesImport(importId, `The import stopped on an error and posted nothing: ${reason}. Upload the file again, or ask a developer to look at the server log.`);
+        await failSalesImport(
+          importId,
+          `The import stopped on an error and posted nothing: ${reason}. Upload the file again, or ask a developer to look at the server log.`,
+        );
         return;
       }
       throw error;

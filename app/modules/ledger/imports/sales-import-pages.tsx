@@ -59,7 +59,11 @@ function ImportStatus({ status, lines }: { status: string; lines?: number | null
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <StatusTag status={STATUS_TAG[status] ?? status} label={STATUS_LABELS[status] ?? status} />
-      {status === "processing" && lines ? <span className="text-xs text-stone-600 tabular-nums"><Count value={lines} /> lines posted…</span> : null}
+      {status === "processing" && lines ? (
+        <span className="text-xs text-stone-600 tabular-nums">
+          <Count value={lines} /> lines posted…
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -76,7 +80,14 @@ function ImportProgress({ status, posted, expected }: { status: string; posted: 
         {status === "queued" ? "Waiting for the worker" : "Posting the statement"}
       </h2>
       {expected ? (
-        <progress id="import-progress" max={expected} value={done} aria-labelledby="progress-heading" aria-describedby="progress-count" className="h-2 w-full accent-brand-700" />
+        <progress
+          id="import-progress"
+          max={expected}
+          value={done}
+          aria-labelledby="progress-heading"
+          aria-describedby="progress-count"
+          className="h-2 w-full accent-brand-700"
+        />
       ) : null}
       <p id="progress-count" className="text-sm text-stone-700 tabular-nums" data-testid="import-progress">
         {status === "queued"
@@ -116,7 +127,8 @@ export function UploadSalesPage() {
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Upload sales</h1>
         <p className="mt-1 text-sm text-stone-600">
-          Statements from stores, societies and licensees. A file is checked whole before it is accepted; then it is posted to the ledger in one go, and nothing of it is posted if anything fails.
+          Statements from stores, societies and licensees. A file is checked whole before it is accepted; then it is posted to the ledger in one go, and nothing
+          of it is posted if anything fails.
         </p>
       </header>
 
@@ -128,7 +140,13 @@ export function UploadSalesPage() {
           <div className="sm:col-span-2">
             <FormAlert id={form.errorId} errors={form.errors} />
           </div>
-          <SelectField label="Kind" errors={fields.kind.errors} errorId={fields.kind.errorId} selectProps={{ ...getSelectProps(fields.kind), id: "field-kind" }} options={KIND_OPTIONS} />
+          <SelectField
+            label="Kind"
+            errors={fields.kind.errors}
+            errorId={fields.kind.errorId}
+            selectProps={{ ...getSelectProps(fields.kind), id: "field-kind" }}
+            options={KIND_OPTIONS}
+          />
           <Field
             label="Exchange rate (optional)"
             errors={fields.exchange_rate.errors}
@@ -200,7 +218,14 @@ export function UploadSalesPage() {
             { key: "suspense", header: "Suspense", align: "right", cell: (row) => (row.status === "completed" ? dollars(row.suspense) : "—") },
           ]}
         />
-        <Pagination page={page} pageCount={Math.max(1, Math.ceil(total / pageSize))} pageSize={pageSize} total={total} noun={["import", "imports"]} label="Import history pages" />
+        <Pagination
+          page={page}
+          pageCount={Math.max(1, Math.ceil(total / pageSize))}
+          pageSize={pageSize}
+          total={total}
+          noun={["import", "imports"]}
+          label="Import history pages"
+        />
       </section>
     </div>
   );
@@ -293,7 +318,11 @@ export function SalesImportPage() {
                   </th>
                   <td className="px-4 py-2 text-right tabular-nums">
                     <span className="whitespace-nowrap">{exact(row.total)}</span>{" "}
-                    {reconciliation.posted === row.total ? <span className="block text-green-800">✓ balances</span> : <span className="block text-red-700">does not balance</span>}
+                    {reconciliation.posted === row.total ? (
+                      <span className="block text-green-800">✓ balances</span>
+                    ) : (
+                      <span className="block text-red-700">does not balance</span>
+                    )}
                   </td>
                 </tr>
               </tbody>
@@ -312,14 +341,16 @@ export function SalesImportPage() {
           ) : (
             <>
               <p className="text-sm text-stone-600">
-                Their money waits in suspense. Match a line and it moves to its owners; other lines with the same {row.kind === "pro" ? "IPI" : "code"} are matched with it, and later statements match by themselves.
+                Their money waits in suspense. Match a line and it moves to its owners; other lines with the same {row.kind === "pro" ? "IPI" : "code"} are
+                matched with it, and later statements match by themselves.
               </p>
               <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
                 {unmatched.rows.map((line) => (
                   <li key={line.id} className="grid gap-3 p-3 text-sm lg:grid-cols-[1fr_auto] lg:items-center">
                     <div className="min-w-0">
                       <p className="font-medium break-words">
-                        Line {line.lineNo}: {line.trackTitle ?? line.releaseTitle ?? "untitled"} {line.artist ? <span className="text-stone-500">· {line.artist}</span> : null}
+                        Line {line.lineNo}: {line.trackTitle ?? line.releaseTitle ?? "untitled"}{" "}
+                        {line.artist ? <span className="text-stone-500">· {line.artist}</span> : null}
                       </p>
                       <p className="text-xs text-stone-600">
                         {line.source} · {line.period}
@@ -333,7 +364,14 @@ export function SalesImportPage() {
                   </li>
                 ))}
               </ul>
-              <Pagination page={unmatched.page} pageCount={Math.max(1, Math.ceil(unmatched.total / unmatched.pageSize))} pageSize={unmatched.pageSize} total={unmatched.total} noun={["line", "lines"]} label="Unmatched line pages" />
+              <Pagination
+                page={unmatched.page}
+                pageCount={Math.max(1, Math.ceil(unmatched.total / unmatched.pageSize))}
+                pageSize={unmatched.pageSize}
+                total={unmatched.total}
+                noun={["line", "lines"]}
+                label="Unmatched line pages"
+              />
             </>
           )}
         </section>
@@ -344,7 +382,15 @@ export function SalesImportPage() {
   );
 }
 
-const MATCHED_BY: Record<string, string> = { isrc: "ISRC", upc: "UPC", "ipi-iswc": "IPI and ISWC", "ipi-title": "IPI and title", ipi: "IPI", alias: "remembered code", admin: "by hand" };
+const MATCHED_BY: Record<string, string> = {
+  isrc: "ISRC",
+  upc: "UPC",
+  "ipi-iswc": "IPI and ISWC",
+  "ipi-title": "IPI and title",
+  ipi: "IPI",
+  alias: "remembered code",
+  admin: "by hand",
+};
 
 /** Every line of the statement as read, with what it matched; paged by line number. */
 function ImportLines({ lines }: { lines: SalesImportData["lines"] }) {
@@ -376,9 +422,15 @@ function ImportLines({ lines }: { lines: SalesImportData["lines"] }) {
                 <td className="px-3 py-1.5 font-mono text-xs">{line.code ?? "—"}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums" title={line.currency !== "USD" ? `${line.original} ${line.currency}` : undefined}>
                   {line.amount}
-                  {line.currency !== "USD" ? <span className="block text-xs text-stone-500">{line.original} {line.currency}</span> : null}
+                  {line.currency !== "USD" ? (
+                    <span className="block text-xs text-stone-500">
+                      {line.original} {line.currency}
+                    </span>
+                  ) : null}
                 </td>
-                <td className="px-3 py-1.5">{line.matchedBy ? MATCHED_BY[line.matchedBy] ?? line.matchedBy : <span className="text-amber-800">suspense</span>}</td>
+                <td className="px-3 py-1.5">
+                  {line.matchedBy ? (MATCHED_BY[line.matchedBy] ?? line.matchedBy) : <span className="text-amber-800">suspense</span>}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -412,14 +464,29 @@ function MatchForm({ line, kind, options, error, label }: { line: number; kind: 
           <label htmlFor={id} className="block text-xs font-medium text-stone-700">
             Member (email or id)
           </label>
-          <input id={id} name="member" type="text" required aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} className="mt-1 w-64 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm" />
+          <input
+            id={id}
+            name="member"
+            type="text"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            className="mt-1 w-64 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm"
+          />
         </div>
       ) : (
         <div className="min-w-0">
           <label htmlFor={id} className="block text-xs font-medium text-stone-700">
             Song or release
           </label>
-          <select id={id} name="target" required aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} className="mt-1 w-72 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm">
+          <select
+            id={id}
+            name="target"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            className="mt-1 w-72 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm"
+          >
             <option value="">Choose…</option>
             <optgroup label="Songs">
               {options.songs.map((o) => (
@@ -464,8 +531,8 @@ export function SuspenseQueuePage() {
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Lines in suspense</h1>
         <p className="mt-1 text-sm text-stone-600">
-          Every import's unmatched lines, grouped by their code, biggest amount first. Match a group and all its lines move out of suspense to their owners; statements
-          that carry the code later are matched by themselves.{" "}
+          Every import's unmatched lines, grouped by their code, biggest amount first. Match a group and all its lines move out of suspense to their owners;
+          statements that carry the code later are matched by themselves.{" "}
           <Link to="/admin/upload-sales" className="text-brand-800 underline">
             Upload sales
           </Link>
@@ -473,12 +540,24 @@ export function SuspenseQueuePage() {
       </header>
 
       {hasDigital || find ? (
-        <Form method="get" role="search" aria-label="Catalogue search" className="flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3">
+        <Form
+          method="get"
+          role="search"
+          aria-label="Catalogue search"
+          className="flex flex-wrap items-end gap-2 rounded-lg border border-stone-200 bg-white p-3"
+        >
           <div className="min-w-0 grow sm:grow-0">
             <label htmlFor="find" className="block text-sm font-medium text-stone-800">
               Find a song or release
             </label>
-            <input id="find" name="find" type="search" defaultValue={find} aria-describedby="find-help" className="mt-1 w-80 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm" />
+            <input
+              id="find"
+              name="find"
+              type="search"
+              defaultValue={find}
+              aria-describedby="find-help"
+              className="mt-1 w-80 max-w-full rounded-md border border-stone-300 px-2 py-1.5 text-sm"
+            />
             <p id="find-help" className="mt-1 text-xs text-stone-500">
               By title, artist, ISRC or UPC: the pickers below then offer what matches.
             </p>
@@ -530,14 +609,22 @@ export function SuspenseQueuePage() {
           ))}
         </ul>
       )}
-      <Pagination page={page} pageCount={Math.max(1, Math.ceil(total / pageSize))} pageSize={pageSize} total={total} noun={["code", "codes"]} label="Suspense queue pages" />
+      <Pagination
+        page={page}
+        pageCount={Math.max(1, Math.ceil(total / pageSize))}
+        pageSize={pageSize}
+        total={total}
+        noun={["code", "codes"]}
+        label="Suspense queue pages"
+      />
 
       <section aria-labelledby="codes-heading" className="space-y-3">
         <h2 id="codes-heading" className="text-lg font-semibold">
           Remembered codes
         </h2>
         <p className="text-sm text-stone-600">
-          Codes learned from matches: later statements that carry one are matched by it. Forgetting a code changes nothing already posted; its next lines land in suspense again.
+          Codes learned from matches: later statements that carry one are matched by it. Forgetting a code changes nothing already posted; its next lines land
+          in suspense again.
         </p>
         {codes.rows.length === 0 ? (
           <p className="text-sm text-stone-600">No code has been learned yet.</p>
@@ -556,7 +643,10 @@ export function SuspenseQueuePage() {
                 <Form method="post" aria-label={`Forget ${CODE_LABELS[code.keyType] ?? code.keyType} ${code.key}`}>
                   <input type="hidden" name="intent" value="forget" />
                   <input type="hidden" name="alias" value={code.id} />
-                  <SubmitButton pendingLabel="Forgetting…" className="rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50">
+                  <SubmitButton
+                    pendingLabel="Forgetting…"
+                    className="rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50"
+                  >
                     Forget
                   </SubmitButton>
                 </Form>
@@ -564,7 +654,15 @@ export function SuspenseQueuePage() {
             ))}
           </ul>
         )}
-        <Pagination page={codes.page} pageCount={Math.max(1, Math.ceil(codes.total / codes.pageSize))} pageSize={codes.pageSize} total={codes.total} noun={["code", "codes"]} label="Remembered code pages" param="codes_page" />
+        <Pagination
+          page={codes.page}
+          pageCount={Math.max(1, Math.ceil(codes.total / codes.pageSize))}
+          pageSize={codes.pageSize}
+          total={codes.total}
+          noun={["code", "codes"]}
+          label="Remembered code pages"
+          param="codes_page"
+        />
       </section>
     </div>
   );

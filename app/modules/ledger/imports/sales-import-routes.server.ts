@@ -112,10 +112,18 @@ export async function uploadSalesAction({ request, context }: RouteArgs) {
     return uploadReply(received.fields, { file: ["Choose the statement file."] }, 400);
   }
   try {
-    const created = await submitSalesImport({ kind: submission.value.kind, file: received.file, exchangeRate: submission.value.exchange_rate || null, uploadedBy: user.id });
+    const created = await submitSalesImport({
+      kind: submission.value.kind,
+      file: received.file,
+      exchangeRate: submission.value.exchange_rate || null,
+      uploadedBy: user.id,
+    });
     // Text in another encoding than UTF-8 is said, so a wrong guess is seen before the lines are matched.
     const encoding = created.encoding === "utf-8" ? "" : ` Its text was read as ${ENCODING_LABELS[created.encoding]}.`;
-    return redirectWithFlash(`/admin/upload-sales/${created.id}`, { kind: "success", message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.${encoding}` });
+    return redirectWithFlash(`/admin/upload-sales/${created.id}`, {
+      kind: "success",
+      message: `“${created.fileName}” is checked and queued: ${created.layout ? layoutLabel(created.layout) : "statement"}.${encoding}`,
+    });
   } catch (error) {
     if (error instanceof SalesImportRefusal) return uploadReply(received.fields, { [error.field]: [error.message] }, error.status);
     throw error;
@@ -287,12 +295,19 @@ async function matchFromForm(formData: FormData, actorId: number, here: string, 
     .from(statementLines)
     .where(eq(statementLines.id, submission.value.line))
     .limit(1);
-  if (!line || (importId !== null && line.importId !== importId)) return fail(importId !== null ? "That line is not one of this import's." : "That line does not exist.", 404);
+  if (!line || (importId !== null && line.importId !== importId))
+    return fail(importId !== null ? "That line is not one of this import's." : "That line does not exist.", 404);
   const target = await matchTargetOf(line.kind, submission.value);
   if (typeof target === "string") return fail(target);
   try {
     const { matched } = await matchSuspenseLine(actorId, submission.value.line, target);
-    return redirectWithFlash(here, { kind: "success", message: matched === 1 ? "The line is matched and its money moved out of suspense." : `${matched} lines with the same code are matched and their money moved out of suspense.` });
+    return redirectWithFlash(here, {
+      kind: "success",
+      message:
+        matched === 1
+          ? "The line is matched and its money moved out of suspense."
+          : `${matched} lines with the same code are matched and their money moved out of suspense.`,
+    });
   } catch (error) {
     if (error instanceof MatchError) return fail(error.message, error.status);
     if (error instanceof Error && /foreign key|violates/.test(error.message)) return fail("That member does not exist.", 404);

@@ -28,7 +28,6 @@ beforeAll(async () => {
   paul = (await findUserByEmail("producer@example.com"))!;
 });
 
-
 /** A digital line: [statement, period start, store, upc, title, isrc, net, currency, rate]. */
 function digital(statementId: string, period: string, store: string, upc: string, title: string, isrc: string, net: string, currency = "USD", rate = "") {
   return `${statementId},2026-08-15,${period},${period},${store},,stream,track,US,Midnight Owls,,${upc},${title},${isrc},10,0.1,${currency},${net},${net},${currency},${rate}`;
@@ -134,12 +133,19 @@ describe("a digital statement", () => {
 
   it("refuses the same file and the same statement again, naming the earlier import, and changes nothing", async () => {
     const first = await importNow("digital", [DIGITAL_HEADER, digital("DK-2", "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00")]);
-    const counted = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(postings))[0]!.n;
+    const counted = async () =>
+      (
+        await db()
+          .select({ n: sql<number>`count(*)::int` })
+          .from(postings)
+      )[0]!.n;
     const postingsBefore = await counted();
     await expect(upload("digital", [DIGITAL_HEADER, digital("DK-2", "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00")])).rejects.toThrow(
       new RegExp(`imported already: import #${first.id}`),
     );
-    await expect(upload("digital", [DIGITAL_HEADER, digital("DK-2", "2026-08", "Tidal", "", "Northbound", "USBL12600005", "2.00")])).rejects.toThrow(/Statement “DK-2” was imported already/);
+    await expect(upload("digital", [DIGITAL_HEADER, digital("DK-2", "2026-08", "Tidal", "", "Northbound", "USBL12600005", "2.00")])).rejects.toThrow(
+      /Statement “DK-2” was imported already/,
+    );
     expect(await counted()).toBe(postingsBefore);
     // Running a completed import again does nothing.
     expect(await runSalesImport(first.id)).toBeNull();
@@ -147,7 +153,11 @@ describe("a digital statement", () => {
   });
 
   it("refuses an unknown header, a malformed line and a foreign line without a rate, with the reason and the field", async () => {
-    const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as SalesImportRefusal);
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: unknown) => error as SalesImportRefusal,
+      );
     const unknown = await refusal(upload("digital", ["title,money", "a,1"]));
     expect(unknown).toBeInstanceOf(SalesImportRefusal);
     expect(unknown!.message).toMatch(/Backline CSV, DistroKid TSV, TuneCore CSV, CD Baby CSV/);
@@ -156,7 +166,11 @@ describe("a digital statement", () => {
     const noRate = await refusal(upload("digital", [DIGITAL_HEADER, digital("DK-4", "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00", "EUR")]));
     expect([noRate!.field, noRate!.message]).toEqual(["exchange_rate", expect.stringMatching(/in EUR and carries no exchange rate/)]);
     // With the rate entered at upload, the same file goes in.
-    const withRate = await importNow("digital", [DIGITAL_HEADER, digital("DK-4", "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00", "EUR")], "1.2");
+    const withRate = await importNow(
+      "digital",
+      [DIGITAL_HEADER, digital("DK-4", "2026-08", "Spotify", "", "Northbound", "USBL12600005", "1.00", "EUR")],
+      "1.2",
+    );
     expect(salesImportJson(withRate).total).toBe("1.200000");
     expect(await db().select().from(salesImports).where(eq(salesImports.statementId, "DK-3"))).toEqual([]);
   });
@@ -220,7 +234,11 @@ describe("the unmatched queue", () => {
     expect(await balance("suspense")).toBe(suspenseBefore - 3_000_000n);
     expect(await balance("earnings", { userId: mia.id })).toBe(miaBefore + 2_700_000n);
     const [importAfter] = await db().select().from(salesImports).where(eq(salesImports.id, line!.importId));
-    expect([importAfter!.matched, importAfter!.unmatched, importAfter!.suspenseMicros]).toEqual([importBefore!.matched + 1, importBefore!.unmatched - 1, importBefore!.suspenseMicros - 3_000_000n]);
+    expect([importAfter!.matched, importAfter!.unmatched, importAfter!.suspenseMicros]).toEqual([
+      importBefore!.matched + 1,
+      importBefore!.unmatched - 1,
+      importBefore!.suspenseMicros - 3_000_000n,
+    ]);
     await expectInvariant(line!.importId);
     await expect(matchSuspenseLine(admin.id, line!.id, { songId: platformNine!.id })).rejects.toThrow(/matched already/);
     // The next statement with that code matches by the alias.
@@ -233,7 +251,9 @@ describe("the unmatched queue", () => {
 
 describe("the job", () => {
   it("runs a submitted import from the durable queue", async () => {
-    const created = await submitSalesImport(await statementUpload("digital", [DIGITAL_HEADER, digital("DK-7", "2026-10", "Spotify", "", "Northbound", "USBL12600005", "2.00")], admin.id));
+    const created = await submitSalesImport(
+      await statementUpload("digital", [DIGITAL_HEADER, digital("DK-7", "2026-10", "Spotify", "", "Northbound", "USBL12600005", "2.00")], admin.id),
+    );
     expect(created.status).toBe("queued");
     await runQueuedJobsNow(SALES_IMPORT_JOB);
     const [row] = await db().select().from(salesImports).where(eq(salesImports.id, created.id));
@@ -257,28 +277,44 @@ describe("posting_summaries", () => {
     const windowed = await db().execute(sql`select ${cells} from (${summaryRowsOf(sql`true`, 1, true)}) x order by ${keyOrder}`);
     expect(rows(windowed)).toEqual(rows(fromPostings));
     // Every posting is in them, and the moves (held release, suspense match) are among them.
-    const [{ n }] = rows(await db().execute(sql`select (select count(*) from postings)::int - (select coalesce(sum(postings), 0) from posting_summaries)::int as n`)) as [{ n: number }];
+    const [{ n }] = rows(
+      await db().execute(sql`select (select count(*) from postings)::int - (select coalesce(sum(postings), 0) from posting_summaries)::int as n`),
+    ) as [{ n: number }];
     expect(n).toBe(0);
     const moved = rows(await db().execute(sql`select distinct je.kind from postings p join journal_entries je on je.id = p.entry_id`)).map((r) => r.kind);
     expect(moved).toEqual(expect.arrayContaining(["statement_import", "held_release", "suspense_match"]));
 
     // posting_rollups (kept by triggers) equal posting_summaries summed three ways: without store and territory,
     // and per store / territory of statement lines, per month and artist page.
-    const measures = sql.raw("sum(ps.amount_micros)::text as amount, sum(ps.postings)::int as postings, sum(ps.lines)::int as lines, sum(ps.track_lines)::int as track_lines");
+    const measures = sql.raw(
+      "sum(ps.amount_micros)::text as amount, sum(ps.postings)::int as postings, sum(ps.lines)::int as lines, sum(ps.track_lines)::int as track_lines",
+    );
     const artist = sql.raw("coalesce((select s.artist_id from songs s where s.id = ps.song_id), 0)");
     const expected = [
-      ...rows(await db().execute(sql`select ps.account_id, ps.source, '' as dim, '' as dim_value, ps.import_id, ps.month::text as month, ps.song_id, ${artist} as artist_id,
+      ...rows(
+        await db()
+          .execute(sql`select ps.account_id, ps.source, '' as dim, '' as dim_value, ps.import_id, ps.month::text as month, ps.song_id, ${artist} as artist_id,
           ps.release_id, ps.release_title, ps.track_title, ${measures}
-        from posting_summaries ps group by 1, 2, 5, 6, 7, 8, 9, 10, 11 having sum(ps.postings) <> 0`)),
-      ...rows(await db().execute(sql`select ps.account_id, ps.source, 'store' as dim, ps.store as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
+        from posting_summaries ps group by 1, 2, 5, 6, 7, 8, 9, 10, 11 having sum(ps.postings) <> 0`),
+      ),
+      ...rows(
+        await db()
+          .execute(sql`select ps.account_id, ps.source, 'store' as dim, ps.store as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
           0 as release_id, '' as release_title, '' as track_title, ${measures}
-        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`)),
-      ...rows(await db().execute(sql`select ps.account_id, ps.source, 'territory' as dim, ps.territory as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
+        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`),
+      ),
+      ...rows(
+        await db()
+          .execute(sql`select ps.account_id, ps.source, 'territory' as dim, ps.territory as dim_value, 0 as import_id, ps.month::text as month, 0 as song_id, ${artist} as artist_id,
           0 as release_id, '' as release_title, '' as track_title, ${measures}
-        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`)),
+        from posting_summaries ps where ps.import_id <> 0 group by 1, 2, 4, 6, 8 having sum(ps.postings) <> 0`),
+      ),
     ];
-    const rollups = rows(await db().execute(sql`select account_id, source, dim, dim_value, import_id, month::text as month, song_id, artist_id, release_id, release_title, track_title,
-        amount_micros::text as amount, postings, lines, track_lines from posting_rollups`));
+    const rollups = rows(
+      await db()
+        .execute(sql`select account_id, source, dim, dim_value, import_id, month::text as month, song_id, artist_id, release_id, release_title, track_title,
+        amount_micros::text as amount, postings, lines, track_lines from posting_rollups`),
+    );
     const order = (list: Array<Record<string, unknown>>) => list.map((r) => JSON.stringify(r)).sort();
     expect(rollups.length).toBeGreaterThan(0);
     expect(order(rollups)).toEqual(order(expected));

@@ -49,7 +49,8 @@ export async function commissionBps(): Promise<number> {
   return Number.isInteger(value) && value >= 0 && value <= 10_000 ? value : DEFAULT_COMMISSION_BPS;
 }
 
-const importLabel = (row: Pick<SalesImport, "id" | "fileName" | "createdAt">) => `import #${row.id} (${row.fileName}, ${row.createdAt.toISOString().slice(0, 10)})`;
+const importLabel = (row: Pick<SalesImport, "id" | "fileName" | "createdAt">) =>
+  `import #${row.id} (${row.fileName}, ${row.createdAt.toISOString().slice(0, 10)})`;
 
 async function earlierImport(executor: Db, where: ReturnType<typeof and>, exceptId?: number) {
   const [row] = await executor
@@ -88,7 +89,8 @@ export async function createSalesImport(
       try {
         rate = parseExchangeRate(upload.exchangeRate);
       } catch (error) {
-        if (error instanceof MoneyParseError) throw new SalesImportRefusal("Enter the rate as a positive number of US dollars per unit, such as 1.0832.", "exchange_rate");
+        if (error instanceof MoneyParseError)
+          throw new SalesImportRefusal("Enter the rate as a positive number of US dollars per unit, such as 1.0832.", "exchange_rate");
         throw error;
       }
     }
@@ -97,7 +99,12 @@ export async function createSalesImport(
     const summary = await readStatementFile(upload.kind, upload.file.tmpPath, rate, () => {});
     if (summary.statementId) {
       const sameStatement = await earlierImport(db(), and(eq(salesImports.layout, summary.layout.id), eq(salesImports.statementId, summary.statementId)));
-      if (sameStatement) throw new SalesImportRefusal(`Statement “${summary.statementId}” was imported already: ${importLabel(sameStatement)}. Nothing was changed.`, "file", 409);
+      if (sameStatement)
+        throw new SalesImportRefusal(
+          `Statement “${summary.statementId}” was imported already: ${importLabel(sameStatement)}. Nothing was changed.`,
+          "file",
+          409,
+        );
     }
     await fs.mkdir(statementsRoot(), { recursive: true });
     const stored = path.join(statementsRoot(), `${upload.file.sha256}.txt`);
@@ -157,19 +164,68 @@ function report(progress: ImportProgress) {
 }
 
 const LINE_COLUMNS = [
-  "id", "import_id", "line_no", "kind", "statement_id", "sale_period_start", "sale_period_end", "source", "territory", "artist",
-  "release_title", "track_title", "isrc", "upc", "iswc", "ipi", "quantity", "original_amount_micros", "original_currency",
-  "exchange_rate", "amount_micros", "song_id", "release_id", "member_id", "matched_by",
+  "id",
+  "import_id",
+  "line_no",
+  "kind",
+  "statement_id",
+  "sale_period_start",
+  "sale_period_end",
+  "source",
+  "territory",
+  "artist",
+  "release_title",
+  "track_title",
+  "isrc",
+  "upc",
+  "iswc",
+  "ipi",
+  "quantity",
+  "original_amount_micros",
+  "original_currency",
+  "exchange_rate",
+  "amount_micros",
+  "song_id",
+  "release_id",
+  "member_id",
+  "matched_by",
 ] as const;
-const POSTING_COLUMNS = ["entry_id", "account_id", "amount_micros", "currency", "statement_line_id", "source", "split_version_id", "song_id", "recoup_micros"] as const;
+const POSTING_COLUMNS = [
+  "entry_id",
+  "account_id",
+  "amount_micros",
+  "currency",
+  "statement_line_id",
+  "source",
+  "split_version_id",
+  "song_id",
+  "recoup_micros",
+] as const;
 
 /** The line's statement_lines row (columns as LINE_COLUMNS): codes, dates, numbers and amounts are plain; the file's own texts are escaped. */
 function lineRow(rows: BulkRows, id: number, importId: number, line: HomeLine, match: LineMatch | null): void {
   rows
-    .plain(id).plain(importId).plain(line.lineNo).plain(line.kind).text(line.statementId).plain(line.salePeriodStart).plain(line.salePeriodEnd)
-    .text(line.source).text(line.territory).text(line.artist).text(line.releaseTitle).text(line.trackTitle)
-    .plain(line.isrc).plain(line.upc).plain(line.iswc).plain(line.ipi).plain(line.quantity)
-    .plain(line.originalAmountMicros).plain(line.originalCurrency).plain(line.appliedRate).plain(line.amountMicros)
+    .plain(id)
+    .plain(importId)
+    .plain(line.lineNo)
+    .plain(line.kind)
+    .text(line.statementId)
+    .plain(line.salePeriodStart)
+    .plain(line.salePeriodEnd)
+    .text(line.source)
+    .text(line.territory)
+    .text(line.artist)
+    .text(line.releaseTitle)
+    .text(line.trackTitle)
+    .plain(line.isrc)
+    .plain(line.upc)
+    .plain(line.iswc)
+    .plain(line.ipi)
+    .plain(line.quantity)
+    .plain(line.originalAmountMicros)
+    .plain(line.originalCurrency)
+    .plain(line.appliedRate)
+    .plain(line.amountMicros)
     .plain(match?.type === "song" ? match.songId : match?.type === "member" ? match.songId : null)
     .plain(match?.type === "release" ? match.releaseId : null)
     .plain(match?.type === "member" ? match.memberId : null)
@@ -227,7 +283,11 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   // balances all read what earlier imports posted.
   await lockLedgerImports(tx);
   if (salesImport.statementId) {
-    const same = await earlierImport(tx, and(eq(salesImports.layout, salesImport.layout ?? ""), eq(salesImports.statementId, salesImport.statementId), eq(salesImports.status, "completed")), salesImport.id);
+    const same = await earlierImport(
+      tx,
+      and(eq(salesImports.layout, salesImport.layout ?? ""), eq(salesImports.statementId, salesImport.statementId), eq(salesImports.status, "completed")),
+      salesImport.id,
+    );
     if (same) throw new SalesImportRefusal(`Statement “${salesImport.statementId}” was imported already: ${importLabel(same)}. Nothing was changed.`);
   }
   const kind = salesImport.kind;
@@ -236,13 +296,24 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   const receiptsId = accounts.get(accountKeyString(Accounts.receipts(kind)))!;
   const [entry] = await tx
     .insert(journalEntries)
-    .values({ kind: "statement_import", memo: `Sales import #${salesImport.id}: ${salesImport.fileName}`, importId: salesImport.id, createdBy: salesImport.uploadedBy })
+    .values({
+      kind: "statement_import",
+      memo: `Sales import #${salesImport.id}: ${salesImport.fileName}`,
+      importId: salesImport.id,
+      createdBy: salesImport.uploadedBy,
+    })
     .returning({ id: journalEntries.id });
   const entryId = entry!.id;
   // The lines and postings go in without a foreign-key check per row when the session may (then every
   // reference is checked below, in a set, before the commit); otherwise with them.
   const unchecked = await bulk.allowUncheckedReferences(["statement_lines", "postings"]);
-  const referenced = { accounts: new Set<number>([receiptsId]), songs: new Set<number>(), releases: new Set<number>(), members: new Set<number>(), versions: new Set<number>() };
+  const referenced = {
+    accounts: new Set<number>([receiptsId]),
+    songs: new Set<number>(),
+    releases: new Set<number>(),
+    members: new Set<number>(),
+    versions: new Set<number>(),
+  };
 
   let pending: Array<{ line: HomeLine; match: LineMatch | null; postings: LinePosting[] }> = [];
   const summary = new SummaryAccumulator();
@@ -307,8 +378,13 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
       }
       // Summary keys of this line's postings (the line is new: an account's first posting on it counts it).
       const part = summary.linePart({
-        importId: salesImport.id, month: monthOf(line.salePeriodStart), store: line.source, territory: line.territory,
-        releaseId: match?.type === "release" ? match.releaseId : null, releaseTitle: line.releaseTitle, trackTitle: line.trackTitle,
+        importId: salesImport.id,
+        month: monthOf(line.salePeriodStart),
+        store: line.source,
+        territory: line.territory,
+        releaseId: match?.type === "release" ? match.releaseId : null,
+        releaseTitle: line.releaseTitle,
+        trackTitle: line.trackTitle,
       });
       const seenAccounts: number[] = [];
       const seenSongs: Array<number | null> = [];
@@ -337,7 +413,17 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
         if (p.songId !== null) referenced.songs.add(p.songId);
         if (p.splitVersionId !== null) referenced.versions.add(p.splitVersionId);
         add(accountId, p.source, p.songId, p.amountMicros);
-        postingRows.plain(entryId).plain(accountId).plain(p.amountMicros).plain("USD").plain(lineId).plain(p.source).plain(p.splitVersionId).plain(p.songId).plain(p.recoupMicros).end();
+        postingRows
+          .plain(entryId)
+          .plain(accountId)
+          .plain(p.amountMicros)
+          .plain("USD")
+          .plain(lineId)
+          .plain(p.source)
+          .plain(p.splitVersionId)
+          .plain(p.songId)
+          .plain(p.recoupMicros)
+          .end();
       }
     }
     await settle();
@@ -359,7 +445,15 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
       for (const line of batch) {
         const match = index.match(line);
-        const made = linePostings({ kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+        const made = linePostings({
+          kind,
+          amountMicros: line.amountMicros,
+          salePeriodStart: line.salePeriodStart,
+          match,
+          commissionBps: bps,
+          song: index.song,
+          recoupedSoFar: index.recoupedSoFar,
+        });
         // Every line balances on its own: its shares sum to the line (the receipts posting is the line negated).
         let shares = 0n;
         for (const p of made) shares += p.amountMicros;
@@ -402,7 +496,12 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
 
   // Affiliate commissions earned by this import's commission postings (decision 025): their own entry, set-based, in this transaction.
   if (kind !== "pro") {
-    await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: salesImport.id, createdBy: salesImport.uploadedBy, memo: `Affiliate commissions of sales import #${salesImport.id}` });
+    await postAffiliateCommissions(tx, {
+      sourceEntryId: entryId,
+      importId: salesImport.id,
+      createdBy: salesImport.uploadedBy,
+      memo: `Affiliate commissions of sales import #${salesImport.id}`,
+    });
   }
 
   const [done] = await tx
@@ -434,7 +533,9 @@ export async function checkReferences(
   ];
   for (const [table, ids] of parents) {
     if (ids.size === 0) continue;
-    const found = (await tx.execute(sql`select count(*)::int as n from (select 1 from ${sql.identifier(table)} where id = any(${pgArrayLiteral([...ids])}::int[]) for key share) locked`)) as unknown as {
+    const found = (await tx.execute(
+      sql`select count(*)::int as n from (select 1 from ${sql.identifier(table)} where id = any(${pgArrayLiteral([...ids])}::int[]) for key share) locked`,
+    )) as unknown as {
       rows: Array<{ n: number }>;
     };
     if (found.rows[0]!.n !== ids.size) throw new Error(`Import #${importId} refers to ${ids.size - found.rows[0]!.n} ${table} rows that no longer exist.`);

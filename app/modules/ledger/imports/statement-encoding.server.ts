@@ -76,7 +76,9 @@ export async function detectStatementEncoding(filePath: string): Promise<Stateme
         if (chunk[0] === 0xfe && chunk[1] === 0xff) return "utf-16be";
         bomUtf8 = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
         if (!bomUtf8 && looksLikeUtf16(chunk)) {
-          throw new StatementFormatError(`This file looks like UTF-16 text without a byte-order mark, which cannot be read reliably. ${SAVE_AS_UTF8}`, { lineNo: 1 });
+          throw new StatementFormatError(`This file looks like UTF-16 text without a byte-order mark, which cannot be read reliably. ${SAVE_AS_UTF8}`, {
+            lineNo: 1,
+          });
         }
       }
       // Any byte the 1252 table leaves undefined means neither UTF-8 (checked below) nor Windows-1252.
@@ -90,7 +92,9 @@ export async function detectStatementEncoding(filePath: string): Promise<Stateme
         if (!isUtf8(joined.subarray(0, joined.length - tail))) {
           if (bomUtf8) {
             const lineNo = linesBefore + 1 + countNewlines(chunk, Math.max(0, firstInvalidUtf8(joined) - carry.length));
-            throw new StatementFormatError(`Line ${lineNo}: the file starts with the UTF-8 mark but is not valid UTF-8 text from here on. ${SAVE_AS_UTF8}`, { lineNo });
+            throw new StatementFormatError(`Line ${lineNo}: the file starts with the UTF-8 mark but is not valid UTF-8 text from here on. ${SAVE_AS_UTF8}`, {
+              lineNo,
+            });
           }
           utf8 = false;
         } else {
@@ -104,7 +108,8 @@ export async function detectStatementEncoding(filePath: string): Promise<Stateme
   }
   // A file cut in the middle of a UTF-8 sequence is not valid UTF-8 either.
   if (utf8 && carry.length === 0) return "utf-8";
-  if (bomUtf8) throw new StatementFormatError(`The file ends in the middle of a character: it is not valid UTF-8 text. ${SAVE_AS_UTF8}`, { lineNo: linesBefore + 1 });
+  if (bomUtf8)
+    throw new StatementFormatError(`The file ends in the middle of a character: it is not valid UTF-8 text. ${SAVE_AS_UTF8}`, { lineNo: linesBefore + 1 });
   if (undefinedAt) {
     const hex = `0x${undefinedAt.byte.toString(16).toUpperCase()}`;
     throw new StatementFormatError(

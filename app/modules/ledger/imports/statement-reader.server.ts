@@ -74,7 +74,8 @@ export async function readStatementFile(
           try {
             amountMicros = convertToHomeMicros(line.originalAmountMicros, appliedRate);
           } catch (error) {
-            if (error instanceof MoneyParseError) throw new StatementFormatError(`Line ${line.lineNo}: the exchange rate “${appliedRate}” is not a positive number.`, { lineNo: line.lineNo });
+            if (error instanceof MoneyParseError)
+              throw new StatementFormatError(`Line ${line.lineNo}: the exchange rate “${appliedRate}” is not a positive number.`, { lineNo: line.lineNo });
             throw error;
           }
         }

@@ -63,15 +63,42 @@ function matchFor(line: StatementLineRow, target: MatchTarget, index: MatchIndex
  * order so recoup runs as it would have), the summaries re-keyed in a set when the match gives the lines a
  * release, and the imports' figures in one UPDATE.
  */
-async function moveOutOfSuspense(tx: Db, bulk: BulkWriter, lines: StatementLineRow[], firstId: number, target: MatchTarget, index: MatchIndex, bps: number, actorId: number, code: string | null) {
+async function moveOutOfSuspense(
+  tx: Db,
+  bulk: BulkWriter,
+  lines: StatementLineRow[],
+  firstId: number,
+  target: MatchTarget,
+  index: MatchIndex,
+  bps: number,
+  actorId: number,
+  code: string | null,
+) {
   if (lines.length === 0) return;
   const postingsOut: PostingInput[] = [];
   let match: LineMatch | null = null;
   for (const line of lines) {
     match = matchFor(line, target, index);
-    const shares = linePostings({ kind: line.kind, amountMicros: line.amountMicros, salePeriodStart: line.salePeriodStart, match, commissionBps: bps, song: index.song, recoupedSoFar: index.recoupedSoFar });
+    const shares = linePostings({
+      kind: line.kind,
+      amountMicros: line.amountMicros,
+      salePeriodStart: line.salePeriodStart,
+      match,
+      commissionBps: bps,
+      song: index.song,
+      recoupedSoFar: index.recoupedSoFar,
+    });
     postingsOut.push({ account: Accounts.suspense(), amountMicros: -line.amountMicros, statementLineId: line.id });
-    for (const p of shares) postingsOut.push({ account: p.account, amountMicros: p.amountMicros, statementLineId: line.id, source: p.source, splitVersionId: p.splitVersionId, songId: p.songId, recoupMicros: p.recoupMicros });
+    for (const p of shares)
+      postingsOut.push({
+        account: p.account,
+        amountMicros: p.amountMicros,
+        statementLineId: line.id,
+        source: p.source,
+        splitVersionId: p.splitVersionId,
+        songId: p.songId,
+        recoupMicros: p.recoupMicros,
+      });
   }
   const m = match!;
   const ids = pgArrayLiteral(lines.map((l) => l.id));
@@ -89,16 +116,28 @@ async function moveOutOfSuspense(tx: Db, bulk: BulkWriter, lines: StatementLineR
     await update();
   }
   const imports = [...new Set(lines.map((l) => l.importId))];
-  const entryId = await postEntry(tx, {
-    kind: "suspense_match",
-    memo: lines.length === 1 ? `Line ${lines[0]!.lineNo} of import #${lines[0]!.importId} matched` : `${lines.length} lines${code ? ` with the code ${code}` : ""} matched, from ${imports.length === 1 ? `import #${imports[0]}` : `${imports.length} imports`}`,
-    importId: imports.length === 1 ? imports[0]! : null,
-    createdBy: actorId,
-    postings: postingsOut,
-  }, { bulk });
+  const entryId = await postEntry(
+    tx,
+    {
+      kind: "suspense_match",
+      memo:
+        lines.length === 1
+          ? `Line ${lines[0]!.lineNo} of import #${lines[0]!.importId} matched`
+          : `${lines.length} lines${code ? ` with the code ${code}` : ""} matched, from ${imports.length === 1 ? `import #${imports[0]}` : `${imports.length} imports`}`,
+      importId: imports.length === 1 ? imports[0]! : null,
+      createdBy: actorId,
+      postings: postingsOut,
+    },
+    { bulk },
+  );
   // The lines' commission may earn an affiliate (decision 025), in this transaction.
   if (entryId !== null && lines[0]!.kind !== "pro") {
-    await postAffiliateCommissions(tx, { sourceEntryId: entryId, importId: imports.length === 1 ? imports[0]! : null, createdBy: actorId, memo: `Affiliate commissions of ${lines.length} matched line${lines.length === 1 ? "" : "s"}` });
+    await postAffiliateCommissions(tx, {
+      sourceEntryId: entryId,
+      importId: imports.length === 1 ? imports[0]! : null,
+      createdBy: actorId,
+      memo: `Affiliate commissions of ${lines.length} matched line${lines.length === 1 ? "" : "s"}`,
+    });
   }
   await tx.execute(sql`
     update sales_imports si set matched = si.matched + x.n, unmatched = si.unmatched - x.n, suspense_micros = si.suspense_micros - x.amount
@@ -220,15 +259,32 @@ export async function suspenseQueue(page: number, perPage = 25): Promise<{ rows:
     group by kind, suspense_key
     order by sum(amount_micros) desc, kind, suspense_key
     limit ${perPage} offset ${(Math.max(1, page) - 1) * perPage}`)) as unknown as {
-    rows: Array<{ kind: StatementLineRow["kind"]; suspense_key: string; lines: number; amount: string; imports: number[]; line_id: string; title: string | null; artist: string | null; total: number }>;
+    rows: Array<{
+      kind: StatementLineRow["kind"];
+      suspense_key: string;
+      lines: number;
+      amount: string;
+      imports: number[];
+      line_id: string;
+      title: string | null;
+      artist: string | null;
+      total: number;
+    }>;
   };
   return {
     total: result.rows[0]?.total ?? 0,
     rows: result.rows.map((r) => {
       const at = r.suspense_key.indexOf(":");
       return {
-        kind: r.kind, codeType: r.suspense_key.slice(0, at), code: r.suspense_key.slice(at + 1), lines: r.lines, amountMicros: BigInt(r.amount),
-        imports: r.imports.map(Number), lineId: Number(r.line_id), title: r.title, artist: r.artist,
+        kind: r.kind,
+        codeType: r.suspense_key.slice(0, at),
+        code: r.suspense_key.slice(at + 1),
+        lines: r.lines,
+        amountMicros: BigInt(r.amount),
+        imports: r.imports.map(Number),
+        lineId: Number(r.line_id),
+        title: r.title,
+        artist: r.artist,
       };
     }),
   };

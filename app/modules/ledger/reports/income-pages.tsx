@@ -37,7 +37,15 @@ export interface IncomePageData {
   byMonth: Array<{ month: string; bySource: Record<IncomeSource, Micros>; total: Micros }>;
   /** One page of the statements, newest first. */
   /** Named by source and period (statement-name.ts), with the statement's own reference when it has one. */
-  statements: Array<{ importId: number | null; name: string; statementId: string | null; kind: string | null; importedAt: string | null; postings: number; amount: Micros }>;
+  statements: Array<{
+    importId: number | null;
+    name: string;
+    statementId: string | null;
+    kind: string | null;
+    importedAt: string | null;
+    postings: number;
+    amount: Micros;
+  }>;
   statementCount: number;
   statementsPage: number;
   statementsPageSize: number;
@@ -50,7 +58,18 @@ export interface IncomeLinesData {
   page: number;
   total: number;
   pageSize: number;
-  lines: Array<{ lineId: number; lineNo: number; period: string; source: string; territory: string | null; releaseTitle: string | null; trackTitle: string | null; isrc: string | null; lineAmount: Micros; amount: Micros }>;
+  lines: Array<{
+    lineId: number;
+    lineNo: number;
+    period: string;
+    source: string;
+    territory: string | null;
+    releaseTitle: string | null;
+    trackTitle: string | null;
+    isrc: string | null;
+    lineAmount: Micros;
+    amount: Micros;
+  }>;
 }
 
 /** An amount in micro-units, shown in cents rounded down, exact in its title. */
@@ -149,9 +168,7 @@ export function IncomeSection({ data }: { data: IncomePageData }) {
       </ChartCard>
     );
   }
-  const slices = sources
-    .map((s) => ({ id: s, label: SOURCE_LABELS[s], value: centsOf(data.bySource[s]), color: SOURCE_COLORS[s] }))
-    .filter((s) => s.value > 0);
+  const slices = sources.map((s) => ({ id: s, label: SOURCE_LABELS[s], value: centsOf(data.bySource[s]), color: SOURCE_COLORS[s] })).filter((s) => s.value > 0);
   return (
     <div className="grid gap-4 xl:grid-cols-3">
       <div className="xl:col-span-2">
@@ -300,7 +317,15 @@ export function IncomeLinesTable({ data }: { data: IncomeLinesData }) {
           { key: "amount", header: "Your share", align: "right", cell: (r) => <MicrosMoney micros={r.amount} /> },
         ]}
       />
-      <Pagination page={data.page} pageCount={pageCount} total={data.total} pageSize={data.pageSize} noun={["line", "lines"]} param="lines_page" label="Lines pages" />
+      <Pagination
+        page={data.page}
+        pageCount={pageCount}
+        total={data.total}
+        pageSize={data.pageSize}
+        noun={["line", "lines"]}
+        param="lines_page"
+        label="Lines pages"
+      />
     </div>
   );
 }

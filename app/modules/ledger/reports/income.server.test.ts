@@ -187,7 +187,10 @@ describe("memberIncome", () => {
     expect(income.statements.map((s) => [s.importId, s.amountMicros])).toEqual([[digitalImport, 1_800_000n]]);
     expect(incomeReportJson(income).available).toBe("1.800000");
     // The statement lines stay the import's: nothing was rewritten.
-    const lines = await db().select({ n: sql<number>`count(*)::int` }).from(statementLines).where(eq(statementLines.importId, digitalImport));
+    const lines = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(statementLines)
+      .where(eq(statementLines.importId, digitalImport));
     expect(lines[0]!.n).toBe(6);
   });
 

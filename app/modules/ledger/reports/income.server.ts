@@ -169,7 +169,11 @@ export async function memberIncome(memberId: number, statementsPage = 1): Promis
     // balance is already earned less reserved and paid.
     availableCents: microsToCentsFloor(balanceMicros),
     bySource,
-    byMonth: [...months.entries()].map(([month, sources]) => ({ month, bySource: sources, totalMicros: incomeSources.reduce((sum, s) => sum + sources[s], 0n) })),
+    byMonth: [...months.entries()].map(([month, sources]) => ({
+      month,
+      bySource: sources,
+      totalMicros: incomeSources.reduce((sum, s) => sum + sources[s], 0n),
+    })),
     statements: (row.statements ?? []).map((s) => ({
       importId: s.import_id,
       fileName: s.file_name,
@@ -234,7 +238,11 @@ export const LINES_PAGE_SIZE = 50;
  * The member's postings on one import's lines, a page at a time, with the total count (from posting_rollups:
  * the account's first posting on each line counts it). One statement.
  */
-export async function memberIncomeLines(memberId: number, importId: number, page = 1): Promise<{ lines: IncomeLine[]; total: number; naming: StatementNaming | null }> {
+export async function memberIncomeLines(
+  memberId: number,
+  importId: number,
+  page = 1,
+): Promise<{ lines: IncomeLine[]; total: number; naming: StatementNaming | null }> {
   const offset = (Math.max(1, page) - 1) * LINES_PAGE_SIZE;
   const result = await db().execute(sql`
     with mine as (

@@ -25,7 +25,11 @@ const input = "mt-1 block w-full rounded-md border border-stone-300 bg-white px-
 
 export function JournalFiltersForm({ filters, kinds }: { filters: JournalFilters; kinds: string[] }) {
   return (
-    <Form method="get" className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6" aria-label="Filter the journal">
+    <Form
+      method="get"
+      className="grid gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-6"
+      aria-label="Filter the journal"
+    >
       <label className="text-sm font-medium">
         Account
         <select name="account" defaultValue={filters.account ?? ""} className={input}>
@@ -96,12 +100,24 @@ function EntryPostings({ entry, whole }: { entry: JournalEntryView; whole: boole
       <caption className="sr-only">Postings of entry {entry.id}</caption>
       <thead className="text-xs text-stone-500 uppercase">
         <tr>
-          <th scope="col" className="py-1 pr-3 font-semibold">Account</th>
-          <th scope="col" className="py-1 pr-3 font-semibold">Member</th>
-          <th scope="col" className="py-1 pr-3 font-semibold">Source</th>
-          <th scope="col" className="py-1 pr-3 font-semibold">Line</th>
-          <th scope="col" className="py-1 pr-3 font-semibold">Song</th>
-          <th scope="col" className="py-1 text-right font-semibold">Amount</th>
+          <th scope="col" className="py-1 pr-3 font-semibold">
+            Account
+          </th>
+          <th scope="col" className="py-1 pr-3 font-semibold">
+            Member
+          </th>
+          <th scope="col" className="py-1 pr-3 font-semibold">
+            Source
+          </th>
+          <th scope="col" className="py-1 pr-3 font-semibold">
+            Line
+          </th>
+          <th scope="col" className="py-1 pr-3 font-semibold">
+            Song
+          </th>
+          <th scope="col" className="py-1 text-right font-semibold">
+            Amount
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -203,7 +219,14 @@ export function JournalEntries({ journal, filtered, postingsFiltered }: { journa
           ))}
         </ol>
       )}
-      <Pagination page={journal.page} pageCount={pageCount} total={journal.total} pageSize={journal.pageSize} noun={["entry", "entries"]} label="Journal pages" />
+      <Pagination
+        page={journal.page}
+        pageCount={pageCount}
+        total={journal.total}
+        pageSize={journal.pageSize}
+        noun={["entry", "entries"]}
+        label="Journal pages"
+      />
     </div>
   );
 }

@@ -81,7 +81,7 @@ export interface JournalPage {
   kinds: string[];
 }
 
-const rowsOf = <T,>(result: unknown): T[] => (result as { rows: T[] }).rows;
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The member filter as a set of user ids: an id as written, else users whose name or email contains the text. */
 function memberIdsSql(member: string): SQL {
@@ -190,7 +190,8 @@ export async function journalPage(filters: JournalFilters): Promise<JournalPage>
       party: r.party_email === null ? null : { name: r.party_name ?? "", email: r.party_email },
       amountMicros: r.amount,
       source: r.source,
-      line: r.line_id === null || r.line_no === null || r.line_import_id === null ? null : { id: Number(r.line_id), lineNo: r.line_no, importId: r.line_import_id },
+      line:
+        r.line_id === null || r.line_no === null || r.line_import_id === null ? null : { id: Number(r.line_id), lineNo: r.line_no, importId: r.line_import_id },
       song: r.song_id === null ? null : { id: r.song_id, title: r.song_title ?? `#${r.song_id}` },
     });
     byEntry.set(Number(r.entry_id), list);

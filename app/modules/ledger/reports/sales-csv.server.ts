@@ -39,8 +39,7 @@ const money = (micros: string): Cell => n(formatMicros(BigInt(micros)));
 export function csvResponse(filename: string, header: string[], rows: AsyncIterable<Cell[]> | Iterable<Cell[]>): Response {
   const encoder = new TextEncoder();
   const iterator = (Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<Cell[]>)[Symbol.iterator]()) as
-    | AsyncIterator<Cell[]>
-    | Iterator<Cell[]>;
+    AsyncIterator<Cell[]> | Iterator<Cell[]>;
   const line = (cells: Cell[]) => cells.map((c) => csvField(c.value, c.text !== false)).join(",") + "\r\n";
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -78,7 +77,12 @@ export function csvResponse(filename: string, header: string[], rows: AsyncItera
 export function salesCsvFileName(parts: Array<string | number | null>): string {
   const slug = parts
     .filter((p) => p !== null && p !== "")
-    .map((p) => String(p).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""))
+    .map((p) =>
+      String(p)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, ""),
+    )
     .filter(Boolean)
     .join("-");
   return `backline-${slug}.csv`;
@@ -86,8 +90,20 @@ export function salesCsvFileName(parts: Array<string | number | null>): string {
 
 async function* lineCells(lines: AsyncIterable<SalesLineRow>, area: SalesArea): AsyncGenerator<Cell[]> {
   for await (const row of lines) {
-    const common = [n(row.importId), n(row.lineNo), t(row.period), t(row.store), t(row.country), t(row.release), t(row.track), n(row.quantity), money(row.lineAmount)];
-    yield area === "member" ? [...common, money(row.amount)] : [...common, money(row.commission), money((BigInt(row.amount) - BigInt(row.commission)).toString())];
+    const common = [
+      n(row.importId),
+      n(row.lineNo),
+      t(row.period),
+      t(row.store),
+      t(row.country),
+      t(row.release),
+      t(row.track),
+      n(row.quantity),
+      money(row.lineAmount),
+    ];
+    yield area === "member"
+      ? [...common, money(row.amount)]
+      : [...common, money(row.commission), money((BigInt(row.amount) - BigInt(row.commission)).toString())];
   }
 }
 
@@ -97,10 +113,13 @@ export async function salesListCsv(area: SalesArea, kind: SalesKind, memberId: n
   const query = parseSalesQuery(url.searchParams);
   const rows = await salesTotals(salesScopeOf(area, memberId), kind, query);
   const subject = area === "admin" && kind === "pro" ? "member" : "artist";
-  const header = area === "member" ? [`${subject}_id`, subject, "lines", "amount_usd"] : [`${subject}_id`, subject, "lines", "gross_usd", "commission_usd", "net_usd"];
+  const header =
+    area === "member" ? [`${subject}_id`, subject, "lines", "amount_usd"] : [`${subject}_id`, subject, "lines", "gross_usd", "commission_usd", "net_usd"];
   const cells = rows.map((r) => {
     const common = [n(r.id), t(r.name), n(r.lines)];
-    return area === "member" ? [...common, money(r.amount)] : [...common, money(r.amount), money(r.commission), money((BigInt(r.amount) - BigInt(r.commission)).toString())];
+    return area === "member"
+      ? [...common, money(r.amount)]
+      : [...common, money(r.amount), money(r.commission), money((BigInt(r.amount) - BigInt(r.commission)).toString())];
   });
   return csvResponse(salesCsvFileName([kind, "sales", area === "member" ? `member-${memberId}` : "all", query.from, query.to]), header, cells);
 }
@@ -122,7 +141,9 @@ export async function salesDetailCsv(area: SalesArea, kind: SalesKind, memberId:
   const header = area === "member" ? [query.group, "lines", "amount_usd"] : [query.group, "lines", "gross_usd", "commission_usd", "net_usd"];
   const cells = breakdown.groups[query.group].map((g) => {
     const common = [t(g.key), n(g.lines)];
-    return area === "member" ? [...common, money(g.amount)] : [...common, money(g.amount), money(g.commission), money((BigInt(g.amount) - BigInt(g.commission)).toString())];
+    return area === "member"
+      ? [...common, money(g.amount)]
+      : [...common, money(g.amount), money(g.commission), money((BigInt(g.amount) - BigInt(g.commission)).toString())];
   });
   return csvResponse(salesCsvFileName([kind, "sales", owner, subjectWord, subject, "by", query.group]), header, cells);
 }

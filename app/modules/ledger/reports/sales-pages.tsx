@@ -66,7 +66,19 @@ function hasFilters(filters: SalesFilters) {
   return Boolean(filters.from || filters.to || filters.store || filters.country);
 }
 
-function FilterForm({ kind, filters, hidden, stores, countries }: { kind: SalesKind; filters: SalesFilters; hidden?: Record<string, string>; stores: string[]; countries: string[] }) {
+function FilterForm({
+  kind,
+  filters,
+  hidden,
+  stores,
+  countries,
+}: {
+  kind: SalesKind;
+  filters: SalesFilters;
+  hidden?: Record<string, string>;
+  stores: string[];
+  countries: string[];
+}) {
   const location = useLocation();
   const navigation = useNavigation();
   const storeLabel = groupLabel(kind, "store");
@@ -120,7 +132,10 @@ function FilterForm({ kind, filters, hidden, stores, countries }: { kind: SalesK
           Apply
         </button>
         {hasFilters(filters) ? (
-          <Link to={{ pathname: location.pathname, search: hidden?.group ? `?group=${hidden.group}` : "" }} className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
+          <Link
+            to={{ pathname: location.pathname, search: hidden?.group ? `?group=${hidden.group}` : "" }}
+            className="inline-flex items-center justify-center rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100"
+          >
             Clear
           </Link>
         ) : null}
@@ -160,7 +175,16 @@ export function SalesListPage() {
     { key: "lines", header: "Lines", align: "right", cell: (r) => <Count value={r.lines} /> },
     ...(admin
       ? ([
-          { key: "gross", header: "Statement amount", align: "right", cell: (r: SalesTotalRow & { href: string }) => <Link to={`${r.href}#lines`} className={linkClass}>{money(r.amount)}</Link> },
+          {
+            key: "gross",
+            header: "Statement amount",
+            align: "right",
+            cell: (r: SalesTotalRow & { href: string }) => (
+              <Link to={`${r.href}#lines`} className={linkClass}>
+                {money(r.amount)}
+              </Link>
+            ),
+          },
           { key: "commission", header: "Commission", align: "right", cell: (r: SalesTotalRow) => money(r.commission) },
           { key: "net", header: "Net to parties", align: "right", cell: (r: SalesTotalRow) => money(net(r)) },
         ] as Array<DataColumn<SalesListData["rows"][number]>>)
@@ -199,7 +223,15 @@ export function SalesListPage() {
       <div className="grid gap-4 sm:grid-cols-3">
         {admin ? (
           <>
-            <StatCard label="Statement amount" value={money(total.amount)} hint={<><Count value={total.lines} /> lines</>} />
+            <StatCard
+              label="Statement amount"
+              value={money(total.amount)}
+              hint={
+                <>
+                  <Count value={total.lines} /> lines
+                </>
+              }
+            />
             <StatCard label="Commission" value={money(total.commission)} />
             <StatCard label="Net to parties" value={money(net(total))} />
           </>
@@ -305,7 +337,11 @@ export function SalesDetailPage() {
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard label={admin ? "Statement amount" : "Your earnings"} value={money(breakdown.total.amount)} />
         <StatCard label="Lines" value={<Count value={breakdown.total.lines} />} />
-        {admin ? <StatCard label="Commission" value={money(breakdown.total.commission)} hint={`Net ${money(net(breakdown.total))}`} /> : <StatCard label="Periods" value={breakdown.groups.period.length} />}
+        {admin ? (
+          <StatCard label="Commission" value={money(breakdown.total.commission)} hint={`Net ${money(net(breakdown.total))}`} />
+        ) : (
+          <StatCard label="Periods" value={breakdown.groups.period.length} />
+        )}
       </div>
       {empty ? (
         <EmptyState title={hasFilters(query) ? "Nothing in this period or selection." : "No figures here yet."}>
@@ -315,20 +351,35 @@ export function SalesDetailPage() {
         <>
           <div className="grid gap-4 lg:grid-cols-2">
             <ChartCard title="By period" description="Month of the sale period's start.">
-              <LineChart format="cents" label={`${subject.name}: amount by month`} points={breakdown.groups.period.map((g) => ({ x: g.key, y: cents(g.amount) }))} />
+              <LineChart
+                format="cents"
+                label={`${subject.name}: amount by month`}
+                points={breakdown.groups.period.map((g) => ({ x: g.key, y: cents(g.amount) }))}
+              />
             </ChartCard>
             <ChartCard title={`By ${groupLabel(kind, "store").toLowerCase()}`}>
-              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`} bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
+              <BarChart
+                format="cents"
+                label={`${subject.name}: amount by ${groupLabel(kind, "store").toLowerCase()}`}
+                bars={breakdown.groups.store.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))}
+              />
             </ChartCard>
             <ChartCard title="By country">
               <PieChart
                 format="cents"
                 label={`${subject.name}: amount by country`}
-                slices={breakdown.groups.country.filter((g) => BigInt(g.amount) > 0n).slice(0, 10).map((g) => ({ id: shown(g.key), label: shown(g.key), value: cents(g.amount) }))}
+                slices={breakdown.groups.country
+                  .filter((g) => BigInt(g.amount) > 0n)
+                  .slice(0, 10)
+                  .map((g) => ({ id: shown(g.key), label: shown(g.key), value: cents(g.amount) }))}
               />
             </ChartCard>
             <ChartCard title={`By ${groupLabel(kind, "track").toLowerCase()}`}>
-              <BarChart format="cents" label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`} bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))} />
+              <BarChart
+                format="cents"
+                label={`${subject.name}: amount by ${groupLabel(kind, "track").toLowerCase()}`}
+                bars={breakdown.groups.track.slice(0, 12).map((g) => ({ label: shown(g.key), value: cents(g.amount) }))}
+              />
             </ChartCard>
           </div>
 
@@ -357,7 +408,12 @@ export function SalesDetailPage() {
                 ))}
               </ul>
             </nav>
-            <DataTable caption={`${subject.name}: ${KIND_TITLE[area][kind]} by ${label.toLowerCase()}`} columns={groupColumns} rows={groupRows} rowKey={(g) => g.key} />
+            <DataTable
+              caption={`${subject.name}: ${KIND_TITLE[area][kind]} by ${label.toLowerCase()}`}
+              columns={groupColumns}
+              rows={groupRows}
+              rowKey={(g) => g.key}
+            />
           </section>
         </>
       )}

@@ -67,7 +67,9 @@ beforeAll(async () => {
     digital("R-1", "2026-08", "Spotify", "US", "", "Northbound", "USBL12600005", "-1.00"),
     digital("R-1", "2026-08", "Tidal", "US", "", "Early Mornings", "USBL12600002", "0.12345650"),
     // 30 small lines so the lines table has more than one page.
-    ...Array.from({ length: 30 }, (_, i) => digital("R-1", "2026-08", "YouTube", "BR", "", "Platform Nine", "USBL12600003", `0.0${String(i).padStart(2, "0")}0017`)),
+    ...Array.from({ length: 30 }, (_, i) =>
+      digital("R-1", "2026-08", "YouTube", "BR", "", "Platform Nine", "USBL12600003", `0.0${String(i).padStart(2, "0")}0017`),
+    ),
   ]);
   await importNow("pro", [
     PRO_HEADER,
@@ -90,16 +92,20 @@ describe("member totals per artist", () => {
     expect(miaDigital.map((r) => [r.id, r.name])).toEqual([[owlsId, "Mia and the Midnight Owls"]]);
     // Mia's PRO money: Late Trains (her artist page) and a work outside the catalogue (artist 0).
     const miaPro = await salesTotals(member(mia), "pro", noFilters);
-    expect(miaPro.map((r) => [r.id, r.amount]).sort()).toEqual([
-      [0, "1000000"],
-      [owlsId, "12345679"],
-    ].sort());
+    expect(miaPro.map((r) => [r.id, r.amount]).sort()).toEqual(
+      [
+        [0, "1000000"],
+        [owlsId, "12345679"],
+      ].sort(),
+    );
   });
 
   it("never show another member's money: Paul sees his share only, a newcomer nothing", async () => {
     const paulDigital = await salesTotals(member(paul), "digital", noFilters);
     // Northbound July 10 -> Paul 2.70, August refund -> -0.27; Late Trains 10 -> 2.70; EP 4 -> Late Trains track 0.27.
-    expect(paulDigital).toEqual([{ id: owlsId, name: "Mia and the Midnight Owls", lines: 4, amount: String(2_700_000 - 270_000 + 2_700_000 + 270_000), commission: "0" }]);
+    expect(paulDigital).toEqual([
+      { id: owlsId, name: "Mia and the Midnight Owls", lines: 4, amount: String(2_700_000 - 270_000 + 2_700_000 + 270_000), commission: "0" },
+    ]);
     const newcomer = await createUser({ email: "nobody-sales@example.com" });
     expect(await salesTotals(member(newcomer), "digital", noFilters)).toEqual([]);
     const breakdown = await salesBreakdown(member(newcomer), "digital", owlsId, noFilters);

@@ -182,10 +182,7 @@ export interface SalesTotalRow {
 
 /** Totals per artist page (member, admin digital/licence) or per member (admin PRO), largest first. One statement. */
 export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
-  const names =
-    scope.type === "admin" && kind === "pro"
-      ? sql`left join users u on u.id = t.subject_id`
-      : sql`left join profiles pr on pr.id = t.subject_id`;
+  const names = scope.type === "admin" && kind === "pro" ? sql`left join users u on u.id = t.subject_id` : sql`left join profiles pr on pr.id = t.subject_id`;
   const name = scope.type === "admin" && kind === "pro" ? sql`trim(u.name || ' ' || u.last_name)` : sql`pr.name`;
   const grouped =
     scope.type === "member"
@@ -438,8 +435,7 @@ export type SalesArea = "member" | "admin";
 /** Where a sales page lives: member pages say "detail", admin pages "details". */
 export function salesPaths(area: SalesArea, kind: SalesKind, memberId: number | null) {
   const list = area === "member" ? `/member/${memberId}/sales/${kind}` : `/admin/sales/${kind}`;
-  const detail = (id: number) =>
-    area === "member" ? `${list}/detail/artist/${id}` : `${list}/details/${kind === "pro" ? "member" : "artist"}/${id}`;
+  const detail = (id: number) => (area === "member" ? `${list}/detail/artist/${id}` : `${list}/details/${kind === "pro" ? "member" : "artist"}/${id}`);
   return { list, listExport: `${list}/export.csv`, detail, detailExport: (id: number) => `${detail(id)}/export.csv` };
 }
 
@@ -503,7 +499,13 @@ export interface SalesDetailData {
 }
 
 /** A detail page: the subject's name, every breakdown and one page of lines (three statements, run together). */
-export async function salesDetailData(area: SalesArea, kind: SalesKind, memberId: number | null, subjectParam: string | undefined, url: URL): Promise<SalesDetailData | null> {
+export async function salesDetailData(
+  area: SalesArea,
+  kind: SalesKind,
+  memberId: number | null,
+  subjectParam: string | undefined,
+  url: URL,
+): Promise<SalesDetailData | null> {
   const subject = parseSubjectId(subjectParam);
   if (subject === null) return null;
   const query = parseSalesQuery(url.searchParams);

@@ -3,7 +3,9 @@ import { periodName, statementName } from "./statement-name";
 
 describe("a statement's name for members", () => {
   it("says where the money came from and which months, never the uploaded file", () => {
-    expect(statementName({ kind: "digital", layout: "distrokid", statementId: null, firstMonth: "2026-03", lastMonth: "2026-03" })).toBe("DistroKid · March 2026");
+    expect(statementName({ kind: "digital", layout: "distrokid", statementId: null, firstMonth: "2026-03", lastMonth: "2026-03" })).toBe(
+      "DistroKid · March 2026",
+    );
     expect(statementName({ kind: "digital", layout: "canonical-digital", statementId: "BL-2026-03", firstMonth: "2026-01", lastMonth: "2026-03" })).toBe(
       "Digital sales · Jan – Mar 2026",
     );

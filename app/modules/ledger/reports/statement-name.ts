@@ -19,7 +19,8 @@ export interface StatementNaming {
 const LAYOUT_SOURCES: Record<string, string> = { distrokid: "DistroKid", tunecore: "TuneCore", cdbaby: "CD Baby", bmi: "BMI", ascap: "ASCAP" };
 const KIND_SOURCES: Record<StatementKind, string> = { digital: "Digital sales", pro: "Performance royalties", license: "Licensing" };
 
-const monthFormat = (withYear: boolean) => new Intl.DateTimeFormat("en-US", withYear ? { month: "long", year: "numeric", timeZone: "UTC" } : { month: "short", timeZone: "UTC" });
+const monthFormat = (withYear: boolean) =>
+  new Intl.DateTimeFormat("en-US", withYear ? { month: "long", year: "numeric", timeZone: "UTC" } : { month: "short", timeZone: "UTC" });
 const shortWithYear = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
 
 function monthDate(month: string): Date | null {

@@ -36,10 +36,14 @@ export function documentChanges(beforeHtml: string, afterHtml: string): ChangePa
   const before = documentText(beforeHtml);
   const after = documentText(afterHtml);
   if (before === after) return null;
-  const parts = diffWords(before, after, { maxEditLength: 20_000 }) ?? [{ value: before, removed: true }, { value: after, added: true }];
-  const result = (parts as Array<{ value: string; added?: boolean; removed?: boolean }>).map(
-    (p): ChangePart => ({ kind: p.added ? "added" : p.removed ? "removed" : "same", text: p.value }),
-  );
+  const parts = diffWords(before, after, { maxEditLength: 20_000 }) ?? [
+    { value: before, removed: true },
+    { value: after, added: true },
+  ];
+  const result = (parts as Array<{ value: string; added?: boolean; removed?: boolean }>).map((p): ChangePart => ({
+    kind: p.added ? "added" : p.removed ? "removed" : "same",
+    text: p.value,
+  }));
   return result.map((part, i) => {
     if (part.kind !== "same" || part.text.length <= CONTEXT * 2 + 20) return part;
     const head = i === 0 ? "" : part.text.slice(0, CONTEXT);

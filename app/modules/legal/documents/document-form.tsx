@@ -166,8 +166,8 @@ function DocumentContentField({
         } focus:border-brand-700 focus:ring-1 focus:ring-brand-700 focus:outline-none`}
       />
       <p id={helpId} className="mt-1 text-xs text-stone-500">
-        Headings, paragraphs, lists, links and emphasis are kept. Anything else (scripts, styles, images, event attributes,
-        javascript: links) is removed when you save.
+        Headings, paragraphs, lists, links and emphasis are kept. Anything else (scripts, styles, images, event attributes, javascript: links) is removed when
+        you save.
       </p>
       <FieldErrors id={errorId} errors={errors} />
     </div>

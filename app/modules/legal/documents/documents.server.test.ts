@@ -169,7 +169,9 @@ describe("legal documents: drafts, versions and the gate", () => {
     await expect(saveDocumentDraft(other.id, { name: "Other", slug: s, required: false, content: "<p>y</p>", adminId: a.id })).rejects.toBeInstanceOf(
       DocumentValidationError,
     );
-    await expect(createDocument({ name: "Empty", slug: slug("empty"), required: false, content: "<script>alert(1)</script>", adminId: a.id })).rejects.toMatchObject({
+    await expect(
+      createDocument({ name: "Empty", slug: slug("empty"), required: false, content: "<script>alert(1)</script>", adminId: a.id }),
+    ).rejects.toMatchObject({
       fieldErrors: { content: [expect.stringContaining("nothing readable")] },
     });
     void id;

@@ -90,19 +90,17 @@ export async function listDocuments(query: { page: number; pageSize?: number }) 
   ]);
   const total = totals?.total ?? 0;
   return {
-    documents: rows.map(
-      (r): DocumentListRow => ({
-        id: r.id,
-        name: r.name,
-        slug: r.slug,
-        required: r.required,
-        status: r.published ? "published" : r.everPublished ? "unpublished" : "draft",
-        version: r.published || r.everPublished ? r.version : null,
-        hasDraft: r.hasDraft,
-        signedCurrent: r.published ? Number(r.signedCurrent) : 0,
-        updatedAt: r.updatedAt.toISOString(),
-      }),
-    ),
+    documents: rows.map((r): DocumentListRow => ({
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      required: r.required,
+      status: r.published ? "published" : r.everPublished ? "unpublished" : "draft",
+      version: r.published || r.everPublished ? r.version : null,
+      hasDraft: r.hasDraft,
+      signedCurrent: r.published ? Number(r.signedCurrent) : 0,
+      updatedAt: r.updatedAt.toISOString(),
+    })),
     total,
     page,
     pageSize,
@@ -285,7 +283,10 @@ export async function publishDocumentDraft(id: number, adminId: number): Promise
       await tx.delete(legalDocumentDrafts).where(eq(legalDocumentDrafts.documentId, id));
       return { ok: false, reason: "unchanged" } as const;
     }
-    const [{ next }] = (await tx.select({ next: nextVersionSql(id) }).from(legalDocuments).where(eq(legalDocuments.id, id))) as [{ next: number }];
+    const [{ next }] = (await tx
+      .select({ next: nextVersionSql(id) })
+      .from(legalDocuments)
+      .where(eq(legalDocuments.id, id))) as [{ next: number }];
     const version = Number(next);
     const now = new Date();
     await tx.insert(legalDocumentVersions).values({ documentId: id, version, name: doc.name, content, publishedAt: now, publishedBy: adminId });

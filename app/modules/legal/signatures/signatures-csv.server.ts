@@ -1,7 +1,14 @@
 import { requireAdminUser } from "~/modules/accounts/guards.server";
 import { csvResponse, salesCsvFileName } from "~/modules/ledger/reports/sales-csv.server";
 import type { RouteArgs } from "~/request-context";
-import { iterateOutstanding, iterateSignatures, parseSignatureFilters, type OutstandingRow, type SignatureFilters, type SignatureRow } from "./signatures.server";
+import {
+  iterateOutstanding,
+  iterateSignatures,
+  parseSignatureFilters,
+  type OutstandingRow,
+  type SignatureFilters,
+  type SignatureRow,
+} from "./signatures.server";
 
 /**
  * /admin/signatures/export.csv: the list's rows under the same filters, streamed by the sales exports' writer

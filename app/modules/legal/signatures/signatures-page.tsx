@@ -26,9 +26,21 @@ const outstandingColumns: Array<DataColumn<OutstandingRow>> = [
       </>
     ),
   },
-  { key: "document", header: "Document", cell: (s) => <Link to={`/admin/document/edit/${s.documentId}`} className="text-brand-800 underline-offset-2 hover:underline">{s.documentName}</Link> },
+  {
+    key: "document",
+    header: "Document",
+    cell: (s) => (
+      <Link to={`/admin/document/edit/${s.documentId}`} className="text-brand-800 underline-offset-2 hover:underline">
+        {s.documentName}
+      </Link>
+    ),
+  },
   { key: "current", header: "Current version", cell: (s) => s.currentVersion },
-  { key: "last", header: "Last agreed to", cell: (s) => (s.lastAgreedVersion === null ? <span className="text-stone-500">Never</span> : `Version ${s.lastAgreedVersion}`) },
+  {
+    key: "last",
+    header: "Last agreed to",
+    cell: (s) => (s.lastAgreedVersion === null ? <span className="text-stone-500">Never</span> : `Version ${s.lastAgreedVersion}`),
+  },
 ];
 
 /** The list's two views, keeping the filters (the version filter belongs to the signatures alone). */
@@ -60,7 +72,6 @@ function ViewTabs({ view, search }: { view: "signed" | "outstanding"; search: st
   );
 }
 
-
 const columns: Array<DataColumn<SignatureRow>> = [
   {
     key: "member",
@@ -77,7 +88,15 @@ const columns: Array<DataColumn<SignatureRow>> = [
       </>
     ),
   },
-  { key: "document", header: "Document", cell: (s) => <Link to={`/admin/document/edit/${s.documentId}`} className="text-brand-800 underline-offset-2 hover:underline">{s.documentName}</Link> },
+  {
+    key: "document",
+    header: "Document",
+    cell: (s) => (
+      <Link to={`/admin/document/edit/${s.documentId}`} className="text-brand-800 underline-offset-2 hover:underline">
+        {s.documentName}
+      </Link>
+    ),
+  },
   {
     key: "version",
     header: "Version",
@@ -160,7 +179,16 @@ export function AdminSignaturesPage({ loaderData }: { loaderData: AdminSignature
             <label htmlFor="signatures-version" className="block text-sm font-medium text-stone-800">
               Version
             </label>
-            <input id="signatures-version" type="number" name="version" min={1} step={1} inputMode="numeric" defaultValue={query.version ?? ""} className={inputClass} />
+            <input
+              id="signatures-version"
+              type="number"
+              name="version"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              defaultValue={query.version ?? ""}
+              className={inputClass}
+            />
           </div>
         )}
       </FilterForm>
@@ -183,28 +211,42 @@ export function AdminSignaturesPage({ loaderData }: { loaderData: AdminSignature
               />
             }
           />
-          <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["agreement due", "agreements due"]} label="Still to agree pages" />
+          <Pagination
+            page={loaderData.page}
+            pageCount={loaderData.pageCount}
+            total={loaderData.total}
+            pageSize={loaderData.pageSize}
+            noun={["agreement due", "agreements due"]}
+            label="Still to agree pages"
+          />
         </>
       ) : (
         <>
-      <DataTable
-        caption="Signatures, newest first"
-        columns={columns}
-        rows={loaderData.signatures}
-        rowKey={(s) => s.id}
-        empty={
-          <ListEmptyState
-            total={loaderData.total}
-            pageCount={loaderData.pageCount}
-            filtered={filtered}
-            noMatch="No signatures match these filters."
-            noMatchHint="Try another member, document or version"
-            empty="Nobody has agreed to a document yet."
-            emptyHint="Signatures appear here as users agree to the published documents."
+          <DataTable
+            caption="Signatures, newest first"
+            columns={columns}
+            rows={loaderData.signatures}
+            rowKey={(s) => s.id}
+            empty={
+              <ListEmptyState
+                total={loaderData.total}
+                pageCount={loaderData.pageCount}
+                filtered={filtered}
+                noMatch="No signatures match these filters."
+                noMatchHint="Try another member, document or version"
+                empty="Nobody has agreed to a document yet."
+                emptyHint="Signatures appear here as users agree to the published documents."
+              />
+            }
           />
-        }
-      />
-      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["signature", "signatures"]} label="Signature list pages" />
+          <Pagination
+            page={loaderData.page}
+            pageCount={loaderData.pageCount}
+            total={loaderData.total}
+            pageSize={loaderData.pageSize}
+            noun={["signature", "signatures"]}
+            label="Signature list pages"
+          />
         </>
       )}
     </div>

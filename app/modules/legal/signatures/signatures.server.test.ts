@@ -31,7 +31,7 @@ async function setup() {
       { userId: alice.id, documentId: terms!.id, documentVersion: 1, signedAt: at(1), ip: "10.0.0.1", userAgent: "Firefox" },
       { userId: alice.id, documentId: terms!.id, documentVersion: 2, signedAt: at(2), ip: "10.0.0.2", userAgent: "=cmd|' /C calc'!A0" },
       { userId: alice.id, documentId: privacy!.id, documentVersion: 1, signedAt: at(3), ip: "10.0.0.3", userAgent: "Safari" },
-      { userId: bob.id, documentId: terms!.id, documentVersion: 2, signedAt: at(4), ip: "10.0.0.4", userAgent: "Chrome, \"quoted\"" },
+      { userId: bob.id, documentId: terms!.id, documentVersion: 2, signedAt: at(4), ip: "10.0.0.4", userAgent: 'Chrome, "quoted"' },
     ]);
   return { terms: terms!, privacy: privacy!, alice, bob };
 }
@@ -84,8 +84,20 @@ describe("signatures (admin)", () => {
   });
 
   it("parses filters from the query string and ignores malformed ones", () => {
-    expect(parseSignatureFilters(new URLSearchParams("document=3&version=2&member=%20ann%20&page=2"))).toEqual({ document: 3, version: 2, member: "ann", page: 2, view: "signed" });
-    expect(parseSignatureFilters(new URLSearchParams("document=x&version=-1&page=0"))).toEqual({ document: null, version: null, member: "", page: 1, view: "signed" });
+    expect(parseSignatureFilters(new URLSearchParams("document=3&version=2&member=%20ann%20&page=2"))).toEqual({
+      document: 3,
+      version: 2,
+      member: "ann",
+      page: 2,
+      view: "signed",
+    });
+    expect(parseSignatureFilters(new URLSearchParams("document=x&version=-1&page=0"))).toEqual({
+      document: null,
+      version: null,
+      member: "",
+      page: 1,
+      view: "signed",
+    });
   });
 
   it("shows a member their own signatures only", async () => {

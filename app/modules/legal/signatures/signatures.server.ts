@@ -107,11 +107,7 @@ export async function listSignatures(query: SignatureFilters & { page: number; p
   const where = conditions(query);
   const [rows, [totals]] = await Promise.all([
     rowsQuery(where, pageSize, (page - 1) * pageSize),
-    db()
-      .select({ total: count() })
-      .from(signatures)
-      .innerJoin(users, eq(users.id, signatures.userId))
-      .where(where),
+    db().select({ total: count() }).from(signatures).innerJoin(users, eq(users.id, signatures.userId)).where(where),
   ]);
   const total = totals?.total ?? 0;
   return { signatures: rows.map(toRow), total, page, pageSize, pageCount: pageCountFor(total, pageSize) };
@@ -165,7 +161,16 @@ function outstandingWhere(filters: Pick<SignatureFilters, "document" | "member">
   return sql.join(parts, sql` and `);
 }
 
-type OutstandingRaw = { user_id: number; name: string; last_name: string; email: string; document_id: number; document_name: string; version: number; last_agreed: number | null };
+type OutstandingRaw = {
+  user_id: number;
+  name: string;
+  last_name: string;
+  email: string;
+  document_id: number;
+  document_name: string;
+  version: number;
+  last_agreed: number | null;
+};
 
 function outstandingRows(where: SQL, limit: number, offset = 0) {
   return db().execute(sql`

@@ -1,19 +1,9 @@
-import {
-  getFormProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Fragment, useState, type ReactNode } from "react";
 import { Form } from "react-router";
 import { z } from "zod";
 import { DateTime } from "~/components/formatting";
-import {
-  FormAlert,
-  SubmitButton,
-  TextareaField,
-  useFormResetKey,
-} from "~/components/forms";
+import { FormAlert, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
 import { LIMITS } from "../marketplace-rules";
 
@@ -48,10 +38,7 @@ export const MessageFormSchema = z.object({
     .string({ error: "Write a message." })
     .trim()
     .min(1, "Write a message.")
-    .max(
-      LIMITS.messageMax,
-      `A message is at most ${LIMITS.messageMax} characters.`,
-    ),
+    .max(LIMITS.messageMax, `A message is at most ${LIMITS.messageMax} characters.`),
 });
 
 /** The thread's private channel (as Echo names it, without `private-`) and its event (decision 021). */
@@ -67,9 +54,7 @@ export interface ThreadMessage {
 }
 
 /** `listMessages` rows as loader data (dates as ISO strings). */
-export function messagesForPage(
-  rows: Array<Omit<ThreadMessage, "createdAt"> & { createdAt: Date }>,
-): ThreadMessage[] {
+export function messagesForPage(rows: Array<Omit<ThreadMessage, "createdAt"> & { createdAt: Date }>): ThreadMessage[] {
   return rows.map((m) => ({
     id: m.id,
     body: m.body,
@@ -92,21 +77,14 @@ export function LinkifiedText({ text }: { text: string }) {
     let href: string | null = null;
     try {
       const url = new URL(raw);
-      href =
-        url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+      href = url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
     } catch {
       href = null;
     }
     if (!href) continue;
     if (at > last) parts.push(text.slice(last, at));
     parts.push(
-      <a
-        key={at}
-        href={href}
-        target="_blank"
-        rel="nofollow noopener noreferrer ugc"
-        className="break-all text-brand-800 underline"
-      >
+      <a key={at} href={href} target="_blank" rel="nofollow noopener noreferrer ugc" className="break-all text-brand-800 underline">
         {raw}
       </a>,
     );
@@ -167,11 +145,7 @@ export function MessageThread({
   const resetKey = useFormResetKey();
   const messages = useLiveThread(loaded, liveThreadId);
   return (
-    <section
-      id="messages"
-      aria-labelledby="messages-heading"
-      className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6"
-    >
+    <section id="messages" aria-labelledby="messages-heading" className="rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6">
       <h2 id="messages-heading" className="text-lg font-semibold">
         Messages
       </h2>
@@ -180,17 +154,10 @@ export function MessageThread({
       ) : (
         <ol aria-label="Messages" aria-live="polite" aria-relevant="additions" className="mt-3 space-y-3">
           {messages.map((m) => (
-            <li
-              key={m.id}
-              className={`rounded-lg px-3 py-2 text-sm ${m.senderId === viewerId ? "ml-6 bg-brand-50" : "mr-6 bg-stone-50"}`}
-            >
+            <li key={m.id} className={`rounded-lg px-3 py-2 text-sm ${m.senderId === viewerId ? "ml-6 bg-brand-50" : "mr-6 bg-stone-50"}`}>
               <p className="text-xs text-stone-600">
-                <span className="font-semibold text-stone-800">
-                  {m.senderId === viewerId
-                    ? "You"
-                    : (m.senderName ?? "Deleted user")}
-                </span>{" "}
-                · <DateTime iso={m.createdAt} withTime />
+                <span className="font-semibold text-stone-800">{m.senderId === viewerId ? "You" : (m.senderName ?? "Deleted user")}</span> ·{" "}
+                <DateTime iso={m.createdAt} withTime />
               </p>
               <p className="mt-1 whitespace-pre-wrap break-words text-stone-900">
                 <LinkifiedText text={m.body} />
@@ -199,36 +166,19 @@ export function MessageThread({
           ))}
         </ol>
       )}
-      {canPost && (
-        <MessageForm
-          key={`message-${resetKey}`}
-          lastResult={lastResult}
-          action={action}
-        />
-      )}
+      {canPost && <MessageForm key={`message-${resetKey}`} lastResult={lastResult} action={action} />}
     </section>
   );
 }
 
-function MessageForm({
-  lastResult,
-  action,
-}: {
-  lastResult?: SubmissionResult<string[]> | null;
-  action?: string;
-}) {
+function MessageForm({ lastResult, action }: { lastResult?: SubmissionResult<string[]> | null; action?: string }) {
   const [form, fields] = useForm({
     id: "message-form",
     lastResult,
     shouldValidate: "onSubmit",
   });
   return (
-    <Form
-      method="post"
-      action={action}
-      className="mt-4 space-y-3"
-      {...getFormProps(form)}
-    >
+    <Form method="post" action={action} className="mt-4 space-y-3" {...getFormProps(form)}>
       <FormAlert id={form.errorId} errors={form.errors} />
       <TextareaField
         label="New message"
@@ -242,11 +192,7 @@ function MessageForm({
         help={`Plain text and links, up to ${LIMITS.messageMax} characters.`}
       />
       <div className="flex justify-end sm:[&>*]:w-auto">
-        <SubmitButton
-          name="intent"
-          value={MESSAGE_INTENT}
-          pendingLabel="Sending…"
-        >
+        <SubmitButton name="intent" value={MESSAGE_INTENT} pendingLabel="Sending…">
           Send message
         </SubmitButton>
       </div>

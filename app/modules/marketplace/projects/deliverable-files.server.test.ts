@@ -34,7 +34,11 @@ async function tmpFile(content: Buffer) {
   return { tmpPath: file, filename: "take.wav", bytes: content.length, sha256: null };
 }
 
-const exists = (file: string) => fs.stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe("what a deliverable is, by its first bytes", () => {
   it("recognises the audio formats and zip, and nothing else", () => {

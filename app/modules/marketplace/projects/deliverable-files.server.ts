@@ -131,7 +131,10 @@ export async function storeDeliverable(actor: MarketplaceActor, projectId: numbe
  * Streams a multipart body's `file` to a temporary file under `tmpDir`, capped at `maxBytes` (deliverables'
  * limit unless told); refusals are MarketplaceErrors on the `file` field.
  */
-export async function receiveCheckedFile(request: Request, options: { tmpDir: string; maxBytes?: number; noFile?: string; tooLarge?: string }): Promise<ReceivedFile> {
+export async function receiveCheckedFile(
+  request: Request,
+  options: { tmpDir: string; maxBytes?: number; noFile?: string; tooLarge?: string },
+): Promise<ReceivedFile> {
   const maxBytes = options.maxBytes ?? LIMITS.deliverableMaxBytes;
   const noFile = options.noFile ?? `Choose the file to deliver: ${DELIVERABLE_TYPES_TEXT}.`;
   let received;

@@ -44,7 +44,8 @@ export async function startProjectCheckout(actor: MarketplaceActor, id: number, 
   if (!stripe) throw new MarketplaceError(409, "Card payments are not available: pay by bank transfer with the reference shown.");
   const [project] = await db().select().from(projects).where(eq(projects.id, id));
   if (!project || project.clientId !== actor.id) throw new MarketplaceError(404, NO_PROJECT);
-  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding") throw new MarketplaceError(409, "This project is not waiting for payment.");
+  if (project.fundingStatus !== "unfunded" || project.status !== "awaiting_funding")
+    throw new MarketplaceError(409, "This project is not waiting for payment.");
 
   try {
     return await openSession(stripe, project, actor.email, projectPath);
@@ -75,7 +76,11 @@ async function openSession(stripe: Stripe, project: Project, email: string, proj
       line_items: [
         {
           quantity: 1,
-          price_data: { currency: "usd", unit_amount: project.amountCents, product_data: { name: `Project #${project.id}: ${SERVICE_LABELS[project.service]}` } },
+          price_data: {
+            currency: "usd",
+            unit_amount: project.amountCents,
+            product_data: { name: `Project #${project.id}: ${SERVICE_LABELS[project.service]}` },
+          },
         },
       ],
       customer_email: email,

@@ -5,7 +5,18 @@ import { AudioPlayer, isPlayableAudio } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime } from "~/components/formatting";
-import { dangerButton, Field, FieldErrors, FormAlert, inputClass, secondaryButton, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
+import {
+  dangerButton,
+  Field,
+  FieldErrors,
+  FormAlert,
+  inputClass,
+  secondaryButton,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+  useFormResetKey,
+} from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
@@ -32,12 +43,18 @@ const STATUS_TEXT: Record<string, string> = {
 // The lists' filter options, from the shared rules (the schema module stays on the server).
 const SERVICES = Object.keys(SERVICE_LABELS) as MarketplaceService[];
 const STAGES = [...new Set([...Object.values(SERVICE_STAGES).flat(), "completed"])];
-const STATUS_TAG: Record<string, string> = { awaiting_funding: "pending", in_progress: "pending", awaiting_approval: "pending", revision_requested: "pending", completed: "approved", canceled: "rejected" };
+const STATUS_TAG: Record<string, string> = {
+  awaiting_funding: "pending",
+  in_progress: "pending",
+  awaiting_approval: "pending",
+  revision_requested: "pending",
+  completed: "approved",
+  canceled: "rejected",
+};
 const stageText = (stage: string) => {
   const text = stage.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
-
 
 /* ------------------------------------------------------------------ lists */
 
@@ -83,7 +100,11 @@ function Select({ id, name, label, value, options }: { id: string; name: string;
 
 const STATUS_OPTIONS: Array<[string, string]> = [["", "All statuses"], ...Object.keys(STATUS_TEXT).map((s): [string, string] => [s, STATUS_TEXT[s] ?? s])];
 
-export function MemberProjectsPage({ loaderData }: { loaderData: ListData & { memberId: number; query: { as: "client" | "provider"; status: string; stage: string; page: number } } }) {
+export function MemberProjectsPage({
+  loaderData,
+}: {
+  loaderData: ListData & { memberId: number; query: { as: "client" | "provider"; status: string; stage: string; page: number } };
+}) {
   const { query } = loaderData;
   const filtered = Boolean(query.status || query.stage);
   const tab = (as: "client" | "provider", text: string) => (
@@ -99,7 +120,9 @@ export function MemberProjectsPage({ loaderData }: { loaderData: ListData & { me
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
-        <p className="mt-1 text-sm text-stone-600">Work you hired providers for, and work you do for clients. A project opens when a client accepts an estimate.</p>
+        <p className="mt-1 text-sm text-stone-600">
+          Work you hired providers for, and work you do for clients. A project opens when a client accepts an estimate.
+        </p>
       </div>
       <nav aria-label="Your role" className="flex gap-2">
         {tab("client", "As client")}
@@ -108,7 +131,13 @@ export function MemberProjectsPage({ loaderData }: { loaderData: ListData & { me
       <FilterForm label="Filter projects" clear={filtered}>
         {query.as === "provider" ? <input type="hidden" name="as" value="provider" /> : null}
         <Select id="projects-status" name="status" label="Status" value={query.status} options={STATUS_OPTIONS} />
-        <Select id="projects-stage" name="stage" label="Stage" value={query.stage} options={[["", "All stages"], ...STAGES.map((s): [string, string] => [s, stageText(s)])]} />
+        <Select
+          id="projects-stage"
+          name="stage"
+          label="Stage"
+          value={query.stage}
+          options={[["", "All stages"], ...STAGES.map((s): [string, string] => [s, stageText(s)])]}
+        />
       </FilterForm>
       <DataTable
         caption={query.as === "client" ? "Projects as client" : "Projects as provider"}
@@ -127,7 +156,13 @@ export function MemberProjectsPage({ loaderData }: { loaderData: ListData & { me
           />
         }
       />
-      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["project", "projects"]} />
+      <Pagination
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        total={loaderData.total}
+        pageSize={loaderData.pageSize}
+        noun={["project", "projects"]}
+      />
     </div>
   );
 }
@@ -149,7 +184,13 @@ export function AdminProjectsPage({ loaderData }: { loaderData: ListData & { que
           <input id="projects-q" type="search" name="q" defaultValue={query.q} maxLength={100} className={inputClass} />
         </div>
         <Select id="projects-status" name="status" label="Status" value={query.status} options={STATUS_OPTIONS} />
-        <Select id="projects-service" name="service" label="Service" value={query.service} options={[["", "All services"], ...SERVICES.map((s): [string, string] => [s, SERVICE_LABELS[s]])]} />
+        <Select
+          id="projects-service"
+          name="service"
+          label="Service"
+          value={query.service}
+          options={[["", "All services"], ...SERVICES.map((s): [string, string] => [s, SERVICE_LABELS[s]])]}
+        />
       </FilterForm>
       <DataTable
         caption="Projects"
@@ -168,7 +209,13 @@ export function AdminProjectsPage({ loaderData }: { loaderData: ListData & { que
           />
         }
       />
-      <Pagination page={loaderData.page} pageCount={loaderData.pageCount} total={loaderData.total} pageSize={loaderData.pageSize} noun={["project", "projects"]} />
+      <Pagination
+        page={loaderData.page}
+        pageCount={loaderData.pageCount}
+        total={loaderData.total}
+        pageSize={loaderData.pageSize}
+        noun={["project", "projects"]}
+      />
     </div>
   );
 }
@@ -237,18 +284,26 @@ function Funding({ view, actionData }: { view: ProjectView; actionData?: Project
   return (
     <Card title="Fund the project" id="fund">
       <p className="text-sm text-stone-700">
-        The work starts once <strong>{p.amount}</strong> is held in escrow. It is released to the provider only when you approve the delivery; if the project is canceled
-        before that, it comes back to you.
+        The work starts once <strong>{p.amount}</strong> is held in escrow. It is released to the provider only when you approve the delivery; if the project is
+        canceled before that, it comes back to you.
       </p>
       {balance ? (
         <div className="space-y-2 rounded-lg border border-stone-200 p-4">
           <h3 className="text-sm font-semibold text-stone-900">From your Backline balance</h3>
           <p className="text-sm text-stone-700">
             Available: <strong className="tabular-nums">{balance.available}</strong>.{" "}
-            {balance.covers ? "You will be asked for your password if you have not confirmed it in the last 10 minutes." : `Not enough to pay ${p.amount}: pay another way, or when more income arrives.`}
+            {balance.covers
+              ? "You will be asked for your password if you have not confirmed it in the last 10 minutes."
+              : `Not enough to pay ${p.amount}: pay another way, or when more income arrives.`}
           </p>
           {/* The form stays without its button when the balance is short, to show a refusal (the balance moved since the page loaded). */}
-          <OneButtonForm intent="balance" label={`Pay ${p.amount} from my balance`} pending="Paying…" lastResult={lastResultFor(actionData, "balance")} noButton={!view.can.payFromBalance} />
+          <OneButtonForm
+            intent="balance"
+            label={`Pay ${p.amount} from my balance`}
+            pending="Paying…"
+            lastResult={lastResultFor(actionData, "balance")}
+            noButton={!view.can.payFromBalance}
+          />
         </div>
       ) : null}
       {view.can.payByCard ? (
@@ -261,8 +316,8 @@ function Funding({ view, actionData }: { view: ProjectView; actionData?: Project
       <div className="space-y-1 rounded-lg border border-stone-200 p-4">
         <h3 className="text-sm font-semibold text-stone-900">By bank transfer</h3>
         <p className="text-sm text-stone-700">
-          Send <strong>{p.amount}</strong> with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment when it arrives
-          (usually within a few working days).
+          Send <strong>{p.amount}</strong> with the reference <strong className="font-mono">BACKLINE-PROJECT-{p.id}</strong>. The platform confirms your payment
+          when it arrives (usually within a few working days).
         </p>
       </div>
     </Card>
@@ -300,13 +355,37 @@ function OneButtonForm({
   );
 }
 
-function ReasonForm({ intent, label, button, pending, lastResult, field = "reason", help, danger }: { intent: string; label: string; button: string; pending: string; lastResult?: SubmissionResult<string[]>; field?: string; help?: string; danger?: boolean }) {
+function ReasonForm({
+  intent,
+  label,
+  button,
+  pending,
+  lastResult,
+  field = "reason",
+  help,
+  danger,
+}: {
+  intent: string;
+  label: string;
+  button: string;
+  pending: string;
+  lastResult?: SubmissionResult<string[]>;
+  field?: string;
+  help?: string;
+  danger?: boolean;
+}) {
   const [form, fields] = useForm({ id: `project-${intent}`, lastResult, shouldValidate: "onSubmit" });
   const f = fields[field]!;
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <FormAlert id={form.errorId} errors={form.errors} />
-      <TextareaField label={label} textareaProps={{ ...getTextareaProps(f), rows: 2, maxLength: field === "note" ? 2000 : 500 }} errors={f.errors} errorId={f.errorId} help={help} />
+      <TextareaField
+        label={label}
+        textareaProps={{ ...getTextareaProps(f), rows: 2, maxLength: field === "note" ? 2000 : 500 }}
+        errors={f.errors}
+        errorId={f.errorId}
+        help={help}
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value={intent} pendingLabel={pending} className={danger ? dangerButton : undefined}>
           {button}
@@ -359,7 +438,13 @@ function ReviewForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
         errors={fields.rating.errors}
         errorId={fields.rating.errorId}
       />
-      <TextareaField label="Your review" textareaProps={{ ...getTextareaProps(fields.body), rows: 4, maxLength: 5000 }} errors={fields.body.errors} errorId={fields.body.errorId} help="Shown on the provider's profile as a verified review." />
+      <TextareaField
+        label="Your review"
+        textareaProps={{ ...getTextareaProps(fields.body), rows: 4, maxLength: 5000 }}
+        errors={fields.body.errors}
+        errorId={fields.body.errorId}
+        help="Shown on the provider's profile as a verified review."
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value="review" pendingLabel="Publishing…">
           Publish review
@@ -370,7 +455,12 @@ function ReviewForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
 }
 
 function ResolveForm({ lastResult, amount }: { lastResult?: SubmissionResult<string[]>; amount: string }) {
-  const [form, fields] = useForm<{ outcome: string; releaseAmount: string; reason: string }>({ id: "project-resolve", lastResult, shouldValidate: "onSubmit", defaultValue: { outcome: "split" } });
+  const [form, fields] = useForm<{ outcome: string; releaseAmount: string; reason: string }>({
+    id: "project-resolve",
+    lastResult,
+    shouldValidate: "onSubmit",
+    defaultValue: { outcome: "split" },
+  });
   const [outcome, setOutcome] = useState<string | null>(null);
   const shown = outcome ?? (fields.outcome.value as string | undefined) ?? "split";
   return (
@@ -396,7 +486,13 @@ function ResolveForm({ lastResult, amount }: { lastResult?: SubmissionResult<str
           help={`Dollars and cents, more than $0.00 and less than ${amount}.`}
         />
       ) : null}
-      <TextareaField label="Reason" textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: 500 }} errors={fields.reason.errors} errorId={fields.reason.errorId} help="Recorded with the resolution and sent to both parties." />
+      <TextareaField
+        label="Reason"
+        textareaProps={{ ...getTextareaProps(fields.reason), rows: 2, maxLength: 500 }}
+        errors={fields.reason.errors}
+        errorId={fields.reason.errorId}
+        help="Recorded with the resolution and sent to both parties."
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value="resolve" pendingLabel="Resolving…">
           Resolve
@@ -420,8 +516,8 @@ function Deliverables({ view }: { view: ProjectView }) {
                   {d.fileName}
                 </a>
                 <span className="text-stone-600">
-                  {d.round === 0 ? "First delivery" : `After revision ${d.round}`} · {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB ·{" "}
-                  <DateTime iso={d.createdAt} withTime />
+                  {d.round === 0 ? "First delivery" : `After revision ${d.round}`} ·{" "}
+                  {(d.bytes / 1024 / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB · <DateTime iso={d.createdAt} withTime />
                 </span>
               </div>
               {isPlayableAudio(d.mime) ? <AudioPlayer src={d.href} label={`Listen to ${d.fileName}`} /> : null}
@@ -485,7 +581,13 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
               <p className="text-sm text-stone-700">
                 Stage: {p.stage}. Next: {p.nextStage}.
               </p>
-              <OneButtonForm intent="advance" label={`Move to ${p.nextStage}`} pending="Moving…" lastResult={lastResultFor(actionData, "advance")} className={secondaryButton} />
+              <OneButtonForm
+                intent="advance"
+                label={`Move to ${p.nextStage}`}
+                pending="Moving…"
+                lastResult={lastResultFor(actionData, "advance")}
+                className={secondaryButton}
+              />
             </div>
           ) : null}
           {can.upload ? <UploadForm lastResult={lastResultFor(actionData, "upload")} /> : null}
@@ -493,7 +595,9 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
       ) : null}
 
       {view.role === "provider" && p.status === "awaiting_funding" ? (
-        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">The client has not funded this project yet: start the work once it is funded (you are notified).</p>
+        <p className="rounded-md bg-stone-50 px-4 py-3 text-sm text-stone-700">
+          The client has not funded this project yet: start the work once it is funded (you are notified).
+        </p>
       ) : null}
 
       {can.approve ? (
@@ -549,12 +653,25 @@ export function ProjectPage({ loaderData: view, actionData }: { loaderData: Proj
             {p.fundingStatus === "funded" ? `The ${p.amount} in escrow is refunded to the client.` : "Nothing has been paid yet."}{" "}
             {view.area === "member" ? "Once work is delivered, only an administrator can cancel." : ""}
           </p>
-          <ReasonForm intent="cancel" label="Why cancel?" button="Cancel the project" pending="Canceling…" lastResult={lastResultFor(actionData, "cancel")} danger />
+          <ReasonForm
+            intent="cancel"
+            label="Why cancel?"
+            button="Cancel the project"
+            pending="Canceling…"
+            lastResult={lastResultFor(actionData, "cancel")}
+            danger
+          />
         </Card>
       ) : null}
 
       {view.area === "member" ? (
-        <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={can.message} lastResult={lastResultFor(actionData, "message")} liveThreadId={p.workRequestId} />
+        <MessageThread
+          messages={view.messages}
+          viewerId={view.viewerId}
+          canPost={can.message}
+          lastResult={lastResultFor(actionData, "message")}
+          liveThreadId={p.workRequestId}
+        />
       ) : (
         <MessageThread messages={view.messages} viewerId={view.viewerId} canPost={false} liveThreadId={p.workRequestId} />
       )}
@@ -567,7 +684,13 @@ function FundForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-3">
       <FormAlert id={form.errorId} errors={form.errors} />
-      <Field label="Payment reference" inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }} errors={fields.reference.errors} errorId={fields.reference.errorId} help="What the bank statement shows for the client's payment." />
+      <Field
+        label="Payment reference"
+        inputProps={{ ...getInputProps(fields.reference, { type: "text" }), maxLength: 120, autoComplete: "off" }}
+        errors={fields.reference.errors}
+        errorId={fields.reference.errorId}
+        help="What the bank statement shows for the client's payment."
+      />
       <div className="flex justify-end sm:[&>*]:w-auto">
         <SubmitButton name="intent" value="fund" pendingLabel="Confirming…">
           Confirm funding

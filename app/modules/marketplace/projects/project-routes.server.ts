@@ -71,7 +71,13 @@ export const STATUS_LABELS: Record<string, string> = {
   completed: "Completed",
   canceled: "Canceled",
 };
-export const FUNDING_LABELS: Record<string, string> = { unfunded: "Not funded", funded: "Funded (in escrow)", released: "Released", refunded: "Refunded", split: "Split" };
+export const FUNDING_LABELS: Record<string, string> = {
+  unfunded: "Not funded",
+  funded: "Funded (in escrow)",
+  released: "Released",
+  refunded: "Refunded",
+  split: "Split",
+};
 const FUNDING_METHOD_LABELS: Record<string, string> = { manual: "Bank transfer", stripe: "Card", balance: "The client's Backline balance" };
 /** A project's stage as shown: work has not started while it awaits funding. */
 const shownStage = (p: { status: string; stage: string }) => (p.status === "awaiting_funding" ? "Not started" : stageLabel(p.stage));
@@ -178,7 +184,11 @@ async function projectView(user: User, id: number, area: "member" | "admin", mem
       delivered: Boolean(p.firstDeliveredAt),
       resolution: p.resolution,
       settlement: settled
-        ? { released: money(microsToCentsFloor(p.releasedMicros)), fee: money(microsToCentsFloor(p.feeMicros)), refunded: money(microsToCentsFloor(p.refundedMicros)) }
+        ? {
+            released: money(microsToCentsFloor(p.releasedMicros)),
+            fee: money(microsToCentsFloor(p.feeMicros)),
+            refunded: money(microsToCentsFloor(p.refundedMicros)),
+          }
         : null,
     },
     provider: { name: detail.provider.name, type: detail.provider.type },
@@ -250,7 +260,8 @@ async function checkoutReturn(user: User, id: number, path: string, checkout: st
   if (outcome === "refunding") {
     return redirectWithFlash(path, {
       kind: "info",
-      message: "This project was canceled or paid otherwise before your card payment arrived: the payment is being refunded to your card, and you will be notified when it is done.",
+      message:
+        "This project was canceled or paid otherwise before your card payment arrived: the payment is being refunded to your card, and you will be notified when it is done.",
     });
   }
   if (outcome === "unpaid" || outcome === "unreachable") {
@@ -279,7 +290,11 @@ export const MemberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve") }),
   z.object({ intent: z.literal("revision"), note: required(NOTE, 2000) }),
   z.object({ intent: z.literal("cancel"), reason: required(REASON, 500) }),
-  z.object({ intent: z.literal("review"), rating: required("Choose a rating from 1 to 5.", 3), body: z.string().max(5000, "A review is at most 5000 characters.").optional() }),
+  z.object({
+    intent: z.literal("review"),
+    rating: required("Choose a rating from 1 to 5.", 3),
+    body: z.string().max(5000, "A review is at most 5000 characters.").optional(),
+  }),
   MessageFormSchema,
 ]);
 
@@ -297,7 +312,11 @@ export const AdminActionSchema = z.discriminatedUnion("intent", [
 const MONEY_INTENTS = new Set(["fund", "resolve", "cancel"]);
 
 /** A refused service call: 404 as the area's Not Found, else the message beside its field (or above the form). */
-function refused(form: ProjectForm, submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, error: unknown) {
+function refused(
+  form: ProjectForm,
+  submission: { reply: (o?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> },
+  error: unknown,
+) {
   if (error instanceof MarketplaceError) {
     if (error.status === 404) throw notFound();
     const result = error.field ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
@@ -332,7 +351,9 @@ export async function memberProjectAction({ request, params, context }: Args) {
   if (Number(request.headers.get("content-length") ?? 0) > FORM_BODY_MAX_BYTES) throw routeError(413, "The form is too large.");
   const formData = await readForm(request);
   const rawIntent = String(formData.get("intent") ?? "");
-  const form = (["checkout", "balance", "advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message") as ProjectForm;
+  const form = (
+    ["checkout", "balance", "advance", "approve", "revision", "cancel", "review", MESSAGE_INTENT].includes(rawIntent) ? rawIntent : "message"
+  ) as ProjectForm;
   const submission = parseForm(formData, { schema: MemberActionSchema });
   if (submission.status !== "success") return reply(form, submission.reply());
   const value = submission.value;
@@ -351,7 +372,11 @@ export async function memberProjectAction({ request, params, context }: Args) {
     switch (value.intent) {
       case "balance": {
         const p = await payProjectFromBalance(user, id);
-        return redirectAfterSuccess(path, doneId("balance"), `${money(p.amountCents)} from your Backline balance is held in escrow: the provider can start. It is released only when you approve the delivery.`);
+        return redirectAfterSuccess(
+          path,
+          doneId("balance"),
+          `${money(p.amountCents)} from your Backline balance is held in escrow: the provider can start. It is released only when you approve the delivery.`,
+        );
       }
       case "checkout": {
         const payAt = await startProjectCheckout(user, id, path);
@@ -364,7 +389,11 @@ export async function memberProjectAction({ request, params, context }: Args) {
       }
       case "approve": {
         const p = await approveDelivery(user, id, clientMeta(request));
-        return redirectAfterSuccess(path, doneId("approve"), `The delivery is approved and the project completed: ${money(microsToCentsFloor(p.releasedMicros))} is released to the provider.`);
+        return redirectAfterSuccess(
+          path,
+          doneId("approve"),
+          `The delivery is approved and the project completed: ${money(microsToCentsFloor(p.releasedMicros))} is released to the provider.`,
+        );
       }
       case "revision": {
         const p = await requestDeliveryRevision(user, id, value.note);
@@ -372,7 +401,11 @@ export async function memberProjectAction({ request, params, context }: Args) {
       }
       case "cancel": {
         const p = await cancelProject(user, id, value.reason);
-        return redirectAfterSuccess(path, doneId("cancel"), p.fundingStatus === "refunded" ? `The project is canceled; ${money(p.amountCents)} is refunded.` : "The project is canceled.");
+        return redirectAfterSuccess(
+          path,
+          doneId("cancel"),
+          p.fundingStatus === "refunded" ? `The project is canceled; ${money(p.amountCents)} is refunded.` : "The project is canceled.",
+        );
       }
       case "review": {
         await leaveReview(user, id, value.rating, value.body ?? "");
@@ -409,7 +442,11 @@ export async function adminProjectAction({ request, params, context }: Args) {
     }
     if (value.intent === "cancel") {
       const p = await cancelProject(user, id, value.reason);
-      return redirectAfterSuccess(path, doneId("cancel"), p.fundingStatus === "refunded" ? `Project #${p.id} is canceled; ${money(p.amountCents)} is refunded to the client.` : `Project #${p.id} is canceled.`);
+      return redirectAfterSuccess(
+        path,
+        doneId("cancel"),
+        p.fundingStatus === "refunded" ? `Project #${p.id} is canceled; ${money(p.amountCents)} is refunded to the client.` : `Project #${p.id} is canceled.`,
+      );
     }
     let resolution: Resolution;
     if (value.outcome === "split") {

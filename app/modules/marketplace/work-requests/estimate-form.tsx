@@ -1,18 +1,6 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form } from "react-router";
-import {
-  FieldErrors,
-  Field,
-  FormAlert,
-  SubmitButton,
-  TextareaField,
-} from "~/components/forms";
+import { FieldErrors, Field, FormAlert, SubmitButton, TextareaField } from "~/components/forms";
 import { LIMITS } from "../marketplace-rules";
 import { LINE_ITEM_ROWS } from "./work-request-forms";
 
@@ -38,9 +26,7 @@ export function EstimateForm({
     pointsBps: number | null;
   } | null;
 }) {
-  const defaultExpiry = new Date(Date.now() + 14 * 86_400_000)
-    .toISOString()
-    .slice(0, 10);
+  const defaultExpiry = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
   const [form, fields] = useForm({
     id: "estimate-form",
     lastResult,
@@ -66,25 +52,13 @@ export function EstimateForm({
   return (
     <Form method="post" className="space-y-4" {...getFormProps(form)}>
       <FormAlert id={form.errorId} errors={form.errors} />
-      <fieldset
-        className="space-y-2"
-        aria-describedby={
-          fields.lineItems.errors?.length ? fields.lineItems.errorId : undefined
-        }
-      >
-        <legend className="text-sm font-medium text-stone-800">
-          Line items (USD)
-        </legend>
-        <p className="text-xs text-stone-500">
-          Up to {LINE_ITEM_ROWS} lines here; blank lines are left out.
-        </p>
+      <fieldset className="space-y-2" aria-describedby={fields.lineItems.errors?.length ? fields.lineItems.errorId : undefined}>
+        <legend className="text-sm font-medium text-stone-800">Line items (USD)</legend>
+        <p className="text-xs text-stone-500">Up to {LINE_ITEM_ROWS} lines here; blank lines are left out.</p>
         {rows.slice(0, LINE_ITEM_ROWS).map((row, index) => {
           const item = row.getFieldset();
           return (
-            <div
-              key={row.key}
-              className="grid gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)]"
-            >
+            <div key={row.key} className="grid gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)]">
               <Field
                 label={`Line ${index + 1} description`}
                 inputProps={{
@@ -110,14 +84,8 @@ export function EstimateForm({
           );
         })}
         {/* After a refused post the reply may carry fewer rows: blank ones are drawn again. */}
-        {Array.from(
-          { length: Math.max(0, LINE_ITEM_ROWS - rows.length) },
-          (_, k) => rows.length + k,
-        ).map((index) => (
-          <div
-            key={`blank-${index}`}
-            className="grid gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)]"
-          >
+        {Array.from({ length: Math.max(0, LINE_ITEM_ROWS - rows.length) }, (_, k) => rows.length + k).map((index) => (
+          <div key={`blank-${index}`} className="grid gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)]">
             <Field
               label={`Line ${index + 1} description`}
               inputProps={{
@@ -139,10 +107,7 @@ export function EstimateForm({
             />
           </div>
         ))}
-        <FieldErrors
-          id={fields.lineItems.errorId}
-          errors={fields.lineItems.errors}
-        />
+        <FieldErrors id={fields.lineItems.errorId} errors={fields.lineItems.errors} />
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
@@ -177,11 +142,7 @@ export function EstimateForm({
           }}
           errors={fields.points.errors}
           errorId={fields.points.errorId}
-          help={
-            hasSong
-              ? "A share of the song's master royalties, proposed as a split when the project completes."
-              : "Only when the request names a song."
-          }
+          help={hasSong ? "A share of the song's master royalties, proposed as a split when the project completes." : "Only when the request names a song."}
         />
         <Field
           label="Offer expires on"

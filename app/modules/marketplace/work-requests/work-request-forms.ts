@@ -11,10 +11,7 @@ import { LIMITS, SERVICE_LABELS } from "../marketplace-rules";
  */
 
 /** The services in form order (from the labels: no database schema in the browser bundle). */
-export const SERVICES = Object.keys(SERVICE_LABELS) as [
-  MarketplaceService,
-  ...MarketplaceService[],
-];
+export const SERVICES = Object.keys(SERVICE_LABELS) as [MarketplaceService, ...MarketplaceService[]];
 
 export const SERVICE_OPTIONS = SERVICES.map((s) => ({
   value: s,
@@ -41,9 +38,7 @@ export function dollarsToCents(value: string | undefined): number | null {
 /** "2.5" (%) → 250 basis points; null for empty; NaN when not a percentage with at most two decimals. */
 export function percentToBps(value: string | undefined): number | null {
   if (!value) return null;
-  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(
-    value.trim().replace(/%$/, ""),
-  );
+  const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(value.trim().replace(/%$/, ""));
   if (!match) return Number.NaN;
   return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
 }
@@ -59,14 +54,8 @@ export const WorkRequestSchema = z.object({
   service: z.enum(SERVICES, { error: "Choose a service." }),
   description: z
     .string({ error: "Describe the work." })
-    .min(
-      LIMITS.descriptionMin,
-      `Describe the work in ${LIMITS.descriptionMin} to ${LIMITS.descriptionMax} characters.`,
-    )
-    .max(
-      LIMITS.descriptionMax,
-      `Describe the work in ${LIMITS.descriptionMin} to ${LIMITS.descriptionMax} characters.`,
-    ),
+    .min(LIMITS.descriptionMin, `Describe the work in ${LIMITS.descriptionMin} to ${LIMITS.descriptionMax} characters.`)
+    .max(LIMITS.descriptionMax, `Describe the work in ${LIMITS.descriptionMin} to ${LIMITS.descriptionMax} characters.`),
   referenceLinks: z
     .string()
     .max(LIMITS.links * (LIMITS.linkMax + 2), "Too many reference links.")
@@ -78,9 +67,7 @@ export const WorkRequestSchema = z.object({
       const field = amountField(v, BUDGET_MESSAGE);
       if ("error" in field) ctx.addIssue({ code: "custom", message: field.error });
     }),
-  deadline: z
-    .string({ error: "Enter the deadline as a date." })
-    .refine(isDate, "Enter the deadline as a date."),
+  deadline: z.string({ error: "Enter the deadline as a date." }).refine(isDate, "Enter the deadline as a date."),
   songId: z
     .string()
     .regex(/^\d{1,10}$/, "Choose one of your songs.")
@@ -90,13 +77,7 @@ export const WorkRequestSchema = z.object({
 export const LINE_ITEM_ROWS = 5;
 
 const LineItemSchema = z.object({
-  description: z
-    .string()
-    .max(
-      LIMITS.lineItemDescriptionMax,
-      `At most ${LIMITS.lineItemDescriptionMax} characters.`,
-    )
-    .optional(),
+  description: z.string().max(LIMITS.lineItemDescriptionMax, `At most ${LIMITS.lineItemDescriptionMax} characters.`).optional(),
   amount: z.string().max(20).optional(),
 });
 
@@ -108,26 +89,15 @@ export const EstimateSchema = z
       .number({ error: `Delivery takes 1 to ${LIMITS.deliveryDaysMax} days.` })
       .int(`Delivery takes 1 to ${LIMITS.deliveryDaysMax} days.`)
       .min(1, `Delivery takes 1 to ${LIMITS.deliveryDaysMax} days.`)
-      .max(
-        LIMITS.deliveryDaysMax,
-        `Delivery takes 1 to ${LIMITS.deliveryDaysMax} days.`,
-      ),
+      .max(LIMITS.deliveryDaysMax, `Delivery takes 1 to ${LIMITS.deliveryDaysMax} days.`),
     revisionsIncluded: z
       .number({ error: `Include 0 to ${LIMITS.revisionsMax} revisions.` })
       .int(`Include 0 to ${LIMITS.revisionsMax} revisions.`)
       .min(0, `Include 0 to ${LIMITS.revisionsMax} revisions.`)
-      .max(
-        LIMITS.revisionsMax,
-        `Include 0 to ${LIMITS.revisionsMax} revisions.`,
-      ),
+      .max(LIMITS.revisionsMax, `Include 0 to ${LIMITS.revisionsMax} revisions.`),
     points: z.string().max(10).optional(),
-    expiresAt: z
-      .string({ error: "Enter the expiry date." })
-      .refine(isDate, "Enter the expiry date."),
-    note: z
-      .string()
-      .max(LIMITS.noteMax, `The note is at most ${LIMITS.noteMax} characters.`)
-      .optional(),
+    expiresAt: z.string({ error: "Enter the expiry date." }).refine(isDate, "Enter the expiry date."),
+    note: z.string().max(LIMITS.noteMax, `The note is at most ${LIMITS.noteMax} characters.`).optional(),
   })
   .superRefine((value, ctx) => {
     let filled = 0;
@@ -155,15 +125,11 @@ export const EstimateSchema = z
         message: "Add at least one line item.",
       });
     const bps = percentToBps(value.points);
-    if (
-      bps !== null &&
-      (!Number.isInteger(bps) || bps < 1 || bps > LIMITS.pointsMaxBps)
-    ) {
+    if (bps !== null && (!Number.isInteger(bps) || bps < 1 || bps > LIMITS.pointsMaxBps)) {
       ctx.addIssue({
         code: "custom",
         path: ["points"],
-        message:
-          "Points are 0.01% to 50% of the song's master royalties, or empty.",
+        message: "Points are 0.01% to 50% of the song's master royalties, or empty.",
       });
     }
   });
@@ -201,14 +167,8 @@ export const AnswerSchema = z.discriminatedUnion("intent", [
     estimateId: z.string().regex(/^\d{1,10}$/),
     note: z
       .string({ error: "Say what should change." })
-      .min(
-        LIMITS.reasonMin,
-        `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`,
-      )
-      .max(
-        LIMITS.noteMax,
-        `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`,
-      ),
+      .min(LIMITS.reasonMin, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`)
+      .max(LIMITS.noteMax, `Say what should change (${LIMITS.reasonMin} to ${LIMITS.noteMax} characters).`),
   }),
 ]);
 

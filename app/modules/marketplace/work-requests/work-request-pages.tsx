@@ -1,24 +1,10 @@
-import {
-  getFormProps,
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { FilterForm } from "~/components/filter-form";
 import { DateTime, Money } from "~/components/formatting";
-import {
-  Field,
-  FormAlert,
-  SelectField,
-  SubmitButton,
-  TextareaField,
-  useFormResetKey,
-} from "~/components/forms";
+import { Field, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag, statusStyle } from "~/components/status-tag";
@@ -37,32 +23,14 @@ type Reply = { intent: string; result: SubmissionResult<string[]> } | undefined;
 
 const card = "rounded-xl border border-stone-200 bg-white p-5 shadow-sm sm:p-6";
 const linkClass = "font-medium text-brand-800 underline";
-const STATUSES = [
-  "pending",
-  "awaiting_approval",
-  "revision_requested",
-  "accepted",
-  "declined",
-  "canceled",
-] as const;
-const statusOptions = [
-  { value: "", label: "Any status" },
-  ...STATUSES.map((s) => ({ value: s, label: statusStyle(s).label })),
-];
+const STATUSES = ["pending", "awaiting_approval", "revision_requested", "accepted", "declined", "canceled"] as const;
+const statusOptions = [{ value: "", label: "Any status" }, ...STATUSES.map((s) => ({ value: s, label: statusStyle(s).label }))];
 
-function PageHeader({
-  title,
-  children,
-}: {
-  title: ReactNode;
-  children?: ReactNode;
-}) {
+function PageHeader({ title, children }: { title: ReactNode; children?: ReactNode }) {
   return (
     <header>
       <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-      {children ? (
-        <div className="mt-1 text-sm text-stone-600">{children}</div>
-      ) : null}
+      {children ? <div className="mt-1 text-sm text-stone-600">{children}</div> : null}
     </header>
   );
 }
@@ -82,13 +50,7 @@ export interface CreatePageData {
   songs: Array<{ id: number; label: string }>;
 }
 
-export function CreateWorkRequestPage({
-  data,
-  reply,
-}: {
-  data: CreatePageData;
-  reply: Reply;
-}) {
+export function CreateWorkRequestPage({ data, reply }: { data: CreatePageData; reply: Reply }) {
   const [form, fields] = useForm({
     id: "work-request-form",
     lastResult: reply?.result,
@@ -114,10 +76,7 @@ export function CreateWorkRequestPage({
             <SelectField
               label="Service"
               selectProps={getSelectProps(fields.service)}
-              options={[
-                { value: "", label: "Choose a service" },
-                ...SERVICE_OPTIONS,
-              ]}
+              options={[{ value: "", label: "Choose a service" }, ...SERVICE_OPTIONS]}
               errors={fields.service.errors}
               errorId={fields.service.errorId}
             />
@@ -168,9 +127,7 @@ export function CreateWorkRequestPage({
               options={[
                 {
                   value: "",
-                  label: data.songs.length
-                    ? "No song"
-                    : "You have no songs yet",
+                  label: data.songs.length ? "No song" : "You have no songs yet",
                 },
                 ...data.songs.map((s) => ({
                   value: String(s.id),
@@ -182,9 +139,7 @@ export function CreateWorkRequestPage({
               help="One of your songs the work is for; the provider may then offer points on it."
             />
             <div className="flex justify-end sm:[&>*]:w-auto">
-              <SubmitButton pendingLabel="Sending…">
-                Send work request
-              </SubmitButton>
+              <SubmitButton pendingLabel="Sending…">Send work request</SubmitButton>
             </div>
           </Form>
         </section>
@@ -215,10 +170,7 @@ interface ListData {
   pageCount: number;
 }
 
-function listColumns(
-  base: string,
-  who: "client" | "provider" | "both",
-): Array<DataColumn<ListRow>> {
+function listColumns(base: string, who: "client" | "provider" | "both"): Array<DataColumn<ListRow>> {
   return [
     {
       key: "id",
@@ -263,8 +215,7 @@ function listColumns(
       key: "estimate",
       header: "Estimate",
       align: "right",
-      cell: (r) =>
-        r.estimateCents === null ? "—" : <Money cents={r.estimateCents} />,
+      cell: (r) => (r.estimateCents === null ? "—" : <Money cents={r.estimateCents} />),
     },
     {
       key: "deadline",
@@ -302,8 +253,7 @@ export function MemberWorkRequestsPage({
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title="Work Requests">
-        Requests you sent to providers, and requests clients sent to your
-        profiles. Find a provider in the{" "}
+        Requests you sent to providers, and requests clients sent to your profiles. Find a provider in the{" "}
         <Link to={`${base}/audio-engineers`} className={linkClass}>
           directories
         </Link>{" "}
@@ -315,34 +265,16 @@ export function MemberWorkRequestsPage({
           {tab("received", "Received")}
         </nav>
         <Form method="get" className="flex items-end gap-2">
-          <input
-            type="hidden"
-            name="as"
-            value={data.view === "received" ? "provider" : "client"}
-          />
-          <SelectField
-            label="Status"
-            selectProps={{ name: "status", defaultValue: data.status }}
-            options={statusOptions}
-          />
-          <button
-            type="submit"
-            className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-semibold"
-          >
+          <input type="hidden" name="as" value={data.view === "received" ? "provider" : "client"} />
+          <SelectField label="Status" selectProps={{ name: "status", defaultValue: data.status }} options={statusOptions} />
+          <button type="submit" className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm font-semibold">
             Filter
           </button>
         </Form>
       </div>
       <DataTable
-        caption={
-          data.view === "sent"
-            ? "Work requests you sent"
-            : "Work requests you received"
-        }
-        columns={listColumns(
-          base,
-          data.view === "sent" ? "client" : "provider",
-        )}
+        caption={data.view === "sent" ? "Work requests you sent" : "Work requests you received"}
+        columns={listColumns(base, data.view === "sent" ? "client" : "provider")}
         rows={data.list.rows}
         rowKey={(r) => r.id}
         empty={
@@ -352,11 +284,7 @@ export function MemberWorkRequestsPage({
             filtered={Boolean(data.status)}
             noMatch="No work requests have this status."
             noMatchHint="Try another status"
-            empty={
-              data.view === "sent"
-                ? "You have not asked anyone for work yet."
-                : "No one has asked your profiles for work yet."
-            }
+            empty={data.view === "sent" ? "You have not asked anyone for work yet." : "No one has asked your profiles for work yet."}
           />
         }
       />
@@ -382,14 +310,8 @@ export function AdminWorkRequestsPage({
   const { filters } = data;
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
-      <PageHeader title="Work Requests">
-        Every work request between members. Administrators act on projects;
-        requests are read-only here.
-      </PageHeader>
-      <FilterForm
-        label="Filter work requests"
-        clear={Boolean(filters.status || filters.service || filters.q)}
-      >
+      <PageHeader title="Work Requests">Every work request between members. Administrators act on projects; requests are read-only here.</PageHeader>
+      <FilterForm label="Filter work requests" clear={Boolean(filters.status || filters.service || filters.q)}>
         <div className="min-w-56 flex-[2]">
           <Field
             label="Search"
@@ -401,11 +323,7 @@ export function AdminWorkRequestsPage({
             }}
           />
         </div>
-        <SelectField
-          label="Status"
-          selectProps={{ name: "status", defaultValue: filters.status }}
-          options={statusOptions}
-        />
+        <SelectField label="Status" selectProps={{ name: "status", defaultValue: filters.status }} options={statusOptions} />
         <SelectField
           label="Service"
           selectProps={{ name: "service", defaultValue: filters.service }}
@@ -511,11 +429,7 @@ function RequestSummary({ data }: { data: RequestPageData }) {
         <dt className="text-stone-600">Client</dt>
         <dd>{data.role === "client" ? "You" : data.client.name}</dd>
         <dt className="text-stone-600">Provider</dt>
-        <dd>
-          {data.role === "provider"
-            ? `${data.provider.name} (your profile)`
-            : data.provider.name}
-        </dd>
+        <dd>{data.role === "provider" ? `${data.provider.name} (your profile)` : data.provider.name}</dd>
         <dt className="text-stone-600">Budget</dt>
         <dd className="tabular-nums">
           <Money cents={r.budgetCents} />
@@ -534,23 +448,14 @@ function RequestSummary({ data }: { data: RequestPageData }) {
         </dd>
       </dl>
       <h2 className="mt-4 text-sm font-semibold text-stone-800">Description</h2>
-      <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-900">
-        {r.description}
-      </p>
+      <p className="mt-1 text-sm whitespace-pre-wrap break-words text-stone-900">{r.description}</p>
       {r.referenceLinks.length ? (
         <>
-          <h2 className="mt-4 text-sm font-semibold text-stone-800">
-            Reference links
-          </h2>
+          <h2 className="mt-4 text-sm font-semibold text-stone-800">Reference links</h2>
           <ul className="mt-1 space-y-1 text-sm">
             {r.referenceLinks.map((l) => (
               <li key={l}>
-                <a
-                  href={l}
-                  target="_blank"
-                  rel="nofollow noopener noreferrer ugc"
-                  className={`${linkClass} break-all`}
-                >
+                <a href={l} target="_blank" rel="nofollow noopener noreferrer ugc" className={`${linkClass} break-all`}>
                   {l}
                 </a>
               </li>
@@ -565,53 +470,27 @@ function RequestSummary({ data }: { data: RequestPageData }) {
 function ProjectNotice({ data }: { data: RequestPageData }) {
   if (!data.project) return null;
   return (
-    <p
-      role="status"
-      className="rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900"
-    >
+    <p role="status" className="rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm text-green-900">
       The estimate was accepted: project #{data.project.id} is open.{" "}
-      <Link
-        to={`${data.base}/project/${data.project.id}`}
-        className={linkClass}
-      >
+      <Link to={`${data.base}/project/${data.project.id}`} className={linkClass}>
         Open project #{data.project.id}
       </Link>
     </p>
   );
 }
 
-export function WorkRequestPage({
-  data,
-  messages,
-  reply,
-}: {
-  data: RequestPageData;
-  messages: ThreadMessage[];
-  reply: Reply;
-}) {
+export function WorkRequestPage({ data, messages, reply }: { data: RequestPageData; messages: ThreadMessage[]; reply: Reply }) {
   const r = data.request;
   const latest = data.estimates[0] ?? null;
   const estimatePath = `${data.base}/work-request/estimate/${r.id}`;
-  const cancellable =
-    data.canAct &&
-    data.role === "client" &&
-    ["pending", "awaiting_approval", "revision_requested"].includes(r.status);
-  const cancelErrors =
-    reply?.intent === "cancel" ? reply.result.error?.[""] : undefined;
+  const cancellable = data.canAct && data.role === "client" && ["pending", "awaiting_approval", "revision_requested"].includes(r.status);
+  const cancelErrors = reply?.intent === "cancel" ? reply.result.error?.[""] : undefined;
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title={`Work request #${r.id}`}>
-        {r.serviceLabel} ·{" "}
-        {data.role === "client"
-          ? `to ${data.provider.name}`
-          : `from ${data.client.name}`}{" "}
-        ·{" "}
+        {r.serviceLabel} · {data.role === "client" ? `to ${data.provider.name}` : `from ${data.client.name}`} ·{" "}
         <Link
-          to={
-            data.area === "admin"
-              ? "/admin/work-requests"
-              : `${data.base}/work-requests${data.role === "provider" ? "?as=provider" : ""}`
-          }
+          to={data.area === "admin" ? "/admin/work-requests" : `${data.base}/work-requests${data.role === "provider" ? "?as=provider" : ""}`}
           className={linkClass}
         >
           All work requests
@@ -628,34 +507,18 @@ export function WorkRequestPage({
             <span>
               Version {latest.version}: <Money cents={latest.totalCents} />, delivery in {latest.deliveryDays} days
             </span>
-            <StatusTag
-              status={latest.expired ? "expired" : latest.status}
-              label={latest.expired ? "Expired" : undefined}
-            />
+            <StatusTag status={latest.expired ? "expired" : latest.status} label={latest.expired ? "Expired" : undefined} />
           </p>
         ) : (
-          <p className="mt-2 text-sm text-stone-700">
-            {data.role === "provider"
-              ? "The client waits for your estimate."
-              : "No estimate yet."}
-          </p>
+          <p className="mt-2 text-sm text-stone-700">{data.role === "provider" ? "The client waits for your estimate." : "No estimate yet."}</p>
         )}
         <p className="mt-3">
-          <Link
-            to={estimatePath}
-            className="inline-flex items-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
-          >
-            {data.canAct &&
-            data.role === "provider" &&
-            ["pending", "awaiting_approval", "revision_requested"].includes(
-              r.status,
-            )
+          <Link to={estimatePath} className="inline-flex items-center rounded-md bg-brand-900 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800">
+            {data.canAct && data.role === "provider" && ["pending", "awaiting_approval", "revision_requested"].includes(r.status)
               ? latest
                 ? "Revise the estimate"
                 : "Send an estimate"
-              : data.canAct &&
-                  data.role === "client" &&
-                  latest?.status === "awaiting_approval"
+              : data.canAct && data.role === "client" && latest?.status === "awaiting_approval"
                 ? "Review the estimate"
                 : "Estimate history"}
           </Link>
@@ -663,14 +526,8 @@ export function WorkRequestPage({
       </section>
       {cancellable && (
         <section aria-label="Cancel the request" className={card}>
-          <Form
-            method="post"
-            className="flex flex-wrap items-center justify-between gap-3"
-          >
-            <p className="text-sm text-stone-700">
-              Changed your mind? Canceling closes the request and any waiting
-              estimate.
-            </p>
+          <Form method="post" className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-stone-700">Changed your mind? Canceling closes the request and any waiting estimate.</p>
             {cancelErrors?.length ? (
               <p role="alert" className="text-sm text-red-700">
                 {cancelErrors.join(" ")}
@@ -690,10 +547,7 @@ export function WorkRequestPage({
       {data.area === "admin" && data.role !== "admin" ? (
         <p className="text-sm text-stone-600">
           You are a party to this request: answer it in{" "}
-          <Link
-            to={`/member/${data.viewerId}/work-request/${r.id}`}
-            className={linkClass}
-          >
+          <Link to={`/member/${data.viewerId}/work-request/${r.id}`} className={linkClass}>
             your member area
           </Link>
           .
@@ -723,17 +577,10 @@ function EstimateCard({
   children?: ReactNode;
 }) {
   return (
-    <article
-      id={`estimate-v${e.version}`}
-      aria-label={`Estimate version ${e.version}`}
-      className={card}
-    >
+    <article id={`estimate-v${e.version}`} aria-label={`Estimate version ${e.version}`} className={card}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="font-semibold">Version {e.version}</h3>
-        <StatusTag
-          status={e.expired ? "expired" : e.status}
-          label={e.expired ? "Expired" : undefined}
-        />
+        <StatusTag status={e.expired ? "expired" : e.status} label={e.expired ? "Expired" : undefined} />
       </div>
       <table className="mt-3 w-full text-sm">
         <caption className="sr-only">Line items of version {e.version}</caption>
@@ -770,16 +617,8 @@ function EstimateCard({
           <DateTime iso={e.expiresAt} withTime />
         </dd>
       </dl>
-      {e.note ? (
-        <p className="mt-3 text-sm whitespace-pre-wrap break-words text-stone-800">
-          Note: {e.note}
-        </p>
-      ) : null}
-      {e.responseNote ? (
-        <p className="mt-2 text-sm whitespace-pre-wrap break-words text-stone-800">
-          Client's answer: {e.responseNote}
-        </p>
-      ) : null}
+      {e.note ? <p className="mt-3 text-sm whitespace-pre-wrap break-words text-stone-800">Note: {e.note}</p> : null}
+      {e.responseNote ? <p className="mt-2 text-sm whitespace-pre-wrap break-words text-stone-800">Client's answer: {e.responseNote}</p> : null}
       {children}
     </article>
   );
@@ -797,16 +636,14 @@ function ClientAnswer({ e, reply }: { e: EstimateView; reply: Reply }) {
     lastResult: reply?.intent === "decline" ? reply.result : undefined,
     shouldValidate: "onSubmit",
   });
-  const acceptErrors =
-    reply?.intent === "accept" ? reply.result.error?.[""] : undefined;
+  const acceptErrors = reply?.intent === "accept" ? reply.result.error?.[""] : undefined;
   return (
     <div className="mt-4 space-y-4 border-t border-stone-200 pt-4">
       <Form method="post" className="space-y-2">
         <input type="hidden" name="estimateId" value={e.id} />
         {acceptErrors?.length ? <FormAlert errors={acceptErrors} /> : null}
         <p className="text-sm text-stone-700">
-          Accepting opens a project for <Money cents={e.totalCents} />; you fund
-          it before the work starts.
+          Accepting opens a project for <Money cents={e.totalCents} />; you fund it before the work starts.
         </p>
         <div className="sm:[&>*]:w-auto">
           <SubmitButton name="intent" value="accept" pendingLabel="Accepting…">
@@ -865,25 +702,15 @@ function ClientAnswer({ e, reply }: { e: EstimateView; reply: Reply }) {
   );
 }
 
-export function EstimatePage({
-  data,
-  reply,
-}: {
-  data: RequestPageData;
-  reply: Reply;
-}) {
+export function EstimatePage({ data, reply }: { data: RequestPageData; reply: Reply }) {
   const r = data.request;
   const latest = data.estimates[0] ?? null;
-  const providerMayEstimate =
-    data.canAct &&
-    data.role === "provider" &&
-    ["pending", "awaiting_approval", "revision_requested"].includes(r.status);
+  const providerMayEstimate = data.canAct && data.role === "provider" && ["pending", "awaiting_approval", "revision_requested"].includes(r.status);
   const resetKey = useFormResetKey();
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
       <PageHeader title={`Estimate for work request #${r.id}`}>
-        {SERVICE_LABELS[r.service as keyof typeof SERVICE_LABELS] ??
-          r.serviceLabel}{" "}
+        {SERVICE_LABELS[r.service as keyof typeof SERVICE_LABELS] ?? r.serviceLabel}{" "}
         {r.song ? (
           <>
             {" "}
@@ -902,16 +729,12 @@ export function EstimatePage({
             {latest ? "Send a revised estimate" : "Send an estimate"}
           </h2>
           {r.status === "revision_requested" && latest?.responseNote ? (
-            <p className="mt-1 text-sm text-stone-700">
-              The client asked: {latest.responseNote}
-            </p>
+            <p className="mt-1 text-sm text-stone-700">The client asked: {latest.responseNote}</p>
           ) : null}
           <div className="mt-4">
             <EstimateForm
               key={`estimate-${resetKey}`}
-              lastResult={
-                reply?.intent === "estimate" ? reply.result : undefined
-              }
+              lastResult={reply?.intent === "estimate" ? reply.result : undefined}
               revising={Boolean(latest)}
               hasSong={r.songId !== null}
               previous={latest}
@@ -924,18 +747,11 @@ export function EstimatePage({
           {data.estimates.length > 1 ? "Versions, newest first" : "Estimate"}
         </h2>
         {data.estimates.length === 0 ? (
-          <p className="text-sm text-stone-600">
-            {data.role === "provider"
-              ? "No estimate sent yet."
-              : "The provider has not sent an estimate yet."}
-          </p>
+          <p className="text-sm text-stone-600">{data.role === "provider" ? "No estimate sent yet." : "The provider has not sent an estimate yet."}</p>
         ) : (
           data.estimates.map((e) => (
             <EstimateCard key={e.id} e={e} songTitle={r.song?.title}>
-              {data.canAct &&
-              data.role === "client" &&
-              e.status === "awaiting_approval" &&
-              !e.expired ? (
+              {data.canAct && data.role === "client" && e.status === "awaiting_approval" && !e.expired ? (
                 <ClientAnswer key={resetKey} e={e} reply={reply} />
               ) : null}
             </EstimateCard>

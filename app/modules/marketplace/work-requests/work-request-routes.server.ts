@@ -2,46 +2,18 @@ import type { SubmissionResult } from "@conform-to/react";
 import { and, asc, eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { db } from "~/db/client.server";
-import {
-  profiles,
-  songs,
-  workRequestStatuses,
-  type ProfileType,
-  type User,
-} from "~/db/schema";
-import {
-  idOr404,
-  notFound,
-  parseId,
-  requireAdminUser,
-  requireMemberAreaAccess,
-} from "~/modules/accounts/guards.server";
-import {
-  redirectAfterSuccess,
-  redirectWithFlash,
-} from "~/modules/flash/flash.server";
+import { profiles, songs, workRequestStatuses, type ProfileType, type User } from "~/db/schema";
+import { idOr404, notFound, parseId, requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
+import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { formatCents } from "~/modules/ledger/money";
-import {
-  PROFILE_TYPE_INFO,
-  PROVIDER_TYPES,
-} from "~/modules/profiles/profile-types";
+import { PROFILE_TYPE_INFO, PROVIDER_TYPES } from "~/modules/profiles/profile-types";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import type { RouteArgs } from "~/request-context";
 import type { MarketplaceActor } from "../access.server";
-import {
-  acceptEstimate,
-  declineEstimate,
-  requestEstimateRevision,
-  reviseEstimate,
-  sendEstimate,
-} from "../estimates.server";
+import { acceptEstimate, declineEstimate, requestEstimateRevision, reviseEstimate, sendEstimate } from "../estimates.server";
 import { MarketplaceError } from "../marketplace-errors";
 import { SERVICE_LABELS } from "../marketplace-rules";
-import {
-  MESSAGE_INTENT,
-  MessageFormSchema,
-  messagesForPage,
-} from "../messages/message-thread";
+import { MESSAGE_INTENT, MessageFormSchema, messagesForPage } from "../messages/message-thread";
 import { listMessages, postMessage } from "../messages.server";
 import {
   adminListWorkRequests,
@@ -53,15 +25,7 @@ import {
   type WorkRequestDetail,
   type WorkRequestListRow,
 } from "../work-requests.server";
-import {
-  AnswerSchema,
-  CancelSchema,
-  dollarsToCents,
-  EstimateSchema,
-  estimateInputOf,
-  FIELD_OF_SERVICE,
-  WorkRequestSchema,
-} from "./work-request-forms";
+import { AnswerSchema, CancelSchema, dollarsToCents, EstimateSchema, estimateInputOf, FIELD_OF_SERVICE, WorkRequestSchema } from "./work-request-forms";
 
 /**
  * Loaders and actions of the work request pages, shared by the member and admin route modules:
@@ -73,17 +37,11 @@ import {
 
 export type Area = "member" | "admin";
 
-export const basePath = (area: Area, memberId?: number) =>
-  area === "admin" ? "/admin" : `/member/${memberId}`;
+export const basePath = (area: Area, memberId?: number) => (area === "admin" ? "/admin" : `/member/${memberId}`);
 
 function guard(args: RouteArgs, area: Area): { user: User; memberId?: number } {
-  if (area === "admin")
-    return { user: requireAdminUser(args.request, args.context).user };
-  const { user, memberId } = requireMemberAreaAccess(
-    args.request,
-    args.context,
-    args.params.memberId,
-  );
+  if (area === "admin") return { user: requireAdminUser(args.request, args.context).user };
+  const { user, memberId } = requireMemberAreaAccess(args.request, args.context, args.params.memberId);
   return { user, memberId };
 }
 
@@ -95,37 +53,23 @@ export type ActionReply = {
 function refused(
   error: unknown,
   intent: string,
-  reply: (options?: {
-    formErrors?: string[];
-    fieldErrors?: Record<string, string[]>;
-  }) => SubmissionResult<string[]>,
+  reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>,
 ) {
   if (!(error instanceof MarketplaceError)) throw error;
   if (error.status === 404) throw notFound();
-  const field = error.field
-    ? (FIELD_OF_SERVICE[error.field] ?? error.field)
-    : undefined;
-  const result = field
-    ? reply({ fieldErrors: { [field]: [error.message] } })
-    : reply({ formErrors: [error.message] });
+  const field = error.field ? (FIELD_OF_SERVICE[error.field] ?? error.field) : undefined;
+  const result = field ? reply({ fieldErrors: { [field]: [error.message] } }) : reply({ formErrors: [error.message] });
   return data<ActionReply>({ intent, result }, { status: error.status });
 }
 
 /* ------------------------------------------------------------------ create-work-request */
 
 export function providerTypeOfDirectory(directory: string): ProfileType | null {
-  return (
-    PROVIDER_TYPES.find((t) => PROFILE_TYPE_INFO[t].directory === directory) ??
-    null
-  );
+  return PROVIDER_TYPES.find((t) => PROFILE_TYPE_INFO[t].directory === directory) ?? null;
 }
 
 /** The create-work-request page: the published provider profile (not the viewer's own) and the viewer's songs. Two statements. */
-export async function createWorkRequestLoader(
-  args: RouteArgs,
-  area: Area,
-  type: ProfileType,
-) {
+export async function createWorkRequestLoader(args: RouteArgs, area: Area, type: ProfileType) {
   const { user, memberId } = guard(args, area);
   const id = idOr404(args.params.id);
   const [[profile], ownSongs] = await Promise.all([
@@ -137,13 +81,7 @@ export async function createWorkRequestLoader(
         ownerId: profiles.ownerId,
       })
       .from(profiles)
-      .where(
-        and(
-          eq(profiles.id, id),
-          eq(profiles.type, type),
-          eq(profiles.status, "published"),
-        ),
-      ),
+      .where(and(eq(profiles.id, id), eq(profiles.type, type), eq(profiles.status, "published"))),
     db()
       .select({ id: songs.id, title: songs.title, artistName: profiles.name })
       .from(songs)
@@ -172,28 +110,16 @@ export async function createWorkRequestLoader(
   };
 }
 
-export async function createWorkRequestAction(
-  args: RouteArgs,
-  area: Area,
-  type: ProfileType,
-) {
+export async function createWorkRequestAction(args: RouteArgs, area: Area, type: ProfileType) {
   const { user, memberId } = guard(args, area);
   const id = parseId(args.params.id);
-  if (
-    id === null ||
-    !PROVIDER_TYPES.includes(type as (typeof PROVIDER_TYPES)[number])
-  )
-    throw notFound();
+  if (id === null || !PROVIDER_TYPES.includes(type as (typeof PROVIDER_TYPES)[number])) throw notFound();
   // In someone else's member area (an administrator visiting) nobody asks for work in their name.
   if (area === "member" && memberId !== user.id) throw notFound();
   const submission = parseForm(await readForm(args.request), {
     schema: WorkRequestSchema,
   });
-  if (submission.status !== "success")
-    return data<ActionReply>(
-      { intent: "create", result: submission.reply() },
-      { status: 400 },
-    );
+  if (submission.status !== "success") return data<ActionReply>({ intent: "create", result: submission.reply() }, { status: 400 });
   const v = submission.value;
   try {
     // The profile must be of the page's type: a musician's id under /studios is not found.
@@ -210,13 +136,10 @@ export async function createWorkRequestAction(
       deadline: v.deadline,
       songId: v.songId ? Number(v.songId) : null,
     });
-    return redirectWithFlash(
-      `${basePath(area, memberId)}/work-request/${created.id}`,
-      {
-        kind: "success",
-        message: `Work request #${created.id} was sent. You will be notified when the provider answers with an estimate.`,
-      },
-    );
+    return redirectWithFlash(`${basePath(area, memberId)}/work-request/${created.id}`, {
+      kind: "success",
+      message: `Work request #${created.id} was sent. You will be notified when the provider answers with an estimate.`,
+    });
   } catch (error) {
     return refused(error, "create", submission.reply);
   }
@@ -250,22 +173,12 @@ export async function memberListLoader(args: RouteArgs) {
   const as = url.searchParams.get("as");
   // Without a tab chosen, the list opens where something waits for the member: on Received when a request
   // sent to them waits for their estimate (one statement), else on Sent.
-  const view: "sent" | "received" =
-    as === "provider" ? "received" : as === "client" ? "sent" : (await hasReceivedWaiting(memberId!)) ? "received" : "sent";
+  const view: "sent" | "received" = as === "provider" ? "received" : as === "client" ? "sent" : (await hasReceivedWaiting(memberId!)) ? "received" : "sent";
   const status = url.searchParams.get("status") ?? "";
-  const validStatus = (workRequestStatuses as readonly string[]).includes(
-    status,
-  )
-    ? status
-    : "";
+  const validStatus = (workRequestStatuses as readonly string[]).includes(status) ? status : "";
   // An administrator visiting a member's area sees that member's lists (the service reads only the id).
   const owner: MarketplaceActor = { ...user, id: memberId! };
-  const list = await listMemberWorkRequests(
-    owner,
-    view === "sent" ? "client" : "provider",
-    pageParam(url.searchParams.get("page")),
-    validStatus || undefined,
-  );
+  const list = await listMemberWorkRequests(owner, view === "sent" ? "client" : "provider", pageParam(url.searchParams.get("page")), validStatus || undefined);
   return {
     memberId: memberId!,
     view,
@@ -321,15 +234,12 @@ function detailForPage(detail: WorkRequestDetail) {
       revisionsIncluded: e.revisionsIncluded,
       pointsBps: e.pointsBps,
       expiresAt: e.expiresAt.toISOString(),
-      expired:
-        e.status === "awaiting_approval" && e.expiresAt.getTime() <= Date.now(),
+      expired: e.status === "awaiting_approval" && e.expiresAt.getTime() <= Date.now(),
       note: e.note,
       responseNote: e.responseNote,
       createdAt: e.createdAt.toISOString(),
     })),
-    project: detail.project
-      ? { id: detail.project.id, status: detail.project.status }
-      : null,
+    project: detail.project ? { id: detail.project.id, status: detail.project.status } : null,
   };
 }
 
@@ -346,8 +256,7 @@ async function loadDetail(args: RouteArgs, area: Area) {
   try {
     const detail = await getWorkRequest(user, id);
     // Members act in their own area; administrators only read (they act on projects).
-    const canAct =
-      area === "member" && memberId === user.id && detail.role !== "admin";
+    const canAct = area === "member" && memberId === user.id && detail.role !== "admin";
     return {
       user,
       id,
@@ -361,8 +270,7 @@ async function loadDetail(args: RouteArgs, area: Area) {
       } satisfies WorkRequestPageData,
     };
   } catch (error) {
-    if (error instanceof MarketplaceError && error.status === 404)
-      throw notFound();
+    if (error instanceof MarketplaceError && error.status === 404) throw notFound();
     throw error;
   }
 }
@@ -389,35 +297,19 @@ export async function workRequestAction(args: RouteArgs) {
   const path = new URL(args.request.url).pathname;
   if (formData.get("intent") === MESSAGE_INTENT) {
     const submission = parseForm(formData, { schema: MessageFormSchema });
-    if (submission.status !== "success")
-      return data<ActionReply>(
-        { intent: MESSAGE_INTENT, result: submission.reply() },
-        { status: 400 },
-      );
+    if (submission.status !== "success") return data<ActionReply>({ intent: MESSAGE_INTENT, result: submission.reply() }, { status: 400 });
     try {
-      const message = await postMessage(
-        user,
-        { workRequestId: id },
-        submission.value.body,
-      );
+      const message = await postMessage(user, { workRequestId: id }, submission.value.body);
       return redirect(`${path}?done=m${message.id}#messages`);
     } catch (error) {
       return refused(error, MESSAGE_INTENT, submission.reply);
     }
   }
   const submission = parseForm(formData, { schema: CancelSchema });
-  if (submission.status !== "success")
-    return data<ActionReply>(
-      { intent: "cancel", result: submission.reply() },
-      { status: 400 },
-    );
+  if (submission.status !== "success") return data<ActionReply>({ intent: "cancel", result: submission.reply() }, { status: 400 });
   try {
     await cancelWorkRequest(user, id);
-    return redirectAfterSuccess(
-      path,
-      "canceled",
-      `Work request #${id} was canceled.`,
-    );
+    return redirectAfterSuccess(path, "canceled", `Work request #${id} was canceled.`);
   } catch (error) {
     return refused(error, "cancel", submission.reply);
   }
@@ -433,17 +325,12 @@ export async function estimateAction(args: RouteArgs) {
   const base = basePath("member", memberId);
   if (formData.get("intent") === "estimate") {
     const submission = parseForm(formData, { schema: EstimateSchema });
-    if (submission.status !== "success")
-      return data<ActionReply>(
-        { intent: "estimate", result: submission.reply() },
-        { status: 400 },
-      );
+    if (submission.status !== "success") return data<ActionReply>({ intent: "estimate", result: submission.reply() }, { status: 400 });
     try {
       // Its first estimate for a pending request; a new version otherwise (the service refuses the wrong one with 409).
       const { detail } = await loadDetail(args, "member");
       if (detail.role !== "provider") throw notFound();
-      const send =
-        detail.request.status === "pending" ? sendEstimate : reviseEstimate;
+      const send = detail.request.status === "pending" ? sendEstimate : reviseEstimate;
       const estimate = await send(user, id, estimateInputOf(submission.value));
       return redirectAfterSuccess(
         path,
@@ -456,11 +343,7 @@ export async function estimateAction(args: RouteArgs) {
   }
   const submission = parseForm(formData, { schema: AnswerSchema });
   const intent = String(formData.get("intent") ?? "answer");
-  if (submission.status !== "success")
-    return data<ActionReply>(
-      { intent, result: submission.reply() },
-      { status: 400 },
-    );
+  if (submission.status !== "success") return data<ActionReply>({ intent, result: submission.reply() }, { status: 400 });
   const v = submission.value;
   const estimateId = Number(v.estimateId);
   try {
@@ -476,18 +359,10 @@ export async function estimateAction(args: RouteArgs) {
     }
     if (v.intent === "decline") {
       await declineEstimate(user, estimateId, v.reason ?? "");
-      return redirectAfterSuccess(
-        path,
-        `d${estimateId}`,
-        "You declined the estimate; the work request is closed.",
-      );
+      return redirectAfterSuccess(path, `d${estimateId}`, "You declined the estimate; the work request is closed.");
     }
     await requestEstimateRevision(user, estimateId, v.note);
-    return redirectAfterSuccess(
-      path,
-      `r${estimateId}`,
-      "You asked for a revised estimate; the provider was notified.",
-    );
+    return redirectAfterSuccess(path, `r${estimateId}`, "You asked for a revised estimate; the provider was notified.");
   } catch (error) {
     return refused(error, v.intent, submission.reply);
   }

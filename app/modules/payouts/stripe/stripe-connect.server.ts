@@ -45,7 +45,8 @@ function appUrl(path: string): string {
 }
 
 export const memberRefreshPath = (memberId: number, accountId: string) => `/member/${memberId}/payment-account-stripe-refresh/${encodeURIComponent(accountId)}`;
-export const adminRefreshPath = (memberId: number, accountId: string) => `/admin/member/${memberId}/payment-account-stripe-refresh/${encodeURIComponent(accountId)}`;
+export const adminRefreshPath = (memberId: number, accountId: string) =>
+  `/admin/member/${memberId}/payment-account-stripe-refresh/${encodeURIComponent(accountId)}`;
 export const payoutsProviderPath = (memberId: number) => `/member/${memberId}/payouts-provider`;
 
 /** A Stripe failure as the page shows it: Stripe's own message for a request it refused, never a stack. */
@@ -75,7 +76,10 @@ export async function applyOnboardingStatus(stripeAccountId: string, status: Str
     .update(payoutAccounts)
     .set({
       stripeOnboardingStatus: status,
-      method: status === "complete" ? sql`case when ${payoutAccounts.stripeOnboardingStatus} <> 'complete' then 'stripe' else ${payoutAccounts.method} end` : sql`${payoutAccounts.method}`,
+      method:
+        status === "complete"
+          ? sql`case when ${payoutAccounts.stripeOnboardingStatus} <> 'complete' then 'stripe' else ${payoutAccounts.method} end`
+          : sql`${payoutAccounts.method}`,
       updatedAt: new Date(),
     })
     .where(eq(payoutAccounts.stripeAccountId, stripeAccountId))
@@ -104,7 +108,11 @@ export type OnboardingResult = { kind: "link"; url: string } | { kind: "complete
  * only when they have no payout account yet), then a fresh onboarding link, or nothing to do when the
  * account is complete (Stripe becomes their method again if they had switched to manual).
  */
-export async function startStripeOnboarding(actor: Pick<User, "id" | "email">, memberId: number, input: { country?: string | null } = {}): Promise<OnboardingResult> {
+export async function startStripeOnboarding(
+  actor: Pick<User, "id" | "email">,
+  memberId: number,
+  input: { country?: string | null } = {},
+): Promise<OnboardingResult> {
   if (actor.id !== memberId) throw new PayoutError(404, "This member does not exist.");
   const stripe = stripeClient();
   if (!stripe) throw new PayoutError(404, "Stripe payouts are not offered.");
@@ -134,7 +142,10 @@ export async function startStripeOnboarding(actor: Pick<User, "id" | "email">, m
     }
     const status = onboardingStatusOf(account);
     if (existing) {
-      await tx.update(payoutAccounts).set({ stripeAccountId: account.id, stripeOnboardingStatus: status, updatedAt: new Date() }).where(eq(payoutAccounts.id, existing.id));
+      await tx
+        .update(payoutAccounts)
+        .set({ stripeAccountId: account.id, stripeOnboardingStatus: status, updatedAt: new Date() })
+        .where(eq(payoutAccounts.id, existing.id));
     } else {
       await tx.insert(payoutAccounts).values({ userId: memberId, method: "stripe", country, stripeAccountId: account.id, stripeOnboardingStatus: status });
     }
@@ -142,7 +153,8 @@ export async function startStripeOnboarding(actor: Pick<User, "id" | "email">, m
   });
   const account = await accountOf(memberId);
   if (account?.stripeOnboardingStatus === "complete") {
-    if (account.method !== "stripe") await db().update(payoutAccounts).set({ method: "stripe", updatedAt: new Date() }).where(eq(payoutAccounts.id, account.id));
+    if (account.method !== "stripe")
+      await db().update(payoutAccounts).set({ method: "stripe", updatedAt: new Date() }).where(eq(payoutAccounts.id, account.id));
     return { kind: "complete", status: "complete" };
   }
   return { kind: "link", url: await onboardingLink(stripe, memberId, accountId) };
@@ -216,21 +228,27 @@ export type StripeMethodData = NonNullable<Awaited<ReturnType<typeof stripeMetho
 export async function payStripePayoutRequest(actor: Pick<User, "id" | "acctType">, requestId: number, now = new Date()): Promise<PayoutRequestView> {
   if (!isAdminAccount(actor)) throw new PayoutError(404, NO_REQUEST);
   if (!stripeClient()) throw new PayoutError(409, "Stripe payouts are not configured (STRIPE_SECRET_KEY): this request cannot be paid here.");
-  return payThroughProvider(actor.id, requestId, "stripe", (request, simulation, tx) => sendTransfer(request.id, request.userId, simulation.netCents, tx), { now });
+  return payThroughProvider(actor.id, requestId, "stripe", (request, simulation, tx) => sendTransfer(request.id, request.userId, simulation.netCents, tx), {
+    now,
+  });
 }
 
 async function sendTransfer(requestId: number, memberId: number, netCents: bigint, tx: Db): Promise<string> {
   const stripe = requireStripe();
   const account = await accountOf(memberId, tx);
   if (!account?.stripeAccountId) throw new PayoutError(409, "This member has no Stripe account: reject the request, or ask them to set Stripe up.");
-  if (account.stripeOnboardingStatus !== "complete") throw new PayoutError(409, "This member's Stripe onboarding is not complete: Stripe cannot receive the transfer yet.");
+  if (account.stripeOnboardingStatus !== "complete")
+    throw new PayoutError(409, "This member's Stripe onboarding is not complete: Stripe cannot receive the transfer yet.");
   const transferGroup = transferGroupFor(requestId);
   try {
     const made = await stripe.transfers.list({ transfer_group: transferGroup, limit: 1 });
     const earlier = made.data[0];
     if (earlier) {
       if (BigInt(earlier.amount) !== netCents || earlier.destination !== account.stripeAccountId) {
-        throw new PayoutError(409, `A transfer for this request already exists (${earlier.id}) with another amount or destination: check it in Stripe before paying.`);
+        throw new PayoutError(
+          409,
+          `A transfer for this request already exists (${earlier.id}) with another amount or destination: check it in Stripe before paying.`,
+        );
       }
       return earlier.id;
     }

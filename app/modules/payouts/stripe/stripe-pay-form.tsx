@@ -14,7 +14,9 @@ export function StripePayForm({ requestId, netLabel, lastResult }: { requestId: 
     <Form method="post" aria-label={`Pay request #${requestId} through Stripe`} className="space-y-3" {...getFormProps(form)}>
       <input type="hidden" name="requestId" value={requestId} />
       <FormAlert id={form.errorId} errors={form.errors} />
-      <p className="text-sm text-stone-600">Sends {netLabel} to the member's Stripe account by a Stripe transfer; the transfer id is recorded as the reference.</p>
+      <p className="text-sm text-stone-600">
+        Sends {netLabel} to the member's Stripe account by a Stripe transfer; the transfer id is recorded as the reference.
+      </p>
       <SubmitButton
         name="intent"
         value="pay-stripe"

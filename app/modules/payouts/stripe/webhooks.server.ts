@@ -57,7 +57,13 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   return json(200, { received: true, duplicate: outcome === "duplicate" });
 }
 
-const HANDLED_TYPES = new Set(["account.updated", "transfer.created", "transfer.reversed", "checkout.session.completed", "checkout.session.async_payment_succeeded"]);
+const HANDLED_TYPES = new Set([
+  "account.updated",
+  "transfer.created",
+  "transfer.reversed",
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+]);
 
 /** Why a verified event cannot be handled (it would throw deep inside a handler: a 500 Stripe retries for days), or null. */
 function malformedEvent(event: unknown): string | null {
@@ -80,7 +86,11 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
   const funded: Project[] = [];
   // A payment its project can no longer take is refunded by a job enqueued in this transaction.
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
-    const inserted = await tx.insert(stripeWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeWebhookEvents.id });
+    const inserted = await tx
+      .insert(stripeWebhookEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: stripeWebhookEvents.id });
     if (inserted.length === 0) return "duplicate";
     switch (event.type) {
       case "account.updated": {
@@ -130,7 +140,10 @@ async function recordTransfer(tx: Db, transfer: Stripe.Transfer, notices: Notice
       requestId,
       "stripe",
       async (request, simulation, inner) => {
-        const [account] = await inner.select({ stripeAccountId: payoutAccounts.stripeAccountId }).from(payoutAccounts).where(eq(payoutAccounts.userId, request.userId));
+        const [account] = await inner
+          .select({ stripeAccountId: payoutAccounts.stripeAccountId })
+          .from(payoutAccounts)
+          .where(eq(payoutAccounts.userId, request.userId));
         const destination = typeof transfer.destination === "string" ? transfer.destination : transfer.destination?.id;
         if (!account?.stripeAccountId || destination !== account.stripeAccountId || BigInt(transfer.amount) !== simulation.netCents) {
           throw new PayoutError(409, "The transfer does not match the request.");
@@ -153,7 +166,8 @@ async function recordTransfer(tx: Db, transfer: Stripe.Transfer, notices: Notice
     // Already recorded (the usual case: the administrator's payment committed it), decided otherwise, or not ours.
     if (error instanceof PayoutError) {
       if (error.status !== 409 && error.status !== 404) throw error;
-      if (error.message === "The transfer does not match the request.") console.error(`[stripe] transfer ${transfer.id} does not match payout request #${requestId}; not recorded`);
+      if (error.message === "The transfer does not match the request.")
+        console.error(`[stripe] transfer ${transfer.id} does not match payout request #${requestId}; not recorded`);
       return;
     }
     throw error;
