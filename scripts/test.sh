@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: installs what the tests need on a fresh machine, then typecheck, lint, Vitest and Playwright.
+# `npm test`: installs what the tests need on a fresh machine, then typecheck, lint, format check, knip, Vitest and Playwright.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +15,10 @@ if [ ! -d node_modules ]; then npm ci; fi
 echo "== typecheck"
 npm run typecheck
 
-echo "== lint (ESLint)"
+echo "== lint (ESLint), format (Prettier) and dead code (knip)"
 npm run lint
+npm run format:check
+npm run knip
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then ON="TEST_DATABASE_URL's server"; else ON="an embedded PostgreSQL for the run"; fi
 echo "== unit and service tests (on $ON)"
