@@ -322,15 +322,13 @@ export async function requestDeliveryRevision(actor: MarketplaceActor, id: numbe
       }
       throw await explainProject(tx, id, mayAct, "sent back for a revision");
     }
-    await tx
-      .insert(marketplaceMessages)
-      .values({
-        workRequestId: row.workRequestId,
-        projectId: row.id,
-        senderId: actor.id,
-        body: `Revision requested: ${text}`.slice(0, LIMITS.messageMax),
-        createdAt: now,
-      });
+    await tx.insert(marketplaceMessages).values({
+      workRequestId: row.workRequestId,
+      projectId: row.id,
+      senderId: actor.id,
+      body: `Revision requested: ${text}`.slice(0, LIMITS.messageMax),
+      createdAt: now,
+    });
     return row;
   });
   await notifyParties([project.providerOwnerId], actor.id, {
