@@ -190,7 +190,7 @@ describe("a payout request", () => {
       ["12.345", /such as 12\.34/],
       ["-12", /such as 12\.34/],
       ["1e3", /such as 12\.34/],
-      ["12,00", /such as 12\.34/],
+      ["12,00", /Use a point for cents, such as 10\.00/],
       ["", /such as 12\.34/],
       [undefined, /such as 12\.34/],
       ["0", /above zero/],
