@@ -94,7 +94,9 @@ test("a member sets up a bank transfer and a W-9 (errors beside each field first
   for (const [typed, message] of [
     ["100.01", "You can request at most $100.00, your available balance."],
     ["9.99", "The minimum payout is $10.00."],
-    ["12,34", "Enter an amount such as 12.34."],
+    // A comma that is not a thousands separator is refused, never read as a point or dropped (one money parser).
+    ["12,34", "Use a point for cents, such as 10.00: a comma only separates thousands, as in 1,000.00."],
+    ["12.345", "Enter an amount such as 12.34."],
   ] as const) {
     await amount.fill(typed);
     await page.getByRole("button", { name: "Request payout" }).click();
