@@ -42,6 +42,11 @@ describe("ticks", () => {
     expect(spacedTicks(months, 100, 56)).toEqual(months);
     expect(spacedTicks(months, 40, 56)).toEqual(["2026-01", "2026-03", "2026-05", "2026-07"]);
     expect(spacedTicks(months, 20, 56)).toEqual(["2026-01", "2026-05"]);
+    // 600 months on 218 px: keys a third of a pixel apart still get labels 72 px apart.
+    const decades = Array.from({ length: 600 }, (_, i) => String(i));
+    const shown = spacedTicks(decades, 218 / 599, 56).map(Number);
+    expect(shown.length).toBe(1 + Math.floor(599 / 198));
+    expect((shown[1]! - shown[0]!) * (218 / 599)).toBeGreaterThanOrEqual(56 + 16);
   });
 });
 

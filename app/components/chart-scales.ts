@@ -129,7 +129,8 @@ export function monthName(value: string, locale?: string): string {
  */
 export function spacedTicks<T>(keys: T[], spacingPx: number, labelPx: number): T[] {
   if (keys.length === 0) return [];
-  const every = Math.max(1, Math.ceil((labelPx + TICK_GAP_PX) / Math.max(1, spacingPx)));
+  // Keys can sit less than a pixel apart (decades of months on a phone): the spacing is not rounded up.
+  const every = spacingPx > 0 ? Math.max(1, Math.ceil((labelPx + TICK_GAP_PX) / spacingPx)) : keys.length;
   return keys.filter((_, i) => i % every === 0);
 }
 

@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useRef } from "react";
-import { useNavigation, useRevalidator } from "react-router";
+import { useFetchers, useNavigation, useRevalidator } from "react-router";
 import { useRealtimeEvent } from "./realtime";
 
 /**
- * A function that reloads the page's data (loaders), now or, while a navigation or a form submission is under
+ * A function that reloads the page's data (loaders), now or, while a navigation or a form submission (a fetcher's too) is under
  * way, once it has ended: starting one then would interrupt the page's own load, and with it the message
  * (flash) that load was bringing.
  */
 export function useRevalidateWhenIdle(): () => void {
   const revalidator = useRevalidator();
-  const busy = useNavigation().state !== "idle";
+  // A fetcher's form (an upload) counts too: its answer sets the flash cookie and then redirects, and a reload
+  // started in between would spend the message on the page being left.
+  const fetchers = useFetchers();
+  const busy = useNavigation().state !== "idle" || fetchers.some((f) => f.state !== "idle");
   const busyNow = useRef(busy);
   busyNow.current = busy;
   const waiting = useRef(false);

@@ -113,9 +113,8 @@ const columns: Array<DataColumn<SignatureRow>> = [
     key: "agent",
     header: "User agent",
     cell: (s) => (
-      <span className="line-clamp-2 max-w-xs text-xs break-words text-stone-600" title={s.userAgent ?? undefined}>
-        {s.userAgent || "–"}
-      </span>
+      // Shown whole (it is the evidence of what signed), broken anywhere so a long agent never widens a phone's card.
+      <span className="block max-w-xs text-xs wrap-anywhere text-stone-600">{s.userAgent || "–"}</span>
     ),
   },
 ];
