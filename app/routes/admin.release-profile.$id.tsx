@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { AdminReleaseProfilePage } from "~/modules/catalog/releases/release-pages";
+import { AdminReleaseProfilePage } from "~/modules/catalog/releases/pages/admin-release-profile-page";
 import { adminReleaseProfileAction, adminReleaseProfileLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/admin.release-profile.$id";
 
@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => adminReleaseProfileLoader(args
 
 export const action = (args: Route.ActionArgs) => adminReleaseProfileAction(args);
 
-export default AdminReleaseProfilePage;
+export default function AdminReleaseProfilePageRoute({ loaderData }: Route.ComponentProps) {
+  return <AdminReleaseProfilePage loaderData={loaderData} />;
+}

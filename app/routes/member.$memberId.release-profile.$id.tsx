@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberReleaseProfilePage } from "~/modules/catalog/releases/release-pages";
+import { MemberReleaseProfilePage } from "~/modules/catalog/releases/pages/member-release-profile-page";
 import { memberReleaseProfileAction, memberReleaseProfileLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/member.$memberId.release-profile.$id";
 
@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => memberReleaseProfileLoader(arg
 
 export const action = (args: Route.ActionArgs) => memberReleaseProfileAction(args);
 
-export default MemberReleaseProfilePage;
+export default function MemberReleaseProfilePageRoute({ loaderData }: Route.ComponentProps) {
+  return <MemberReleaseProfilePage loaderData={loaderData} />;
+}

@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberReleaseStatusPage } from "~/modules/catalog/releases/release-pages";
+import { MemberReleaseStatusPage } from "~/modules/catalog/releases/pages/member-release-status-page";
 import { memberReleaseStatusAction, memberReleaseStatusLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/member.$memberId.releases.$artistSlug.$releaseSlug";
 
@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => memberReleaseStatusLoader(args
 
 export const action = (args: Route.ActionArgs) => memberReleaseStatusAction(args);
 
-export default MemberReleaseStatusPage;
+export default function MemberReleaseStatusPageRoute({ loaderData }: Route.ComponentProps) {
+  return <MemberReleaseStatusPage loaderData={loaderData} />;
+}
