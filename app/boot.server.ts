@@ -10,6 +10,7 @@ import { describeStorage, parseStorageUrl } from "~/modules/storage/storage-url"
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 import { registerJobs } from "~/modules/jobs/registry.server";
+import { startCacheBus, stopCacheBus } from "~/modules/cache-bus/cache-bus.server";
 
 export interface BootResult {
   env: Env;
@@ -63,6 +64,8 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     }
     const database = await openDatabase(url);
     setDatabase(database);
+    // Every node drops a changed cache at once (decision 034); a single node has nobody to tell but costs one connection.
+    await startCacheBus(url);
     await migrateDatabase(database);
     if (embedded?.owned) {
       const moved = await moveOldDatabase(settings.DATA_DIR, database);
@@ -91,6 +94,7 @@ const CLOSE_WAIT_MS = 10_000;
 
 export async function shutdown(): Promise<void> {
   await stopJobWorkers();
+  await stopCacheBus();
   const database = currentDatabase();
   setDatabase(undefined);
   // pool.end() waits for queries still running (a long import's, given up on by stopJobWorkers): bounded, then the
