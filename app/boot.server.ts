@@ -72,10 +72,13 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
       if (moved) console.log(`[database] ${moved}`);
     }
     for (const note of oldDatabaseNotes(settings.DATA_DIR, Boolean(settings.DATABASE_URL))) console.log(`[database] ${note}`);
-    await seedReferenceDataOnFirstRun(database.db);
     const demoLogins: string[] = [];
+    // Nodes started together on a new database seed it once: the first holds the lock, the next finds it seeded.
+    await underBootLock(url, async () => {
+      await seedReferenceDataOnFirstRun(database.db);
+      if (settings.SEED_DEMO_DATA) await seedDemoDataOnFirstRun();
+    });
     if (settings.SEED_DEMO_DATA) {
-      await seedDemoDataOnFirstRun();
       demoLogins.push(
         ...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`),
       );
@@ -86,6 +89,20 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   } catch (error) {
     await shutdown().catch(() => {});
     throw error;
+  }
+}
+
+/** Runs `work` holding a session advisory lock of its own connection (as migrations do, with another key). */
+async function underBootLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(727002)");
+    return await work();
+  } finally {
+    await client.query("select pg_advisory_unlock(727002)").catch(() => {});
+    await client.end();
   }
 }
 
