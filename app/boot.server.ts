@@ -10,6 +10,7 @@ import { describeStorage, parseStorageUrl } from "~/modules/storage/storage-url"
 import { seedReferenceDataOnFirstRun } from "~/modules/reference/reference-seed.server";
 import { startJobWorkers, stopJobWorkers } from "~/modules/jobs/queue.server";
 import { registerJobs } from "~/modules/jobs/registry.server";
+import { startCacheBus, stopCacheBus } from "~/modules/cache-bus/cache-bus.server";
 
 export interface BootResult {
   env: Env;
@@ -63,16 +64,21 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     }
     const database = await openDatabase(url);
     setDatabase(database);
+    // Every node drops a changed cache at once (decision 034); a single node has nobody to tell but costs one connection.
+    await startCacheBus(url);
     await migrateDatabase(database);
     if (embedded?.owned) {
       const moved = await moveOldDatabase(settings.DATA_DIR, database);
       if (moved) console.log(`[database] ${moved}`);
     }
     for (const note of oldDatabaseNotes(settings.DATA_DIR, Boolean(settings.DATABASE_URL))) console.log(`[database] ${note}`);
-    await seedReferenceDataOnFirstRun(database.db);
     const demoLogins: string[] = [];
+    // Nodes started together on a new database seed it once: the first holds the lock, the next finds it seeded.
+    await underBootLock(url, async () => {
+      await seedReferenceDataOnFirstRun(database.db);
+      if (settings.SEED_DEMO_DATA) await seedDemoDataOnFirstRun();
+    });
     if (settings.SEED_DEMO_DATA) {
-      await seedDemoDataOnFirstRun();
       demoLogins.push(
         ...DEMO_USERS.map((u) => `${u.email} (${u.acctType === 2 ? "admin" : u.signs ? "member" : "member who has not signed the legal documents"})`),
       );
@@ -86,11 +92,26 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
   }
 }
 
+/** Runs `work` holding a session advisory lock of its own connection (as migrations do, with another key). */
+async function underBootLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(727002)");
+    return await work();
+  } finally {
+    await client.query("select pg_advisory_unlock(727002)").catch(() => {});
+    await client.end();
+  }
+}
+
 /** How long closing the pool may wait for queries still running before the process goes on without them. */
 const CLOSE_WAIT_MS = 10_000;
 
 export async function shutdown(): Promise<void> {
   await stopJobWorkers();
+  await stopCacheBus();
   const database = currentDatabase();
   setDatabase(undefined);
   // pool.end() waits for queries still running (a long import's, given up on by stopJobWorkers): bounded, then the

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { useTestSettings } from "../setup/settings";
+import { deliverQueuedMail } from "./mail";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -15,7 +16,6 @@ export interface ReceivedMail {
 /** A real SMTP listener on a free port; the app sends to it through SMTP_URL. */
 export async function startSmtpListener() {
   const received: ReceivedMail[] = [];
-  const waiters: Array<{ to: string; resolve: (m: ReceivedMail) => void }> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
@@ -32,10 +32,6 @@ export async function startSmtpListener() {
             replyTo: (parsed.replyTo?.value ?? []).map((a) => a.address ?? "").join(","),
           };
           received.push(mail);
-          for (const w of waiters.filter((w) => mail.to.includes(w.to))) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(mail);
-          }
           callback();
         })
         .catch(callback);
@@ -46,21 +42,19 @@ export async function startSmtpListener() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    /** The next message to this address (or one already received and not yet taken). */
-    next(to: string, timeoutMs = 5000): Promise<ReceivedMail> {
-      const index = received.findIndex((m) => m.to.includes(to));
-      if (index >= 0) return Promise.resolve(received.splice(index, 1)[0]!);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`No mail to ${to} within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({
-          to,
-          resolve: (m) => {
-            clearTimeout(timer);
-            received.splice(received.indexOf(m), 1);
-            resolve(m);
-          },
-        });
-      });
+    /**
+     * The next message to this address (or one already received and not yet taken). Mail is a job: the mail
+     * queued so far is delivered first, and again while waiting (a request in flight may queue one).
+     */
+    async next(to: string, timeoutMs = 5000): Promise<ReceivedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await deliverQueuedMail();
+        const index = received.findIndex((m) => m.to.includes(to));
+        if (index >= 0) return received.splice(index, 1)[0]!;
+        if (Date.now() >= deadline) throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

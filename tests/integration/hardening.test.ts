@@ -35,6 +35,7 @@ import { outboxDir } from "~/modules/mail/mailer.server";
 import { FORM_BODY_MESSAGES } from "~/modules/security/form-body.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";
+import { deliverQueuedMail } from "../helpers/mail";
 import { createSignedMember, createUser, TEST_PASSWORD, uniqueEmail } from "../helpers/factories";
 import { sessionCookieFor } from "../helpers/requests";
 import { useTestSettings } from "../setup/settings";
@@ -801,6 +802,7 @@ describe("8. login limiting: failures only, per account and address, with a slow
 
 describe("9. /register does not tell whether an address has an account", () => {
   async function outbox(): Promise<Array<{ to: string; subject: string; text: string }>> {
+    await deliverQueuedMail();
     const files = await fs.readdir(outboxDir()).catch(() => [] as string[]);
     return Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(`${outboxDir()}/${f}`, "utf8"))));
   }

@@ -1,6 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs/promises";
-import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
@@ -8,11 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, openDatabase, setDatabase, type Database } from "~/db/client.server";
 import { salesImports } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
-import { env } from "~/env.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { enqueueJob, getJobStatus, runQueuedJobsNow, stopJobWorkers } from "~/modules/jobs/queue.server";
 import { registerJobs } from "~/modules/jobs/registry.server";
 import { SALES_IMPORT_JOB, submitSalesImport } from "~/modules/ledger/imports/sales-import-job.server";
+import { storage } from "~/modules/storage/storage.server";
 import { createTestDatabase } from "../helpers/database";
 import { DIGITAL_HEADER, statementUpload } from "../helpers/statements";
 import { TEST_SETTINGS } from "../setup/settings";
@@ -166,13 +164,13 @@ describe("a sales import whose job fails", () => {
       ),
     );
     // The stored statement disappears before the job runs (a volume lost, a file removed by hand).
-    await fs.rm(path.join(env().STORAGE_DIR, created.filePath));
+    await storage().delete(created.filePath);
     const result = await runQueuedJobsNow(SALES_IMPORT_JOB);
     // Two failed runs are retried, the third records the failure and completes the job.
     expect(result).toEqual({ runs: 3, completed: 1, failed: 2 });
     const [row] = await db().select().from(salesImports).where(eq(salesImports.id, created.id));
     expect(row!.status).toBe("failed");
-    expect(row!.error).toMatch(/^The import stopped on an error and posted nothing: ENOENT: no such file or directory/);
+    expect(row!.error).toMatch(/^The import stopped on an error and posted nothing: No stored file at statements\/[0-9a-f]{64}\.txt\. /);
     expect(row!.lines).toBe(0);
   });
 });

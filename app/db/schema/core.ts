@@ -1601,7 +1601,7 @@ export const projects = pgTable(
   ],
 );
 
-/** A file the provider delivered (stored under STORAGE_DIR by the upload route; here its record). */
+/** A file the provider delivered (kept by the storage module, decision 033; here its record). */
 export const projectDeliverables = pgTable(
   "project_deliverables",
   {

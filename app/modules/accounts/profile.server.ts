@@ -114,62 +114,69 @@ export async function updateNamesAndEmail(memberId: number, input: { name: strin
     holder = await findUserByEmail(email);
   }
 
-  let tokens: { confirm: string; cancel: string } | null;
+  const appName = env().APP_NAME;
+  let changing: boolean;
   try {
-    tokens = await db().transaction(async (tx) => {
+    changing = await db().transaction(async (tx) => {
       await tx
         .update(users)
         .set({ name: input.name, lastName: input.lastName, ...(sameAddress ? { email } : {}), updatedAt: new Date() })
         .where(eq(users.id, memberId));
-      if (sameAddress) return null;
-      return { confirm: await issueToken(tx, memberId, "email_change", email), cancel: await issueToken(tx, memberId, "email_change_cancel", user.email) };
+      if (sameAddress) return false;
+      const tokens = {
+        confirm: await issueToken(tx, memberId, "email_change", email),
+        cancel: await issueToken(tx, memberId, "email_change_cancel", user.email),
+      };
+      // The mails are queued in the transaction that issues their links: both exist, or neither.
+      if (holder && holder.id !== memberId) {
+        // Taken: its holder learns someone tried it; the requester sees what a free address gives.
+        await sendMail(
+          actionMail({
+            to: holder.email,
+            subject: `Someone tried to move another ${appName} account to your address`,
+            greetingName: holder.name,
+            intro: `Someone asked to use this email address for another ${appName} account. It is already yours, so nothing changed and no link was sent.`,
+            actionLabel: "Log in",
+            actionUrl: `${env().APP_URL}/login`,
+            outro: "You do not need to do anything. If you keep getting these, contact us.",
+          }),
+          { tx },
+        );
+      } else if (!holder) {
+        const url = signedUrl(`/email-verify/${memberId}/${tokens.confirm}`, TOKEN_TTL_SECONDS.email_change);
+        await sendMail(
+          actionMail({
+            to: email,
+            subject: `Confirm your new email address for ${appName}`,
+            greetingName: input.name,
+            intro: `Please confirm that you want to use this address for your ${appName} account. Until you do, the account keeps using ${user.email}.`,
+            actionLabel: "Confirm new email address",
+            actionUrl: url,
+            outro: "The link works for 24 hours. If you did not ask for this change, you can ignore this message.",
+          }),
+          { tx },
+        );
+      }
+      await sendMail(
+        actionMail({
+          to: user.email,
+          subject: `A change of email address was requested for your ${appName} account`,
+          greetingName: user.name,
+          intro: `We received a request to use ${email} as the email address of your ${appName} account. Nothing changes unless the link we sent to that address is opened.`,
+          actionLabel: "This was not me: cancel the change",
+          actionUrl: signedUrl(emailChangeCancelPath(tokens.cancel), TOKEN_TTL_SECONDS.email_change_cancel),
+          outro:
+            "The link works for 72 hours, even after the new address is confirmed: it keeps (or puts back) this address and signs every session of the account out. Then choose a new password with “Forgot your password?”.",
+        }),
+        { tx },
+      );
+      return true;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new EmailTakenError();
     throw error;
   }
-  if (!tokens) return { pendingEmail: null };
-
-  const appName = env().APP_NAME;
-  if (holder && holder.id !== memberId) {
-    // Taken: its holder learns someone tried it; the requester sees what a free address gives.
-    await sendMail(
-      actionMail({
-        to: holder.email,
-        subject: `Someone tried to move another ${appName} account to your address`,
-        greetingName: holder.name,
-        intro: `Someone asked to use this email address for another ${appName} account. It is already yours, so nothing changed and no link was sent.`,
-        actionLabel: "Log in",
-        actionUrl: `${env().APP_URL}/login`,
-        outro: "You do not need to do anything. If you keep getting these, contact us.",
-      }),
-    );
-  } else if (!holder) {
-    const url = signedUrl(`/email-verify/${memberId}/${tokens.confirm}`, TOKEN_TTL_SECONDS.email_change);
-    await sendMail(
-      actionMail({
-        to: email,
-        subject: `Confirm your new email address for ${appName}`,
-        greetingName: input.name,
-        intro: `Please confirm that you want to use this address for your ${appName} account. Until you do, the account keeps using ${user.email}.`,
-        actionLabel: "Confirm new email address",
-        actionUrl: url,
-        outro: "The link works for 24 hours. If you did not ask for this change, you can ignore this message.",
-      }),
-    );
-  }
-  await sendMail(
-    actionMail({
-      to: user.email,
-      subject: `A change of email address was requested for your ${appName} account`,
-      greetingName: user.name,
-      intro: `We received a request to use ${email} as the email address of your ${appName} account. Nothing changes unless the link we sent to that address is opened.`,
-      actionLabel: "This was not me: cancel the change",
-      actionUrl: signedUrl(emailChangeCancelPath(tokens.cancel), TOKEN_TTL_SECONDS.email_change_cancel),
-      outro:
-        "The link works for 72 hours, even after the new address is confirmed: it keeps (or puts back) this address and signs every session of the account out. Then choose a new password with “Forgot your password?”.",
-    }),
-  );
+  if (!changing) return { pendingEmail: null };
   return { pendingEmail: email };
 }
 

@@ -3,7 +3,7 @@ import { db } from "~/db/client.server";
 import { processCache } from "~/db/process-cache.server";
 import { appConfig } from "~/db/schema";
 
-const configCache = processCache(async () => {
+const configCache = processCache("config", async () => {
   const rows = await db().select({ key: appConfig.key, value: appConfig.value }).from(appConfig);
   return Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, unknown>;
 });

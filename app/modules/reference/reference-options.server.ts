@@ -13,6 +13,7 @@ export interface ReferenceOption {
  * page, changed only on the admin reference pages, so kept in memory (reference.server.ts invalidates it).
  */
 const optionsCache = processCache(
+  "reference-options",
   async () =>
     // Awaited here: a Drizzle query is a lazy thenable that would run again for every reader.
     await db()

@@ -124,7 +124,7 @@ export async function publishVersion(input: { name: string; content: string; pub
  * The newest version, sanitised, kept in memory: every area page asks for it and it changes only when an
  * admin publishes (which invalidates it here). Null when none was published.
  */
-const latestVersionCache = processCache(async (): Promise<VersionContent | null> => {
+const latestVersionCache = processCache("latest-version", async (): Promise<VersionContent | null> => {
   const [row] = await db()
     .select({ id: appVersions.id, name: appVersions.name, content: appVersions.content })
     .from(appVersions)
@@ -144,7 +144,7 @@ export function invalidateLatestVersion(): void {
  * `fresh` reads the version from the database, for the live update that follows a publication on another node.
  */
 export async function latestVersionFor(userId: number, options: { fresh?: boolean } = {}): Promise<(VersionContent & { seen: boolean }) | null> {
-  if (options.fresh) latestVersionCache.invalidate();
+  if (options.fresh) latestVersionCache.invalidateHere();
   const latest = await latestVersionCache.get();
   if (!latest) return null;
   const [view] = await db()

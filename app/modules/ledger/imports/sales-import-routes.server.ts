@@ -1,5 +1,4 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import { and, asc, desc, eq, ilike, isNotNull, ne, or, sql } from "drizzle-orm";
@@ -19,7 +18,8 @@ import { formatMicros } from "../money";
 import { LAYOUTS } from "./parse-statement";
 import { submitSalesImport } from "./sales-import-job.server";
 import { ENCODING_LABELS } from "./statement-encoding.server";
-import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson, statementsRoot } from "./sales-imports.server";
+import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson } from "./sales-imports.server";
+import { storage } from "~/modules/storage/storage.server";
 import { STATEMENT_KINDS } from "./statement-line";
 import { forgetCode, MatchError, matchSuspenseLine, rememberedCodes, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
 
@@ -86,7 +86,7 @@ export async function uploadSalesAction({ request, context }: RouteArgs) {
     received = await receiveStreamedUpload(request, {
       fileField: "file",
       maxBytes: SALES_IMPORT_MAX_BYTES,
-      tmpDir: path.join(statementsRoot(), "tmp"),
+      tmpDir: storage().tmpDir(),
       messages: {
         noFile: "Choose the statement file.",
         unreadable: "The upload was interrupted or could not be read. Choose the file again.",

@@ -1,10 +1,9 @@
 import fs from "node:fs/promises";
-import path from "node:path";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { pgArrayLiteral, withBulkTransaction, type BulkRows, type BulkWriter } from "~/db/bulk-transaction.server";
 import { db, type Db } from "~/db/client.server";
 import { journalEntries, salesImports, type SalesImport } from "~/db/schema";
-import { env } from "~/env.server";
+import { storage } from "~/modules/storage/storage.server";
 import { postAffiliateCommissions } from "~/modules/affiliates/commissions.server";
 import { readConfigValue } from "~/modules/config/config.server";
 import { accountKeyString, Accounts, resolveAccounts, type AccountKey } from "../accounts.server";
@@ -40,9 +39,8 @@ export class SalesImportRefusal extends Error {
   }
 }
 
-export function statementsRoot(): string {
-  return path.resolve(env().STORAGE_DIR, "statements");
-}
+/** Where a statement file is kept: the storage module (decision 033), by the file's SHA-256. */
+const statementKey = (sha256: string) => `statements/${sha256}.txt`;
 
 export async function commissionBps(): Promise<number> {
   const value = Number(await readConfigValue<number | string>("commission_bps"));
@@ -106,9 +104,8 @@ export async function createSalesImport(
           409,
         );
     }
-    await fs.mkdir(statementsRoot(), { recursive: true });
-    const stored = path.join(statementsRoot(), `${upload.file.sha256}.txt`);
-    await fs.rename(upload.file.tmpPath, stored);
+    const stored = statementKey(upload.file.sha256);
+    await storage().putFile(stored, upload.file.tmpPath, { contentType: "text/plain" });
     const row = await db().transaction(async (tx) => {
       const [inserted] = await tx
         .insert(salesImports)
@@ -117,7 +114,7 @@ export async function createSalesImport(
           status: "queued",
           layout: summary.layout.id,
           fileName: upload.file.filename.slice(0, 200),
-          filePath: path.relative(env().STORAGE_DIR, stored),
+          filePath: stored,
           fileSha256: upload.file.sha256,
           fileBytes: upload.file.bytes,
           statementId: summary.statementId,
@@ -442,30 +439,33 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   }
 
   try {
-    await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
-      for (const line of batch) {
-        const match = index.match(line);
-        const made = linePostings({
-          kind,
-          amountMicros: line.amountMicros,
-          salePeriodStart: line.salePeriodStart,
-          match,
-          commissionBps: bps,
-          song: index.song,
-          recoupedSoFar: index.recoupedSoFar,
-        });
-        // Every line balances on its own: its shares sum to the line (the receipts posting is the line negated).
-        let shares = 0n;
-        for (const p of made) shares += p.amountMicros;
-        if (shares !== line.amountMicros) throw new UnbalancedEntryError(shares - line.amountMicros);
-        lines += 1;
-        totalMicros += line.amountMicros;
-        if (match) matched += 1;
-        else suspenseMicros += line.amountMicros;
-        pending.push({ line, match, postings: made });
-      }
-      if (pending.length >= BATCH_LINES) await flush();
-    });
+    // A local copy on S3 (the reader reads the file twice); the stored file itself on the folder driver.
+    await storage().withLocalFile(salesImport.filePath, (localPath) =>
+      readStatementFile(kind, localPath, salesImport.exchangeRate, async (batch) => {
+        for (const line of batch) {
+          const match = index.match(line);
+          const made = linePostings({
+            kind,
+            amountMicros: line.amountMicros,
+            salePeriodStart: line.salePeriodStart,
+            match,
+            commissionBps: bps,
+            song: index.song,
+            recoupedSoFar: index.recoupedSoFar,
+          });
+          // Every line balances on its own: its shares sum to the line (the receipts posting is the line negated).
+          let shares = 0n;
+          for (const p of made) shares += p.amountMicros;
+          if (shares !== line.amountMicros) throw new UnbalancedEntryError(shares - line.amountMicros);
+          lines += 1;
+          totalMicros += line.amountMicros;
+          if (match) matched += 1;
+          else suspenseMicros += line.amountMicros;
+          pending.push({ line, match, postings: made });
+        }
+        if (pending.length >= BATCH_LINES) await flush();
+      }),
+    );
     await flush();
     await settle();
   } catch (error) {
