@@ -9,3 +9,4 @@ export * from "./escrow";
 export * from "./legal-documents";
 export * from "./affiliates";
 export * from "./reconciliations";
+export * from "./admin-sales";
