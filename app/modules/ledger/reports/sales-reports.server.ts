@@ -499,10 +499,16 @@ export interface SalesListData {
   kind: SalesKind;
   memberId: number | null;
   query: SalesQuery;
+  /** One page of the rows (LIST_PAGE_SIZE), largest first; `count` is the number of rows in all. */
   rows: Array<SalesTotalRow & { href: string }>;
+  count: number;
+  pageSize: number;
   total: { lines: number; amount: string; commission: string };
   exportHref: string;
 }
+
+/** Artists (or members) shown per page of a sales list. */
+export const LIST_PAGE_SIZE = 50;
 
 export async function salesListData(area: SalesArea, kind: SalesKind, memberId: number | null, url: URL): Promise<SalesListData> {
   const query = parseSalesQuery(url.searchParams);
@@ -514,7 +520,10 @@ export async function salesListData(area: SalesArea, kind: SalesKind, memberId: 
     kind,
     memberId,
     query,
-    rows: rows.map((row) => ({ ...row, href: `${paths.detail(row.id)}${keep}` })),
+    // The totals are one grouped statement (a row per artist or member); the page shows a slice of it.
+    rows: rows.slice((query.page - 1) * LIST_PAGE_SIZE, query.page * LIST_PAGE_SIZE).map((row) => ({ ...row, href: `${paths.detail(row.id)}${keep}` })),
+    count: rows.length,
+    pageSize: LIST_PAGE_SIZE,
     total: { lines: rows.reduce((n, r) => n + r.lines, 0), amount: sumMicros(rows.map((r) => r.amount)), commission: sumMicros(rows.map((r) => r.commission)) },
     exportHref: `${paths.listExport}${keep}`,
   };
