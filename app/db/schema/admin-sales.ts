@@ -49,3 +49,18 @@ export const adminSalesRollupImports = pgTable("admin_sales_rollup_imports", {
     .default(sql`0`),
   builtAt: timestamp("built_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Which journal entries touched which member's figures (their own accounts, or the held account of a split party that
+ * is theirs): the key of the per-member report cache (app/modules/ledger/reports/member-report-cache.server.ts,
+ * decision 028). Written with the entry's running totals (summaries.server.ts addEntryToSummaries), insert-only, so
+ * two entries for one member never wait on each other.
+ */
+export const memberLedgerChanges = pgTable(
+  "member_ledger_changes",
+  {
+    userId: integer("user_id").notNull(),
+    entryId: bigint("entry_id", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ name: "member_ledger_changes_pk", columns: [t.userId, t.entryId] })],
+);

@@ -4,6 +4,7 @@ import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/gu
 import { notFound } from "~/modules/http/route-errors.server";
 import type { RouteArgs } from "~/request-context";
 import { ensureAdminSalesRollups } from "./admin-sales-rollups.server";
+import { cachedMemberReport } from "./member-report-cache.server";
 
 /**
  * The sales pages' figures, read from the ledger in aggregate statements only.
@@ -214,6 +215,14 @@ export interface SalesTotalRow {
 /** Totals per artist page (member, admin digital/licence) or per member (admin PRO), largest first. One statement. */
 export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
   if (scope.type === "admin") await ensureAdminSalesRollups(kind);
+  else return cachedMemberReport(scope.memberId, `sales-totals:${kind}:${filterKey(filters)}`, () => readSalesTotals(scope, kind, filters));
+  return readSalesTotals(scope, kind, filters);
+}
+
+/** The filters as a cache name (member-report-cache.server.ts). */
+const filterKey = (filters: SalesFilters) => JSON.stringify([filters.from, filters.to, filters.store, filters.country]);
+
+async function readSalesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
   const names = scope.type === "admin" && kind === "pro" ? sql`left join users u on u.id = t.subject_id` : sql`left join profiles pr on pr.id = t.subject_id`;
   const name = scope.type === "admin" && kind === "pro" ? sql`trim(u.name || ' ' || u.last_name)` : sql`pr.name`;
   const grouped =
@@ -256,6 +265,14 @@ export async function salesBreakdown(
   options: { rollupsFresh?: boolean } = {},
 ): Promise<SalesBreakdown> {
   if (scope.type === "admin" && !options.rollupsFresh) await ensureAdminSalesRollups(kind);
+  if (scope.type === "member")
+    return cachedMemberReport(scope.memberId, `sales-breakdown:${kind}:${subject}:${filterKey(filters)}`, () =>
+      readSalesBreakdown(scope, kind, subject, filters),
+    );
+  return readSalesBreakdown(scope, kind, subject, filters);
+}
+
+async function readSalesBreakdown(scope: SalesScope, kind: SalesKind, subject: number, filters: SalesFilters): Promise<SalesBreakdown> {
   const dim = sql`case when grouping(period) = 0 then 'period' when grouping(store) = 0 then 'store' when grouping(country) = 0 then 'country'
              when grouping(release) = 0 then 'release' when grouping(track) = 0 then 'track' else 'total' end as dim,
            coalesce(period, store, country, release, track) as key`;
