@@ -111,21 +111,22 @@ describe("sales pages: statements per request", () => {
     ],
     ["member licence detail", () => `/member/${member.id}/sales/license/detail/artist/${owlsId}`, () => member.cookie, 6],
     ["member PRO detail", () => `/member/${member.id}/sales/pro/detail/artist/${owlsId}?group=period`, () => member.cookie, 6],
-    // session (1), bell, What's new (1), the totals (1)
-    ["admin digital", () => "/admin/sales/digital", () => admin.cookie, 3],
-    ["admin PRO", () => "/admin/sales/pro", () => admin.cookie, 3],
-    ["admin licence", () => "/admin/sales/license?from=2026-01", () => admin.cookie, 3],
-    // session (1), bell, What's new (1); name, breakdowns, lines (3; the catch-all artist 0 needs no name)
-    ["admin digital detail", () => `/admin/sales/digital/details/artist/${owlsId}?group=country&key=US`, () => admin.cookie, 5],
-    ["admin PRO detail", () => `/admin/sales/pro/details/member/${member.id}`, () => admin.cookie, 5],
-    ["admin licence detail", () => `/admin/sales/license/details/artist/${owlsId}`, () => admin.cookie, 5],
-    ["admin unmatched digital lines", () => "/admin/sales/digital/details/artist/0", () => admin.cookie, 5],
+    // session (1), bell, What's new (1), the imports whose rollups are out of date (1: none, warm), the totals (1)
+    ["admin digital", () => "/admin/sales/digital", () => admin.cookie, 4],
+    ["admin PRO", () => "/admin/sales/pro", () => admin.cookie, 4],
+    ["admin licence", () => "/admin/sales/license?from=2026-01", () => admin.cookie, 4],
+    // session (1), bell, What's new (1); the rollups' freshness (1); name, breakdowns, lines with their count (3; the
+    // catch-all artist 0 needs no name)
+    ["admin digital detail", () => `/admin/sales/digital/details/artist/${owlsId}?group=country&key=US`, () => admin.cookie, 6],
+    ["admin PRO detail", () => `/admin/sales/pro/details/member/${member.id}`, () => admin.cookie, 6],
+    ["admin licence detail", () => `/admin/sales/license/details/artist/${owlsId}`, () => admin.cookie, 6],
+    ["admin unmatched digital lines", () => "/admin/sales/digital/details/artist/0", () => admin.cookie, 6],
     // session (1), bell and What's new (1), the import history with its count (1)
     ["upload sales, the import history", () => "/admin/upload-sales", () => admin.cookie, 3],
-    // session and layout (2); the import (1); its unmatched lines, reconciliation and lines (3); the songs and
-    // releases to match to (2, only while lines are unmatched)
-    ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 8],
-    ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 8],
+    // session and layout (2); the import (1); its unmatched lines, reconciliation, lines and last reconcile (4); the
+    // songs and releases to match to (2, only while lines are unmatched)
+    ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 9],
+    ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 9],
     // session and layout (2); the codes in suspense, grouped, with their count (1); the songs and releases (2);
     // the remembered codes with their count (1)
     ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 6],

@@ -8,3 +8,5 @@ export * from "./post-production";
 export * from "./escrow";
 export * from "./legal-documents";
 export * from "./affiliates";
+export * from "./reconciliations";
+export * from "./admin-sales";

@@ -7,6 +7,12 @@ import { useTestDatabase } from "../../../tests/helpers/database";
 import { findReleaseBySlugs, loadSongPeople } from "./catalog.server";
 import { releaseProblems } from "./validators/release-rules";
 import { iswcProblem, isrcProblem, upcProblem } from "./validators/codes";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { storage } from "~/modules/storage/storage.server";
+import { DEMO_TONE_SECONDS } from "./demo-audio.server";
+import { audioKey, readAudioFacts } from "./songs/audio.server";
 
 useTestDatabase();
 
@@ -53,11 +59,18 @@ describe("the demo catalogue", () => {
     for (const t of [...lateTrains.tracks, ...northbound.tracks]) {
       expect(isrcProblem(t.isrc!)).toBeNull();
       if (t.iswc) expect(iswcProblem(t.iswc)).toBeNull();
-      // Audio properties, no stored file.
+      // Audio properties, and a real (short) file in them, stored.
       expect(t.audio).toEqual({ format: "wav", bitDepth: 24, sampleRate: 48_000, channels: 2 });
-      expect(t.audioPath).toBeNull();
+      expect(audioKey(t.audioPath)).toBe(t.audioPath);
       expect(t.durationSeconds).toBeGreaterThan(0);
     }
+    const stored = await storage().read(audioKey(lateTrains.tracks[0]!.audioPath)!);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored) chunks.push(chunk as Buffer);
+    const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "demo-audio-")), "late-trains.wav");
+    await fs.writeFile(file, Buffer.concat(chunks));
+    // What an upload of it would be found to be (the product's own check of an audio file).
+    expect(await readAudioFacts(file)).toEqual({ format: "wav", bitDepth: 24, sampleRate: 48_000, channels: 2, durationSeconds: DEMO_TONE_SECONDS });
 
     const nashville = lateTrains.tracks[3]!;
     expect(nashville).toMatchObject({ isCover: true, coverLicenceProvider: expect.any(String), coverLicenceId: expect.any(String) });

@@ -14,15 +14,16 @@ import {
   type ReleaseType,
 } from "~/db/schema";
 import { writerSharesProblem } from "./catalog.server";
+import { seedDemoAudio } from "./demo-audio.server";
 
 /**
  * The demo catalogue of docs/demo-data.md ("Catalogue"), exactly as written there, on the artist page
  * `midnight-owls` (seeded by the profile seed): Late Trains (EP) and Northbound (Single) in distribution,
  * and the Winter Platforms album, a draft of 7 tracks of which two have no audio yet.
  *
- * Files: no audio or cover art file is stored. The demo songs carry the properties their audio would have
- * (WAV, 24-bit, 48 kHz, stereo, and its duration) with `audio_path` null; the two Winter Platforms tracks
- * without audio have no audio properties (and no duration) at all. Splits are seeded by split-seed.server.ts; money is not seeded.
+ * Files: no cover art is stored. The demo songs carry the properties of their audio (WAV, 24-bit, 48 kHz, stereo,
+ * and the track's duration) and a real short file in them, generated at seed time (demo-audio.server.ts); the two
+ * Winter Platforms tracks without audio have no audio properties (and no duration) and no file at all. Splits are seeded by split-seed.server.ts; money is not seeded.
  */
 
 export const DEMO_ARTIST_USERNAME = "midnight-owls";
@@ -303,7 +304,7 @@ export async function seedDemoCatalog(tx: Db): Promise<void> {
               coverLicenceProvider: s.cover?.provider ?? null,
               coverLicenceId: s.cover?.licenceId ?? null,
               coverOriginalWriters: s.cover?.originalWriters ?? null,
-              // Audio properties without a stored file (see above); none at all for a track without audio.
+              // Audio properties; the file is stored after (seedDemoAudio). None at all for a track without audio.
               audioPath: null,
               ...(s.durationSeconds == null ? {} : DEMO_AUDIO),
               createdBy: miaId,
@@ -358,6 +359,7 @@ export async function seedDemoCatalog(tx: Db): Promise<void> {
   }
 
   await linkDemoMembers(tx, artist.id, userId);
+  await seedDemoAudio(tx, artist.id);
 }
 
 /** Writer rows (by IPI) and credits (by email) of the demo artist's songs that name a member who now has an account. */

@@ -6,12 +6,13 @@
  * (app/modules/jobs/registry.server.test.ts checks both).
  */
 import { salesImportJob } from "~/modules/ledger/imports/sales-import-job.server";
+import { importReconcileJob } from "~/modules/ledger/reconcile.server";
 import { checkoutRefundJob } from "~/modules/marketplace/projects/project-checkout.server";
 import { dailyCleanupJob } from "~/modules/jobs/daily-cleanup.server";
 import { mailJob } from "~/modules/mail/mailer.server";
 import { registerJobHandler, type JobDefinition } from "./queue.server";
 
-export const JOBS: readonly JobDefinition[] = [salesImportJob, checkoutRefundJob, dailyCleanupJob, mailJob];
+export const JOBS: readonly JobDefinition[] = [salesImportJob, importReconcileJob, checkoutRefundJob, dailyCleanupJob, mailJob];
 
 /** Registers every job's handler with its retry policy. Idempotent. */
 export function registerJobs(): void {

@@ -219,6 +219,8 @@ export interface EntryPosting {
   songId: number | null;
   statementLineId: number | null;
   amountMicros: bigint;
+  /** The entry's id (postEntry's postings carry it): the members it touches are recorded for the report cache. */
+  entryId?: number;
 }
 
 interface LineKeyPart {
@@ -319,12 +321,34 @@ export async function addEntryToSummaries(tx: Db, createdAt: Date | string, entr
   if (rows.size === 0) return;
   const all = [...rows.values()];
   const column = (i: number) => pgArrayLiteral(all.map((r) => r.key[i] as string | number));
+  const entryId = writtenAsEntry ?? entryPostings[0]?.entryId;
   await tx.execute(sql`
+    ${entryId === undefined ? sql`` : sql`with touched as (${memberChanges(entryId, [...new Set(entryPostings.map((p) => p.accountId))])})`}
     insert into posting_summaries (${COLUMNS})
     select * from unnest(${column(0)}::int[], ${column(1)}::text[], ${column(2)}::int[], ${column(3)}::date[], ${column(4)}::text[], ${column(5)}::text[],
       ${column(6)}::int[], ${column(7)}::int[], ${column(8)}::text[], ${column(9)}::text[], ${pgArrayLiteral(all.map((r) => r.amount))}::bigint[],
       ${pgArrayLiteral(all.map((r) => r.postings))}::int[], ${pgArrayLiteral(all.map((r) => r.lines))}::int[], ${pgArrayLiteral(all.map((r) => r.trackLines))}::int[])
     ${ON_CONFLICT}`);
+}
+
+/**
+ * Records that the entry touched the members who own its accounts, or whose split party holds one of its held
+ * accounts (linked to them, or addressed to their verified email, as the income report counts held money): the per-member
+ * report cache's key (reports/member-report-cache.server.ts). A data-modifying CTE of the summaries' insert, so no
+ * statement is added to an entry; insert-only, so two entries for one member never wait on each other's row.
+ */
+function memberChanges(entryId: number, accountIds: number[]): SQL {
+  const ids = pgArrayLiteral(accountIds);
+  return sql`
+    insert into member_ledger_changes (user_id, entry_id)
+    select distinct m.user_id, ${entryId}::bigint from (
+      select a.user_id from ledger_accounts a where a.id = any(${ids}::int[]) and a.user_id is not null
+      union all
+      select coalesce(sp.user_id, u.id) from ledger_accounts a join split_parties sp on sp.id = a.split_party_id
+        left join users u on sp.user_id is null and lower(u.email) = lower(sp.email) and u.email_verified_at is not null
+      where a.id = any(${ids}::int[]) and a.split_party_id is not null
+    ) m where m.user_id is not null
+    on conflict do nothing`;
 }
 
 /** Adds the postings `where` selects (alias p) to posting_summaries (or, sign -1, takes them out), in one statement. */

@@ -1,5 +1,6 @@
 import { ADMIN_CHANNEL, publish } from "~/modules/notifications/broadcaster.server";
 import { defineJob, enqueueJob, storableError } from "~/modules/jobs/queue.server";
+import { enqueueReconcile } from "../reconcile.server";
 import { createSalesImport, failSalesImport, onImportProgress, runSalesImport, type NewSalesImport } from "./sales-imports.server";
 
 /**
@@ -16,7 +17,7 @@ export const salesImportJob = defineJob<{ importId: number }>(
   SALES_IMPORT_JOB,
   async ({ importId }, job) => {
     try {
-      await runSalesImport(importId);
+      if ((await runSalesImport(importId))?.status === "completed") await enqueueReconcile(importId);
     } catch (error) {
       // The retry policy decides: a run with retries left fails (and is retried); the last one records why.
       if (job.retryCount >= RETRY_LIMIT) {

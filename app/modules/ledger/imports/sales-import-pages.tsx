@@ -8,6 +8,7 @@ import { Pagination } from "~/components/pagination";
 import { useRealtimeEvent } from "~/components/realtime/realtime";
 import { useRevalidateWhenIdle } from "~/components/realtime/revalidate-on";
 import { StatusTag } from "~/components/status-tag";
+import { ReconcileSection } from "../reconcile-section";
 import type { SalesImportData, SuspenseQueueData, UploadActionData, UploadSalesData } from "./sales-import-routes.server";
 
 /**
@@ -232,7 +233,7 @@ export function UploadSalesPage() {
 }
 
 export function SalesImportPage() {
-  const { salesImport: row, reconciliation, unmatched, options, lines, linesSoFar } = useLoaderData() as SalesImportData;
+  const { salesImport: row, reconciliation, reconcile, unmatched, options, lines, linesSoFar } = useLoaderData() as SalesImportData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const live = useImportProgress();
   const running = row.status === "queued" || row.status === "processing";
@@ -330,6 +331,8 @@ export function SalesImportPage() {
           </div>
         </section>
       ) : null}
+
+      {row.status === "completed" ? <ReconcileSection result={reconcile} /> : null}
 
       {row.status === "completed" ? (
         <section aria-labelledby="unmatched-heading" className="space-y-3">

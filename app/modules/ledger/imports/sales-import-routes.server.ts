@@ -15,6 +15,7 @@ import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { receiveStreamedUpload, StreamedUploadError } from "~/modules/security/streamed-upload.server";
 import type { RouteArgs } from "~/request-context";
 import { formatMicros } from "../money";
+import { reconcileFromForm, reconcileView } from "../reconcile.server";
 import { LAYOUTS } from "./parse-statement";
 import { submitSalesImport } from "./sales-import-job.server";
 import { ENCODING_LABELS } from "./statement-encoding.server";
@@ -227,11 +228,12 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
   const url = new URL(request.url);
   const page = pageOf(url);
   const fromLine = Math.max(0, Math.min(2_000_000_000, Number.parseInt(url.searchParams.get("lines_from") ?? "0", 10) || 0));
-  const [unmatched, money, options, lines] = await Promise.all([
+  const [unmatched, money, options, lines, reconcile] = await Promise.all([
     row.status === "completed" ? unmatchedLines(row.id, page, LINES_PAGE) : Promise.resolve({ rows: [], total: 0 }),
     row.status === "completed" ? reconciliation(row.id) : Promise.resolve(null),
     row.status === "completed" && row.unmatched > 0 && row.kind !== "pro" ? matchOptions() : Promise.resolve({ songs: [], releases: [] }),
     row.status === "completed" ? importLines(row.id, fromLine) : Promise.resolve({ fromLine, next: null, rows: [] }),
+    row.status === "completed" ? reconcileView(row.id) : Promise.resolve(null),
   ]);
   return {
     salesImport: {
@@ -248,6 +250,7 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
       uploader,
     },
     reconciliation: money,
+    reconcile,
     unmatched: {
       page,
       pageSize: LINES_PAGE,
@@ -318,7 +321,9 @@ async function matchFromForm(formData: FormData, actorId: number, here: string, 
 export async function salesImportAction({ request, context, params }: RouteArgs) {
   const { user } = requireAdminUser(request, context);
   const { row } = await requireImport(params.id);
-  return matchFromForm(await readForm(request), user.id, `/admin/upload-sales/${row.id}`, row.id);
+  const formData = await readForm(request);
+  if (formData.get("intent") === "reconcile") return reconcileFromForm(row.id, `/admin/upload-sales/${row.id}`);
+  return matchFromForm(formData, user.id, `/admin/upload-sales/${row.id}`, row.id);
 }
 
 /* ------------------------------------------------------------------ the queue across imports */

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { incomeSources, type IncomeSource, type StatementKindName as StatementKind } from "~/db/schema";
 import { centsToMicros, formatMicros, microsToCentsFloor } from "../money";
+import { cachedMemberReport } from "./member-report-cache.server";
 import { statementName, type StatementNaming } from "./statement-name";
 
 /**
@@ -90,9 +91,17 @@ interface IncomeRow {
   statement_count: number;
 }
 
-/** The member's income figures with one page of their statements, or null when there is no such user. One statement. */
+/**
+ * The member's income figures with one page of their statements, or null when there is no such user: computed once per
+ * member and ledger change (member-report-cache.server.ts), one statement when cached, two when not.
+ */
 export async function memberIncome(memberId: number, statementsPage = 1): Promise<MemberIncome | null> {
   const page = Math.max(1, statementsPage);
+  return cachedMemberReport(memberId, `income:${page}`, () => computeMemberIncome(memberId, page));
+}
+
+/** memberIncome's figures, read in one aggregate statement. */
+async function computeMemberIncome(memberId: number, page: number): Promise<MemberIncome | null> {
   const result = await db().execute(sql`
     with member as (
       select id, lower(trim(email)) as email, email_verified_at is not null as verified from users where id = ${memberId}

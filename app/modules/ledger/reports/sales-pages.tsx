@@ -157,7 +157,7 @@ function Loading() {
 
 export function SalesListPage() {
   const data = useLoaderData() as SalesListData;
-  const { area, kind, query, rows, total } = data;
+  const { area, kind, query, rows, total, count, pageSize } = data;
   const admin = area === "admin";
   const perMember = admin && kind === "pro";
   const subject = perMember ? "Member" : "Artist";
@@ -239,7 +239,7 @@ export function SalesListPage() {
           <>
             <StatCard label="Your earnings" value={money(total.amount)} />
             <StatCard label="Lines" value={<Count value={total.lines} />} />
-            <StatCard label={perMember ? "Members" : "Artist pages"} value={rows.length} />
+            <StatCard label={perMember ? "Members" : "Artist pages"} value={count} />
           </>
         )}
       </div>
@@ -254,6 +254,16 @@ export function SalesListPage() {
           </EmptyState>
         }
       />
+      {count > pageSize ? (
+        <Pagination
+          page={query.page}
+          pageCount={Math.ceil(count / pageSize)}
+          total={count}
+          pageSize={pageSize}
+          noun={perMember ? ["member", "members"] : ["artist page", "artist pages"]}
+          label="Sales list pages"
+        />
+      ) : null}
     </div>
   );
 }

@@ -3,6 +3,8 @@ import { db } from "~/db/client.server";
 import { requireAdminUser, requireMemberAreaAccess } from "~/modules/accounts/guards.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import type { RouteArgs } from "~/request-context";
+import { ensureAdminSalesRollups } from "./admin-sales-rollups.server";
+import { cachedMemberReport } from "./member-report-cache.server";
 
 /**
  * The sales pages' figures, read from the ledger in aggregate statements only.
@@ -95,7 +97,17 @@ function adminRows(kind: SalesKind, subject: SalesSubject, filters: SalesFilters
     coalesce(r.title, sl.release_title, '') as release, sl.quantity, sl.amount_micros as line_amount`;
 
   const subjectExpr = kind === "pro" ? sql`coalesce(sl.member_id, 0)` : sql`coalesce(s.artist_id, r.artist_id, 0)`;
-  if (subject !== null) where.push(sql`${subjectExpr} = ${subject}`);
+  if (subject !== null) {
+    // Said so that the subject's lines are found by the lines' indexes (song, release, member; unmatched lines: the
+    // partial index of lines in suspense), not by reading every line of the kind. A matched line has a song or a
+    // release (digital, licence) or a member (PRO), so these are the lines whose subject is `subject`.
+    if (kind === "pro") where.push(subject === 0 ? sql`sl.matched_by is null and sl.member_id is null` : sql`sl.member_id = ${subject}`);
+    else if (subject === 0) where.push(sql`sl.matched_by is null and sl.song_id is null and sl.release_id is null`);
+    else
+      where.push(
+        sql`(sl.song_id in (select id from songs where artist_id = ${subject}) or (sl.song_id is null and sl.release_id in (select id from releases where artist_id = ${subject})))`,
+      );
+  }
   return sql`select ${subjectExpr} as subject_id, ${common}, coalesce(s.title, sl.track_title, '') as track,
       sl.amount_micros as amount, coalesce(c.commission, 0)::bigint as commission
     from statement_lines sl
@@ -132,6 +144,26 @@ function memberSummaryRows(memberId: number, kind: SalesKind, subject: SalesSubj
     left join releases r on r.id = ps.release_id
     where a.kind = 'earnings' and a.user_id = ${memberId} and a.currency = 'USD'
     ${where.length ? sql`and ${sql.join(where, sql` and `)}` : sql``}`;
+}
+
+/**
+ * Admin scope from admin_sales_rollups (admin-sales-rollups.server.ts): the same columns as adminRows, a row per
+ * import, month, store, territory and match rather than per line; `lines` counts the lines of each (a line is in one row).
+ */
+function adminRollupRows(kind: SalesKind, subject: SalesSubject, filters: SalesFilters): SQL {
+  const where: SQL[] = [sql`ar.kind = ${kind}`];
+  if (filters.from) where.push(sql`ar.month >= ${`${filters.from}-01`}::date`);
+  if (filters.to) where.push(sql`ar.month < ${nextMonthStart(filters.to)}::date`);
+  if (filters.store) where.push(sql`ar.store = ${filters.store}`);
+  if (filters.country) where.push(sql`ar.territory = ${filters.country}`);
+  if (subject !== null) where.push(sql`ar.subject_id = ${subject}`);
+  return sql`select ar.subject_id, to_char(ar.month, 'YYYY-MM') as period, ar.store, ar.territory as country,
+      coalesce(r.title, ar.release_title) as release, coalesce(s.title, ar.track_title) as track,
+      ar.lines, ar.amount_micros as amount, ar.commission_micros as commission
+    from admin_sales_rollups ar
+    left join songs s on s.id = ar.song_id and ar.song_id <> 0
+    left join releases r on r.id = ar.release_id and ar.release_id <> 0
+    where ${sql.join(where, sql` and `)}`;
 }
 
 /** Which rows of posting_rollups (app/db/schema/core.ts) a member figure reads: store and territory rows, or the rest. */
@@ -182,6 +214,15 @@ export interface SalesTotalRow {
 
 /** Totals per artist page (member, admin digital/licence) or per member (admin PRO), largest first. One statement. */
 export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
+  if (scope.type === "admin") await ensureAdminSalesRollups(kind);
+  else return cachedMemberReport(scope.memberId, `sales-totals:${kind}:${filterKey(filters)}`, () => readSalesTotals(scope, kind, filters));
+  return readSalesTotals(scope, kind, filters);
+}
+
+/** The filters as a cache name (member-report-cache.server.ts). */
+const filterKey = (filters: SalesFilters) => JSON.stringify([filters.from, filters.to, filters.store, filters.country]);
+
+async function readSalesTotals(scope: SalesScope, kind: SalesKind, filters: SalesFilters): Promise<SalesTotalRow[]> {
   const names = scope.type === "admin" && kind === "pro" ? sql`left join users u on u.id = t.subject_id` : sql`left join profiles pr on pr.id = t.subject_id`;
   const name = scope.type === "admin" && kind === "pro" ? sql`trim(u.name || ' ' || u.last_name)` : sql`pr.name`;
   const grouped =
@@ -189,8 +230,8 @@ export async function salesTotals(scope: SalesScope, kind: SalesKind, filters: S
       ? sql`select subject_id, sum(lines)::int as lines, sum(amount)::text as amount, '0' as commission
           from (${memberRows(scope.memberId, kind, null, filters, "")}) b
           group by subject_id`
-      : sql`select subject_id, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
-          from (${adminRows(kind, null, filters)}) b
+      : sql`select subject_id, sum(lines)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+          from (${adminRollupRows(kind, null, filters)}) b
           group by subject_id`;
   const rows = await rowsOf<{ id: number; name: string | null; lines: number; amount: string; commission: string }>(sql`
     select t.subject_id::int as id, ${name} as name, t.lines, t.amount, t.commission
@@ -216,7 +257,22 @@ export interface SalesBreakdown {
 const GROUP_ORDER: Record<SalesGroup, "key" | "amount"> = { period: "key", store: "amount", country: "amount", release: "amount", track: "amount" };
 
 /** The total and every breakdown (period, store, country, release, track) of one subject, in one statement (grouping sets). */
-export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject: number, filters: SalesFilters): Promise<SalesBreakdown> {
+export async function salesBreakdown(
+  scope: SalesScope,
+  kind: SalesKind,
+  subject: number,
+  filters: SalesFilters,
+  options: { rollupsFresh?: boolean } = {},
+): Promise<SalesBreakdown> {
+  if (scope.type === "admin" && !options.rollupsFresh) await ensureAdminSalesRollups(kind);
+  if (scope.type === "member")
+    return cachedMemberReport(scope.memberId, `sales-breakdown:${kind}:${subject}:${filterKey(filters)}`, () =>
+      readSalesBreakdown(scope, kind, subject, filters),
+    );
+  return readSalesBreakdown(scope, kind, subject, filters);
+}
+
+async function readSalesBreakdown(scope: SalesScope, kind: SalesKind, subject: number, filters: SalesFilters): Promise<SalesBreakdown> {
   const dim = sql`case when grouping(period) = 0 then 'period' when grouping(store) = 0 then 'store' when grouping(country) = 0 then 'country'
              when grouping(release) = 0 then 'release' when grouping(track) = 0 then 'track' else 'total' end as dim,
            coalesce(period, store, country, release, track) as key`;
@@ -235,8 +291,8 @@ export async function salesBreakdown(scope: SalesScope, kind: SalesKind, subject
     union all
     select 'country', country, sum(lines)::int, sum(amount)::text, '0' from (${memberRows(scope.memberId, kind, subject, filters, "territory")}) b group by country`
       : sql`
-    select ${dim}, count(distinct line_id)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
-    from (${adminRows(kind, subject, filters)}) b
+    select ${dim}, coalesce(sum(lines), 0)::int as lines, sum(amount)::text as amount, sum(commission)::text as commission
+    from (${adminRollupRows(kind, subject, filters)}) b
     group by grouping sets ((period), (store), (country), (release), (track), ())`,
   );
   const groups = Object.fromEntries(SALES_GROUPS.map((g) => [g, [] as SalesGroupRow[]])) as Record<SalesGroup, SalesGroupRow[]>;
@@ -355,7 +411,7 @@ function memberLinesSelect(
     order by p.statement_line_id, p.song_id`;
 }
 
-/** One page of the lines behind the subject's figures (or one group's), with the count, in one statement. */
+/** One page of the lines behind the subject's figures (or one group's), with the count, in one statement (admin: rollups brought up to date first). */
 export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject: number, query: SalesQuery): Promise<{ rows: SalesLineRow[]; total: number }> {
   if (scope.type === "member") {
     // The count from the summaries (one row per line and song), beside the page read in line order.
@@ -367,8 +423,12 @@ export async function salesLinesPage(scope: SalesScope, kind: SalesKind, subject
         limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}) l`);
     return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
   }
+  // The count from the rollups (a line is in one of their rows), beside the page read from the subject's lines.
+  const groupKey: Record<SalesGroup, string> = { period: "period", store: "store", country: "country", release: "release", track: "track" };
   const rows = await rowsOf<RawLine & { total: number }>(sql`
-    select l.*, count(*) over ()::int as total from (${linesSelect(kind, subject, query)}) l
+    select l.*, (select coalesce(sum(b.lines), 0)::int from (${adminRollupRows(kind, subject, query)}) b
+        ${query.key !== null ? sql`where ${sql.raw(`b.${groupKey[query.group]}`)} = ${query.key}` : sql``}) as total
+    from (${linesSelect(kind, subject, query)}) l
     order by l.sort_start, l."importId", l."lineNo", l.track
     limit ${LINES_PAGE_SIZE} offset ${(query.page - 1) * LINES_PAGE_SIZE}`);
   return { rows: rows.map(toLine), total: rows[0]?.total ?? 0 };
@@ -456,10 +516,16 @@ export interface SalesListData {
   kind: SalesKind;
   memberId: number | null;
   query: SalesQuery;
+  /** One page of the rows (LIST_PAGE_SIZE), largest first; `count` is the number of rows in all. */
   rows: Array<SalesTotalRow & { href: string }>;
+  count: number;
+  pageSize: number;
   total: { lines: number; amount: string; commission: string };
   exportHref: string;
 }
+
+/** Artists (or members) shown per page of a sales list. */
+export const LIST_PAGE_SIZE = 50;
 
 export async function salesListData(area: SalesArea, kind: SalesKind, memberId: number | null, url: URL): Promise<SalesListData> {
   const query = parseSalesQuery(url.searchParams);
@@ -471,7 +537,10 @@ export async function salesListData(area: SalesArea, kind: SalesKind, memberId: 
     kind,
     memberId,
     query,
-    rows: rows.map((row) => ({ ...row, href: `${paths.detail(row.id)}${keep}` })),
+    // The totals are one grouped statement (a row per artist or member); the page shows a slice of it.
+    rows: rows.slice((query.page - 1) * LIST_PAGE_SIZE, query.page * LIST_PAGE_SIZE).map((row) => ({ ...row, href: `${paths.detail(row.id)}${keep}` })),
+    count: rows.length,
+    pageSize: LIST_PAGE_SIZE,
     total: { lines: rows.reduce((n, r) => n + r.lines, 0), amount: sumMicros(rows.map((r) => r.amount)), commission: sumMicros(rows.map((r) => r.commission)) },
     exportHref: `${paths.listExport}${keep}`,
   };
@@ -510,9 +579,11 @@ export async function salesDetailData(
   if (subject === null) return null;
   const query = parseSalesQuery(url.searchParams);
   const scope = salesScopeOf(area, memberId);
+  // The admin figures' rollups brought up to date once, before the breakdown and the lines' count read them together.
+  if (scope.type === "admin") await ensureAdminSalesRollups(kind);
   const [name, breakdown, lines] = await Promise.all([
     salesSubjectName(scope, kind, subject),
-    salesBreakdown(scope, kind, subject, query),
+    salesBreakdown(scope, kind, subject, query, { rollupsFresh: true }),
     salesLinesPage(scope, kind, subject, query),
   ]);
   if (name === null) return null;
