@@ -15,7 +15,8 @@ import { formatMicros, MoneyParseError, parseExchangeRate } from "../money";
 import { linePostings, type LinePosting } from "./line-postings";
 import { loadMatchIndex, type LineMatch } from "./match-index.server";
 import { StatementFormatError, type StatementKind } from "./parse-statement";
-import { readStatementFile, type HomeLine } from "./statement-reader.server";
+import type { HomeLine } from "./statement-reader.server";
+import { readStatementFileOffThread } from "./statement-reader-thread.server";
 import type { StatementEncoding } from "./statement-encoding.server";
 
 /**
@@ -28,6 +29,9 @@ import type { StatementEncoding } from "./statement-encoding.server";
 export const DEFAULT_COMMISSION_BPS = 1000;
 export const SALES_IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 const BATCH_LINES = 5000;
+/** The main thread's work on an import is cut into slices of this many lines, each followed by a turn of the event loop. */
+const SLICE_LINES = 1000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SalesImportRefusal extends Error {
   constructor(
@@ -96,7 +100,8 @@ export async function createSalesImport(
     }
     const sameFile = await earlierImport(db(), eq(salesImports.fileSha256, upload.file.sha256));
     if (sameFile) throw new SalesImportRefusal(`This file was imported already: ${importLabel(sameFile)}. Nothing was changed.`, "file", 409);
-    const summary = await readStatementFile(upload.kind, upload.file.tmpPath, rate, () => {});
+    // Read on a worker thread: the check of a large file is seconds of CPU the web process must not spend.
+    const summary = await readStatementFileOffThread(upload.kind, upload.file.tmpPath, rate, () => {}, { wantLines: false });
     if (summary.statementId) {
       const sameStatement = await earlierImport(db(), and(eq(salesImports.layout, summary.layout.id), eq(salesImports.statementId, summary.statementId)));
       if (sameStatement)
@@ -366,6 +371,8 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     const lineRows = bulk.rows("statement_lines", LINE_COLUMNS);
     const postingRows = bulk.rows("postings", POSTING_COLUMNS);
     for (let b = 0; b < batch.length; b++) {
+      // Other requests get their turn between slices (the COPY of the previous batch runs meanwhile).
+      if (b > 0 && b % SLICE_LINES === 0) await nextTurn();
       const { line, match, postings: made } = batch[b]!;
       const lineId = nextLineId++;
       lineIdsLeft--;
@@ -442,7 +449,8 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   }
 
   try {
-    await readStatementFile(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
+    // The file is parsed on a worker thread; matching and allocation run here, a batch of lines at a time.
+    await readStatementFileOffThread(kind, path.resolve(env().STORAGE_DIR, salesImport.filePath), salesImport.exchangeRate, async (batch) => {
       for (const line of batch) {
         const match = index.match(line);
         const made = linePostings({
@@ -465,6 +473,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
         pending.push({ line, match, postings: made });
       }
       if (pending.length >= BATCH_LINES) await flush();
+      else await nextTurn();
     });
     await flush();
     await settle();
