@@ -14,7 +14,8 @@ import { formatMicros, MoneyParseError, parseExchangeRate } from "../money";
 import { linePostings, type LinePosting } from "./line-postings";
 import { loadMatchIndex, type LineMatch } from "./match-index.server";
 import { StatementFormatError, type StatementKind } from "./parse-statement";
-import { readStatementFile, type HomeLine } from "./statement-reader.server";
+import type { HomeLine } from "./statement-reader.server";
+import { readStatementFileOffThread } from "./statement-reader-thread.server";
 import type { StatementEncoding } from "./statement-encoding.server";
 
 /**
@@ -27,6 +28,9 @@ import type { StatementEncoding } from "./statement-encoding.server";
 export const DEFAULT_COMMISSION_BPS = 1000;
 export const SALES_IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 const BATCH_LINES = 5000;
+/** The main thread's work on an import is cut into slices of this many lines, each followed by a turn of the event loop. */
+const SLICE_LINES = 1000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SalesImportRefusal extends Error {
   constructor(
@@ -94,7 +98,8 @@ export async function createSalesImport(
     }
     const sameFile = await earlierImport(db(), eq(salesImports.fileSha256, upload.file.sha256));
     if (sameFile) throw new SalesImportRefusal(`This file was imported already: ${importLabel(sameFile)}. Nothing was changed.`, "file", 409);
-    const summary = await readStatementFile(upload.kind, upload.file.tmpPath, rate, () => {});
+    // Read on a worker thread: the check of a large file is seconds of CPU the web process must not spend.
+    const summary = await readStatementFileOffThread(upload.kind, upload.file.tmpPath, rate, () => {}, { wantLines: false });
     if (summary.statementId) {
       const sameStatement = await earlierImport(db(), and(eq(salesImports.layout, summary.layout.id), eq(salesImports.statementId, summary.statementId)));
       if (sameStatement)
@@ -363,6 +368,8 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
     const lineRows = bulk.rows("statement_lines", LINE_COLUMNS);
     const postingRows = bulk.rows("postings", POSTING_COLUMNS);
     for (let b = 0; b < batch.length; b++) {
+      // Other requests get their turn between slices (the COPY of the previous batch runs meanwhile).
+      if (b > 0 && b % SLICE_LINES === 0) await nextTurn();
       const { line, match, postings: made } = batch[b]!;
       const lineId = nextLineId++;
       lineIdsLeft--;
@@ -439,9 +446,10 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
   }
 
   try {
-    // A local copy on S3 (the reader reads the file twice); the stored file itself on the folder driver.
+    // The file is parsed on a worker thread (from a local copy on S3; the stored file itself on the folder driver);
+    // matching and allocation run here, a batch of lines at a time.
     await storage().withLocalFile(salesImport.filePath, (localPath) =>
-      readStatementFile(kind, localPath, salesImport.exchangeRate, async (batch) => {
+      readStatementFileOffThread(kind, localPath, salesImport.exchangeRate, async (batch) => {
         for (const line of batch) {
           const match = index.match(line);
           const made = linePostings({
@@ -464,6 +472,7 @@ async function postStatement(tx: Db, bulk: BulkWriter, salesImport: SalesImport,
           pending.push({ line, match, postings: made });
         }
         if (pending.length >= BATCH_LINES) await flush();
+        else await nextTurn();
       }),
     );
     await flush();
