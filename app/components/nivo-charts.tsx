@@ -2,7 +2,7 @@ import { Bar, type BarDatum, type BarTooltipProps } from "@nivo/bar";
 import { Line } from "@nivo/line";
 import { Pie } from "@nivo/pie";
 import { useLayoutEffect, useRef, useState, type ReactNode } from "react";
-import { formatChartValue, monthName, monthTick, sharePercent, spacedTicks, textWidth, truncateLabel, valueAxis, type ChartValueFormat } from "./chart-scales";
+import { formatChartValue, monthName, monthTick, sharePercent, spacedTicks, textWidth, truncateLabel, valueAxis } from "./chart-scales";
 import { CHART } from "./chart-scales";
 import type { BarChartProps, LineChartProps, MonthBarChartProps, PieChartProps } from "./charts";
 
@@ -253,5 +253,3 @@ export function NivoPie({ slices, format, colors }: PieChartProps & { colors: st
     </Measured>
   );
 }
-
-export type { ChartValueFormat };

@@ -24,7 +24,6 @@ export const Codes = {
   CLIENT_EVENT_RATE_LIMITED: 4301,
 } as const;
 
-export const ACTIVITY_TIMEOUT_SECONDS = 120;
 export const MAX_CHANNEL_NAME_LENGTH = 164;
 export const MAX_EVENT_NAME_LENGTH = 200;
 export const MAX_DATA_BYTES = 10 * 1024;
@@ -32,7 +31,6 @@ export const MAX_CHANNELS_PER_PUBLISH = 100;
 export const MAX_BATCH_SIZE = 10;
 export const MAX_PRESENCE_MEMBERS = 100;
 export const MAX_USER_INFO_BYTES = 1024;
-export const CLIENT_EVENTS_PER_SECOND = 10;
 export const MAX_TIMESTAMP_SKEW_SECONDS = 600;
 
 const NAME_CHARS = /^[A-Za-z0-9_\-=@,.;]+$/;

@@ -1,4 +1,4 @@
-import { redirect, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import type { User } from "~/db/schema";
 import { redirectTarget } from "~/modules/security/redirect-target";
 import { sessionUserOf } from "./session-user.server";
@@ -6,13 +6,6 @@ import { sessionUserOf } from "./session-user.server";
 /** The logged-in user of this request, as the root middleware read it (one statement per request). */
 export function getOptionalUser(context: Readonly<RouterContextProvider>): User | null {
   return sessionUserOf(context).user;
-}
-
-/** Sends a visitor without a session to /login, remembering where they were going. */
-export function requireUser(request: Request, context: Readonly<RouterContextProvider>): User {
-  const user = getOptionalUser(context);
-  if (!user) throw redirect(loginPathFor(request));
-  return user;
 }
 
 /** `/login?redirect=<full path with query>`; the value is empty when the path already carries a redirect. */

@@ -6,9 +6,6 @@ import { emailField, nameField, newPasswordField } from "./schemas";
  * The account page's forms (/member/{id}/profile), shared by the browser and the server. The page posts
  * each with an `intent` that says which one it is.
  */
-export const PROFILE_INTENTS = ["names", "cancel-email-change", "password", "avatar", "remove-avatar"] as const;
-export type ProfileIntent = (typeof PROFILE_INTENTS)[number];
-
 export const NamesSchema = z.object({
   name: nameField("first name"),
   lastName: nameField("last name"),

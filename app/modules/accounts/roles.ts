@@ -16,8 +16,6 @@ const roleOf = (u: WithRole) => u.roleId ?? u.role_id ?? 5;
 export const isAdminAccount = (u: WithRole) => acctTypeOf(u) === ACCT_TYPE.admin;
 /** Each level includes the higher ones: admin access means role_id below 3, and so on. */
 export const hasAdminAccess = (u: WithRole) => roleOf(u) < 3;
-export const hasManagerAccess = (u: WithRole) => roleOf(u) < 4;
-export const hasCollaboratorAccess = (u: WithRole) => roleOf(u) < 5;
 
 export function roleName(roleId: number): string {
   return ROLES.find((r) => r.id === roleId)?.name ?? `Role ${roleId}`;

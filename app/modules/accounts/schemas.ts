@@ -59,8 +59,6 @@ export const ForgotPasswordSchema = z.object({ email: emailField });
 
 export const ResetPasswordSchema = withConfirmation({});
 
-export const ActivateAccountSchema = withConfirmation({});
-
 export const AgreeSchema = z.object({
   documentId: z.array(z.coerce.number().int().positive()).min(1, "Agree to every document listed to continue."),
   redirect: z.string().optional(),

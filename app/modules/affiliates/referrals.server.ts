@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { createCookie, type Cookie, type MiddlewareFunction } from "react-router";
 import { db, type Db } from "~/db/client.server";
-import { affiliateClicks, affiliateReferrals, affiliates } from "~/db/schema";
+import { affiliateClicks, affiliates } from "~/db/schema";
 import { env } from "~/env.server";
 
 /**
@@ -137,13 +137,4 @@ export async function bindReferral(tx: Db, userId: number, touch: RefTouch | nul
     returning affiliate_id`);
   const row = (result as unknown as { rows: Array<{ affiliate_id: number }> }).rows[0];
   return row?.affiliate_id ?? null;
-}
-
-export async function referralOf(userId: number): Promise<{ affiliateId: number } | null> {
-  const [row] = await db()
-    .select({ affiliateId: affiliateReferrals.affiliateId })
-    .from(affiliateReferrals)
-    .where(eq(affiliateReferrals.userId, userId))
-    .limit(1);
-  return row ?? null;
 }

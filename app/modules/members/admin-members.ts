@@ -85,7 +85,6 @@ export function creationRefusal(actor: Account, access: { acctType: number; role
 // ---------------------------------------------------------------- list query (?q=&type=&status=&page=)
 
 export const MEMBER_TYPE_FILTERS = { member: ACCT_TYPE.member, admin: ACCT_TYPE.admin } as const;
-export type MemberTypeFilter = keyof typeof MEMBER_TYPE_FILTERS;
 
 /** Anything malformed in the URL falls back to "no filter" / page 1 rather than an error page. */
 export const MemberListQuerySchema = z.object({
@@ -129,7 +128,6 @@ export const CreateMemberSchema = z.object({
 });
 
 export const MEMBER_INTENTS = ["change-access", "suspend", "reactivate", "resend-verification", "resend-activation"] as const;
-export type MemberIntent = (typeof MEMBER_INTENTS)[number];
 
 export const MemberActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change-access"), acctType: acctTypeField, roleId: roleIdField }),

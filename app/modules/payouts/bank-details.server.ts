@@ -15,8 +15,6 @@ export interface BankDetails {
   routingCode: string;
 }
 
-export { EncryptionKeyMissingError as PayoutKeyMissingError, parseEncryptionKey } from "~/modules/security/sealed.server";
-
 const aad = (userId: number) => `payout_accounts:${userId}`;
 
 export function encryptBankDetails(userId: number, details: BankDetails): string {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
 import { appConfig, payoutRequests, type PayoutMethod, type PayoutRequest, type PayoutStatus, type User } from "~/db/schema";
 import { isAdminAccount } from "~/modules/accounts/roles";
@@ -8,15 +8,7 @@ import { centsToMicros, formatCents, formatMicros, microsToCentsFloor, MoneyPars
 import { claimIdempotencyKey } from "~/modules/accounts/tokens.server";
 import { taxStatusOf } from "./payout-accounts.server";
 import { PayoutError } from "./payout-errors";
-import {
-  parseMethodFees,
-  parseMinPayoutCents,
-  parsePaySchedule,
-  simulatePayout,
-  type PayoutConfig,
-  type PayoutSimulation,
-  type TaxStatus,
-} from "./payout-math";
+import { parseMethodFees, parseMinPayoutCents, parsePaySchedule, simulatePayout, type PayoutConfig, type PayoutSimulation } from "./payout-math";
 
 export { PayoutError };
 
@@ -488,15 +480,6 @@ export async function listMemberPayoutRequests(actor: Pick<User, "id" | "acctTyp
   return rows.map(view);
 }
 
-/** One request (its member or an administrator; 404 otherwise). */
-export async function findPayoutRequest(actor: Pick<User, "id" | "acctType">, requestId: number): Promise<PayoutRequestView | null> {
-  const [row] = await db()
-    .select()
-    .from(payoutRequests)
-    .where(and(eq(payoutRequests.id, requestId), isAdminAccount(actor) ? undefined : eq(payoutRequests.userId, actor.id)));
-  return row ? view(row) : null;
-}
-
 /** One request as GET /api/members/{id}/royalties-report/payments answers it (docs/money.md amounts: six-decimal strings). */
 export interface PaymentRequestJson {
   id: number;
@@ -549,5 +532,3 @@ export function paymentRequestJson(r: PayoutRequestView): PaymentRequestJson {
     entries: { reserve: r.reserveEntryId, release: r.releaseEntryId, payment: r.paymentEntryId },
   };
 }
-
-export type { TaxStatus };

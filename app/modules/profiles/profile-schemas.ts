@@ -11,8 +11,6 @@ import { PROFILE_TYPE_INFO, RATE_UNIT_LABELS, RESERVED_USERNAMES } from "./profi
  * rows left entirely empty are dropped here, so they never count as errors.
  */
 
-export const PROFILE_EDITOR_INTENTS = ["details", "hero", "remove-hero", "avatar", "remove-avatar"] as const;
-
 export const USERNAME_HINT = "Lower-case letters, digits and single hyphens, 3 to 30 characters. It is part of the page's address.";
 export const USERNAME_TAKEN = "That username is taken.";
 

@@ -133,7 +133,6 @@ export function referenceUpdateSchema(kind: ReferenceKind) {
 }
 
 export const REFERENCE_INTENTS = ["create", "update", "retire", "restore"] as const;
-export type ReferenceIntent = (typeof REFERENCE_INTENTS)[number];
 
 /** Every form of a reference page posts here, told apart by `intent`. */
 export function referenceActionSchema(kind: ReferenceKind) {

@@ -76,7 +76,6 @@ export const SplitProposalSchema = z
       ctx.addIssue({ code: "custom", path: ["recoupAmount"], message: "Enter the amount to recoup, or choose no one." });
     }
   });
-export type SplitProposalValue = z.output<typeof SplitProposalSchema>;
 
 /** Confirm, withdraw, accept and decline name the version or the party they act on. */
 export const SplitVersionActionSchema = z.object({ versionId: z.coerce.number().int().positive() });

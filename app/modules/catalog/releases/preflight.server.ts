@@ -1,7 +1,7 @@
 import { and, inArray, ne, sql } from "drizzle-orm";
 import { db } from "~/db/client.server";
 import { releases, songs } from "~/db/schema";
-import { findRelease, loadSongPeople, todayUtc, type ReleaseDetail } from "~/modules/catalog/catalog.server";
+import { loadSongPeople, todayUtc, type ReleaseDetail } from "~/modules/catalog/catalog.server";
 import { isrcProblem, upcProblem } from "~/modules/catalog/validators/codes";
 import { releaseProblems, type PreflightProblem } from "~/modules/catalog/validators/release-rules";
 import { COVER_MIN_SIDE, COVER_RECOMMENDED_SIDE } from "./cover-art.server";
@@ -138,13 +138,6 @@ function withFix(p: PreflightProblem, release: ReleaseDetail, where: PreflightAr
     if (song) return { ...p, songId: song.songId, fixHref: `${songProfilePath(where, song.songId)}#${SONG_ANCHORS[track[2]!] ?? track[2]}` };
   }
   return { ...p, fixHref: `${releaseProfilePath(where, release.id)}#${releaseFieldAnchor(p.field)}` };
-}
-
-/** Loads the release and runs the preflight (five statements). Null when there is no such release. */
-export async function preflightRelease(releaseId: number, where: PreflightArea, today = todayUtc()) {
-  const release = await findRelease(releaseId, today);
-  if (!release) return null;
-  return { release, problems: await releasePreflight(release, where, today) };
 }
 
 export const blockingProblems = (problems: readonly PreflightProblem[]) => problems.filter((p) => p.blocking);

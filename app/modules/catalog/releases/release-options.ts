@@ -16,7 +16,6 @@ export const STORES = [
   { code: "pandora", name: "Pandora" },
   { code: "soundcloud", name: "SoundCloud" },
 ] as const;
-export type StoreCode = (typeof STORES)[number]["code"];
 export const STORE_CODES = STORES.map((s) => s.code) as readonly string[];
 
 /** "WW" means worldwide; otherwise ISO 3166-1 alpha-2 codes. */

@@ -449,4 +449,3 @@ export type MemberReleaseProfileData = Awaited<ReturnType<typeof memberReleasePr
 export type MemberReleaseStatusData = Awaited<ReturnType<typeof memberReleaseStatusLoader>>;
 export type AdminReleasesData = Awaited<ReturnType<typeof adminReleasesLoader>>;
 export type AdminReleaseProfileData = Awaited<ReturnType<typeof adminReleaseProfileLoader>>;
-export type ReleasePageData = Awaited<ReturnType<typeof loadReleasePageData>>;

@@ -61,8 +61,6 @@ export interface ProjectActionData {
 
 const reply = (form: ProjectForm, result: SubmissionResult<string[]>, status = 400) => data<ProjectActionData>({ form, result }, { status });
 
-export const UPLOAD_QUERY = "upload=deliverable";
-
 export const STATUS_LABELS: Record<string, string> = {
   awaiting_funding: "Awaiting funding",
   in_progress: "In progress",

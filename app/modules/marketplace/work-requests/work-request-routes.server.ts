@@ -64,10 +64,6 @@ function refused(
 
 /* ------------------------------------------------------------------ create-work-request */
 
-export function providerTypeOfDirectory(directory: string): ProfileType | null {
-  return PROVIDER_TYPES.find((t) => PROFILE_TYPE_INFO[t].directory === directory) ?? null;
-}
-
 /** The create-work-request page: the published provider profile (not the viewer's own) and the viewer's songs. Two statements. */
 export async function createWorkRequestLoader(args: RouteArgs, area: Area, type: ProfileType) {
   const { user, memberId } = guard(args, area);

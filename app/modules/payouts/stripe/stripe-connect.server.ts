@@ -45,8 +45,6 @@ function appUrl(path: string): string {
 }
 
 export const memberRefreshPath = (memberId: number, accountId: string) => `/member/${memberId}/payment-account-stripe-refresh/${encodeURIComponent(accountId)}`;
-export const adminRefreshPath = (memberId: number, accountId: string) =>
-  `/admin/member/${memberId}/payment-account-stripe-refresh/${encodeURIComponent(accountId)}`;
 export const payoutsProviderPath = (memberId: number) => `/member/${memberId}/payouts-provider`;
 
 /** A Stripe failure as the page shows it: Stripe's own message for a request it refused, never a stack. */
@@ -217,7 +215,6 @@ export async function stripeMethodData(actor: Pick<User, "id">, memberId: number
     needsCountry: !account,
   };
 }
-export type StripeMethodData = NonNullable<Awaited<ReturnType<typeof stripeMethodData>>>;
 
 /**
  * An administrator pays a Stripe request: a transfer of the net to the member's connected account, then the
