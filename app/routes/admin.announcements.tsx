@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useActionData, useLoaderData } from "react-router";
+import { data, Form } from "react-router";
 import { Field, FormAlert, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { pageTitle } from "~/components/page-title";
 import { notificationColors } from "~/modules/notifications/colors";
@@ -37,9 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export default function AdminAnnouncements() {
-  const { email } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+export default function AdminAnnouncements({ loaderData, actionData: lastResult }: Route.ComponentProps) {
+  const { email } = loaderData;
   const formResetKey = useFormResetKey();
   const [form, fields] = useForm({
     id: "announcement",

@@ -18,4 +18,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return managersPageAction(request);
 }
 
-export default ManagersPage;
+export default function ManagersPageRoute({ loaderData }: Route.ComponentProps) {
+  return <ManagersPage loaderData={loaderData} />;
+}

@@ -18,4 +18,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return referencePageAction(request, "pro");
 }
 
-export default ReferencePage;
+export default function ReferencePageRoute({ loaderData }: Route.ComponentProps) {
+  return <ReferencePage loaderData={loaderData} />;
+}

@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches
 
 export const loader = (args: Route.LoaderArgs) => releasePageLoader(args, "admin");
 
-export default ReleasePage;
+export default function ReleasePageRoute({ loaderData }: Route.ComponentProps) {
+  return <ReleasePage loaderData={loaderData} />;
+}

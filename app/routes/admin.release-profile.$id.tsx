@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => adminReleaseProfileLoader(args
 
 export const action = (args: Route.ActionArgs) => adminReleaseProfileAction(args);
 
-export default AdminReleaseProfilePage;
+export default function AdminReleaseProfilePageRoute({ loaderData }: Route.ComponentProps) {
+  return <AdminReleaseProfilePage loaderData={loaderData} />;
+}

@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Rel
 
 export const loader = (args: Route.LoaderArgs) => adminReleasesLoader(args);
 
-export default AdminReleasesPage;
+export default function AdminReleasesPageRoute({ loaderData }: Route.ComponentProps) {
+  return <AdminReleasesPage loaderData={loaderData} />;
+}

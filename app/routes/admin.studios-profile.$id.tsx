@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => profileEditorLoader(args, "stu
 
 export const action = (args: Route.ActionArgs) => profileEditorAction(args, "studio", "admin");
 
-export default ProfileEditorPage;
+export default function ProfileEditorPageRoute({ loaderData }: Route.ComponentProps) {
+  return <ProfileEditorPage loaderData={loaderData} />;
+}

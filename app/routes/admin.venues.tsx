@@ -18,4 +18,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return venuesPageAction(request);
 }
 
-export default VenuesPage;
+export default function VenuesPageRoute({ loaderData }: Route.ComponentProps) {
+  return <VenuesPage loaderData={loaderData} />;
+}

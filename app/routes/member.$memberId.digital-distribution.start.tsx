@@ -13,4 +13,6 @@ export const loader = (args: Route.LoaderArgs) => distributionLoader(args);
 
 export const action = (args: Route.ActionArgs) => distributionAction(args);
 
-export default DistributionStartPage;
+export default function DistributionStartPageRoute({ loaderData }: Route.ComponentProps) {
+  return <DistributionStartPage loaderData={loaderData} />;
+}

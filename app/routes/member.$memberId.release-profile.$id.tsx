@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => memberReleaseProfileLoader(arg
 
 export const action = (args: Route.ActionArgs) => memberReleaseProfileAction(args);
 
-export default MemberReleaseProfilePage;
+export default function MemberReleaseProfilePageRoute({ loaderData }: Route.ComponentProps) {
+  return <MemberReleaseProfilePage loaderData={loaderData} />;
+}

@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => memberReleaseStatusLoader(args
 
 export const action = (args: Route.ActionArgs) => memberReleaseStatusAction(args);
 
-export default MemberReleaseStatusPage;
+export default function MemberReleaseStatusPageRoute({ loaderData }: Route.ComponentProps) {
+  return <MemberReleaseStatusPage loaderData={loaderData} />;
+}

@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Rel
 
 export const loader = (args: Route.LoaderArgs) => memberReleasesLoader(args);
 
-export default MemberReleasesPage;
+export default function MemberReleasesPageRoute({ loaderData }: Route.ComponentProps) {
+  return <MemberReleasesPage loaderData={loaderData} />;
+}

@@ -11,4 +11,6 @@ export const loader = (args: Route.LoaderArgs) => songProfileLoader(args, "membe
 
 export const action = (args: Route.ActionArgs) => songProfileAction(args, "member");
 
-export default SongProfilePage;
+export default function SongProfilePageRoute({ loaderData }: Route.ComponentProps) {
+  return <SongProfilePage loaderData={loaderData} />;
+}

@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, unde
 
 export const loader = (args: Route.LoaderArgs) => songsLoader(args, "member");
 
-export default SongsPage;
+export default function SongsPageRoute({ loaderData }: Route.ComponentProps) {
+  return <SongsPage loaderData={loaderData} />;
+}

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useLoaderData } from "react-router";
+import { Form, Link } from "react-router";
 import type { DataColumn } from "~/components/data-table";
 import { Field, FormAlert, SubmitButton, TextareaField } from "~/components/forms";
 import { profilePaths } from "~/modules/profiles/profile-types";
@@ -48,8 +48,8 @@ const columns: Array<DataColumn<ManagerRow>> = [
   },
 ];
 
-export function ManagersPage() {
-  const { query, list, editing } = useLoaderData<ManagersPageData>();
+export function ManagersPage({ loaderData }: { loaderData: ManagersPageData }) {
+  const { query, list, editing } = loaderData;
   return (
     <IndustryListPage
       title="Managers"

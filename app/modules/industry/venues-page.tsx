@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useLoaderData } from "react-router";
+import { Form } from "react-router";
 import type { DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
@@ -36,8 +36,8 @@ const columns: Array<DataColumn<VenueRow>> = [
   },
 ];
 
-export function VenuesPage() {
-  const { query, list, editing } = useLoaderData<VenuesPageData>();
+export function VenuesPage({ loaderData }: { loaderData: VenuesPageData }) {
+  const { query, list, editing } = loaderData;
   return (
     <IndustryListPage
       title="Venues"

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState, type ReactNode } from "react";
-import { Form, Link, useActionData, useLoaderData } from "react-router";
+import { Form, Link, useActionData } from "react-router";
 import { Avatar } from "~/components/avatar";
 import { Field, FormAlert, SubmitButton } from "~/components/forms";
 import { StatusTag } from "~/components/status-tag";
@@ -17,8 +17,8 @@ import { ProfileStatusPanel } from "./status-panel";
  * moderation, the details form, the images and, for an artist, the band. Every form is a plain POST with
  * an `intent`, handled by profileEditorAction.
  */
-export function ProfileEditorPage() {
-  const data = useLoaderData() as ProfileEditorLoaderData;
+export function ProfileEditorPage({ loaderData }: { loaderData: ProfileEditorLoaderData }) {
+  const data = loaderData;
   const actionData = useActionData() as { form?: string; result?: SubmissionResult<string[]> } | undefined;
   const resultFor = (form: EditorForm) => (actionData?.form === form ? actionData.result : undefined);
   const { profile, hero, type, area, rights, band, version } = data;

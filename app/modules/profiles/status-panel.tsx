@@ -7,17 +7,13 @@ import { FieldErrors, FormAlert, SubmitButton } from "~/components/forms";
 import { StatusTag } from "~/components/status-tag";
 import type { Profile, ProfileStatus } from "~/db/schema";
 import { ACCT_TYPE } from "~/modules/accounts/roles";
+import type { loader as memberLayoutLoader } from "~/routes/member.$memberId";
 import type { ProfileRights } from "./profile-access.server";
 import { profileNoun, REASON_MAX, RejectSchema, UnpublishSchema, type StatusIntent } from "./profile-status-schema";
 import { PROFILE_STATUS_LABELS, PROFILE_TYPE_INFO } from "./profile-types";
 
 type PanelProfile = Pick<Profile, "id" | "type" | "status" | "rejectionReason" | "submittedAt" | "reviewedAt" | "publishedAt">;
 type Area = "member" | "admin";
-
-/** The member area's layout data (the logged-in user's account type), to know whether an admin is looking. */
-interface MemberLayoutData {
-  loggedUser?: { acct_type?: number };
-}
 
 /**
  * The status of a profile, what it means and what happens next, with the moderation buttons the viewer
@@ -27,7 +23,7 @@ interface MemberLayoutData {
  */
 export function ProfileStatusPanel({ profile, rights, area }: { profile: PanelProfile; rights: ProfileRights; area: Area }) {
   const actionData = useActionData() as { form?: string; result?: SubmissionResult<string[]> } | undefined;
-  const memberLayout = useRouteLoaderData("routes/member.$memberId") as MemberLayoutData | undefined;
+  const memberLayout = useRouteLoaderData<typeof memberLayoutLoader>("routes/member.$memberId");
   const result = actionData?.form === "status" ? actionData.result : undefined;
   const resultIntent = result?.initialValue?.intent as StatusIntent | undefined;
   const resultFor = (intent: StatusIntent) => (resultIntent === intent ? result : undefined);

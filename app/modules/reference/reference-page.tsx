@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
+import { Form, Link, useActionData, useLocation } from "react-router";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
 import { Field, FormAlert, inputClass, SubmitButton, useFormResetKey } from "~/components/forms";
@@ -42,8 +42,8 @@ const primaryButton =
 const smallButton =
   "inline-flex items-center justify-center rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 shadow-sm hover:bg-stone-50 disabled:opacity-60";
 
-export function ReferencePage() {
-  const { kind, query, list } = useLoaderData<ReferencePageData>();
+export function ReferencePage({ loaderData }: { loaderData: ReferencePageData }) {
+  const { kind, query, list } = loaderData;
   const actionData = useActionData<ReferenceActionData>();
   const info = REFERENCE_PAGES[kind];
   const resetKey = useFormResetKey();

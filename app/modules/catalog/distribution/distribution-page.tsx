@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useLoaderData } from "react-router";
+import { Form, Link } from "react-router";
 import { useState } from "react";
 import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { UploadProgress, useProgressUpload } from "~/components/progress-upload";
@@ -489,8 +489,8 @@ function StepButtons({ back, next }: { back: React.ReactNode; next: React.ReactN
   );
 }
 
-export function DistributionStartPage() {
-  const data = useLoaderData() as DistributionLoaderData;
+export function DistributionStartPage({ loaderData }: { loaderData: DistributionLoaderData }) {
+  const data = loaderData;
   const releaseId = data.mode === "release" ? data.release.id : null;
   return (
     <div className="mx-auto w-full max-w-4xl space-y-6">

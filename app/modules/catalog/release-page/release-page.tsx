@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link } from "react-router";
 import { ShareButtons } from "~/components/share/share-buttons";
 import { StatusTag } from "~/components/status-tag";
 import { formatDuration, RELEASE_TYPE_OPTIONS } from "~/modules/catalog/releases/release-options";
@@ -29,8 +29,8 @@ function ExplicitTag() {
   );
 }
 
-export function ReleasePage() {
-  const { release, cover, tracks, totalSeconds, artistPath, managePath, reviewPath, share } = useLoaderData() as ReleasePageData;
+export function ReleasePage({ loaderData }: { loaderData: ReleasePageData }) {
+  const { release, cover, tracks, totalSeconds, artistPath, managePath, reviewPath, share } = loaderData;
   const tag = TAG_LABELS[release.tag];
   const producers = [...new Set(tracks.flatMap((t) => t.producers))];
   const featured = [...new Set(tracks.flatMap((t) => t.featured))];

@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
+import { Form, Link, useActionData, useLocation } from "react-router";
 import { AudioPlayer } from "~/components/audio-player";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField } from "~/components/forms";
@@ -836,8 +836,8 @@ function ReleaseListSection({
 
 /* ------------------------------------------------------------------ pages */
 
-export function MemberReleasesPage() {
-  const { memberId, query, list } = useLoaderData() as MemberReleasesData;
+export function MemberReleasesPage({ loaderData }: { loaderData: MemberReleasesData }) {
+  const { memberId, query, list } = loaderData;
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -871,8 +871,8 @@ export function MemberReleasesPage() {
   );
 }
 
-export function MemberReleaseProfilePage() {
-  const data = useLoaderData() as MemberReleaseProfileData;
+export function MemberReleaseProfilePage({ loaderData }: { loaderData: MemberReleaseProfileData }) {
+  const data = loaderData;
   const details = useReleaseActionResult("details");
   const stores = useReleaseActionResult("stores");
   const tracks = useReleaseActionResult("tracks");
@@ -1047,8 +1047,8 @@ function ReleaseOverview({ release }: { release: ReleaseDetail }) {
   );
 }
 
-export function MemberReleaseStatusPage() {
-  const data = useLoaderData() as MemberReleaseStatusData;
+export function MemberReleaseStatusPage({ loaderData }: { loaderData: MemberReleaseStatusData }) {
+  const data = loaderData;
   const { release, actions, problems, history, coverUrl, profilePath } = data;
   const submit = useReleaseActionResult("submit");
   const takedown = useReleaseActionResult("takedown");
@@ -1102,8 +1102,8 @@ export function MemberReleaseStatusPage() {
   );
 }
 
-export function AdminReleasesPage() {
-  const { query, list } = useLoaderData() as AdminReleasesData;
+export function AdminReleasesPage({ loaderData }: { loaderData: AdminReleasesData }) {
+  const { query, list } = loaderData;
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
@@ -1158,9 +1158,8 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function AdminReleaseProfilePage() {
-  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage, splits } =
-    useLoaderData() as AdminReleaseProfileData;
+export function AdminReleaseProfilePage({ loaderData }: { loaderData: AdminReleaseProfileData }) {
+  const { release, actions, problems, history, coverUrl, ownerAreaPath, releasePagePath, deliveries, canBuildPackage, splits } = loaderData;
   const review = useReleaseActionResult("review");
   const takedown = useReleaseActionResult("takedown");
   const storeNames = new Map<string, string>(STORES.map((s) => [s.code, s.name]));

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useLoaderData, useLocation, useParams } from "react-router";
+import { Form, Link, useActionData, useLocation, useParams } from "react-router";
 import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField } from "~/components/forms";
 import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
@@ -32,8 +32,8 @@ const buttonSecondary =
 
 /* ------------------------------------------------------------------ the list */
 
-export function SongsPage() {
-  const { list, query, newPath, area } = useLoaderData() as SongsData;
+export function SongsPage({ loaderData }: { loaderData: SongsData }) {
+  const { list, query, newPath, area } = loaderData;
   const location = useLocation();
   return (
     <div className="mx-auto w-full max-w-5xl space-y-6">
@@ -450,8 +450,8 @@ function CreditsSection({ song, lastResult }: { song: EditData["song"]; lastResu
   );
 }
 
-export function SongProfilePage() {
-  const data = useLoaderData() as SongProfileData;
+export function SongProfilePage({ loaderData }: { loaderData: SongProfileData }) {
+  const data = loaderData;
   const { memberId } = useParams();
   const details = useSongActionResult("details");
   const writers = useSongActionResult("writers");
