@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { AdminReleaseProfilePage } from "~/modules/catalog/releases/release-pages";
+import { AdminReleaseProfilePage } from "~/modules/catalog/releases/pages/admin-release-profile-page";
 import { adminReleaseProfileAction, adminReleaseProfileLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/admin.release-profile.$id";
 

@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { AdminReleasesPage } from "~/modules/catalog/releases/release-pages";
+import { AdminReleasesPage } from "~/modules/catalog/releases/pages/admin-releases-page";
 import { adminReleasesLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/admin.releases";
 

@@ -3,7 +3,7 @@ import { pageTitle } from "~/components/page-title";
 import { pageParam } from "~/components/pagination";
 import { reuseUnlessChanged } from "~/components/revalidation";
 import { parseId } from "~/modules/accounts/guards.server";
-import { Section } from "~/modules/catalog/releases/release-pages";
+import { Section } from "~/modules/catalog/releases/pages/release-page-parts";
 import { IncomeLinesTable, IncomeSection, IncomeTotals, StatementsTable } from "~/modules/ledger/reports/income-pages";
 import { incomePageData, LINES_PAGE_SIZE, memberIncome, memberIncomeLines } from "~/modules/ledger/reports/income.server";
 import { statementName } from "~/modules/ledger/reports/statement-name";

@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberReleaseProfilePage } from "~/modules/catalog/releases/release-pages";
+import { MemberReleaseProfilePage } from "~/modules/catalog/releases/pages/member-release-profile-page";
 import { memberReleaseProfileAction, memberReleaseProfileLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/member.$memberId.release-profile.$id";
 

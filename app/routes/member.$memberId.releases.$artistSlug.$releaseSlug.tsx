@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberReleaseStatusPage } from "~/modules/catalog/releases/release-pages";
+import { MemberReleaseStatusPage } from "~/modules/catalog/releases/pages/member-release-status-page";
 import { memberReleaseStatusAction, memberReleaseStatusLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/member.$memberId.releases.$artistSlug.$releaseSlug";
 

@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberReleasesPage } from "~/modules/catalog/releases/release-pages";
+import { MemberReleasesPage } from "~/modules/catalog/releases/pages/member-releases-page";
 import { memberReleasesLoader } from "~/modules/catalog/releases/release-routes.server";
 import type { Route } from "./+types/member.$memberId.releases._index";
 

@@ -4,17 +4,12 @@ import { Form, Link } from "react-router";
 import { useState } from "react";
 import { CheckboxField, Field, FieldErrors, FormAlert, inputClass, SelectField, SubmitButton, TextareaField, useFormResetKey } from "~/components/forms";
 import { UploadProgress, useProgressUpload } from "~/components/progress-upload";
-import {
-  PreflightList,
-  ReleaseCoverForm,
-  ReleaseDetailsForm,
-  ReleaseStatusTag,
-  ReleaseStoresForm,
-  ReleaseTracksEditor,
-  Section,
-  SubmitPanel,
-  useReleaseActionResult,
-} from "~/modules/catalog/releases/release-pages";
+import { ReleaseCoverForm } from "~/modules/catalog/releases/pages/release-cover-form";
+import { ReleaseDetailsForm } from "~/modules/catalog/releases/pages/release-details-form";
+import { ReleaseStatusTag, Section, useReleaseActionResult } from "~/modules/catalog/releases/pages/release-page-parts";
+import { PreflightList, SubmitPanel } from "~/modules/catalog/releases/pages/release-review-panels";
+import { ReleaseStoresForm } from "~/modules/catalog/releases/pages/release-stores-form";
+import { ReleaseTracksEditor } from "~/modules/catalog/releases/pages/release-tracks-editor";
 import { formatDuration, RELEASE_STATUS_LABELS, RELEASE_TYPE_OPTIONS } from "~/modules/catalog/releases/release-options";
 import { ReleaseDetailsSchema } from "~/modules/catalog/releases/release-schemas";
 import type { DistributionLoaderData } from "./distribution.server";

@@ -6,7 +6,7 @@ import { ListEmptyState } from "~/components/list-empty-state";
 import { Pagination } from "~/components/pagination";
 import { StatusTag } from "~/components/status-tag";
 import { formatDuration, RELEASE_STATUS_LABELS } from "~/modules/catalog/releases/release-options";
-import { Section } from "~/modules/catalog/releases/release-pages";
+import { Section } from "~/modules/catalog/releases/pages/release-page-parts";
 import type { SongActionData, SongForm, SongProfileData, SongsData } from "./song-routes.server";
 import { CreditInviteSchema, SongDetailsSchema, WritersSchema } from "./song-schemas";
 import { SplitSection } from "~/modules/splits/split-section";
