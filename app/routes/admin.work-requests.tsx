@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { AdminWorkRequestsPage } from "~/modules/marketplace/work-requests/work-request-pages";
+import { AdminWorkRequestsPage } from "~/modules/marketplace/work-requests/pages/admin-work-requests-page";
 import { adminListLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/admin.work-requests";
 

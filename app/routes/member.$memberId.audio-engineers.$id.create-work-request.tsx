@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { CreateWorkRequestPage } from "~/modules/marketplace/work-requests/work-request-pages";
+import { CreateWorkRequestPage } from "~/modules/marketplace/work-requests/pages/create-work-request-page";
 import { createWorkRequestAction, createWorkRequestLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.audio-engineers.$id.create-work-request";
 

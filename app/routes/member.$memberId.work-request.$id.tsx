@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { WorkRequestPage } from "~/modules/marketplace/work-requests/work-request-pages";
+import { WorkRequestPage } from "~/modules/marketplace/work-requests/pages/work-request-page";
 import { workRequestAction, workRequestLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.work-request.$id";
 

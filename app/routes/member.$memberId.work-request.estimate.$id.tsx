@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { EstimatePage } from "~/modules/marketplace/work-requests/work-request-pages";
+import { EstimatePage } from "~/modules/marketplace/work-requests/pages/estimate-page";
 import { estimateAction, estimatePageLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.work-request.estimate.$id";
 

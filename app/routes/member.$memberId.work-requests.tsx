@@ -1,5 +1,5 @@
 import { pageTitle } from "~/components/page-title";
-import { MemberWorkRequestsPage } from "~/modules/marketplace/work-requests/work-request-pages";
+import { MemberWorkRequestsPage } from "~/modules/marketplace/work-requests/pages/member-work-requests-page";
 import { memberListLoader } from "~/modules/marketplace/work-requests/work-request-routes.server";
 import type { Route } from "./+types/member.$memberId.work-requests";
 
