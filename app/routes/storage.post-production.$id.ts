@@ -1,6 +1,6 @@
 import { parseId, requireAgreedUser } from "~/modules/accounts/guards.server";
 import { notFound } from "~/modules/http/route-errors.server";
-import { deliveryForDownload } from "~/modules/post-production/post-production.server";
+import { deliveryForDownload } from "~/modules/post-production/job-deliveries.server";
 import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
 import type { Route } from "./+types/storage.post-production.$id";
 

@@ -2,7 +2,7 @@ import { parseId, requireAgreedUser } from "~/modules/accounts/guards.server";
 import { audioContentType, audioKey } from "~/modules/catalog/songs/audio.server";
 import { notFound } from "~/modules/http/route-errors.server";
 import { storedFileResponse } from "~/modules/storage/stored-file-response.server";
-import { sourceAudioForDownload } from "~/modules/post-production/post-production.server";
+import { sourceAudioForDownload } from "~/modules/post-production/job-deliveries.server";
 import type { Route } from "./+types/storage.post-production.source.$jobId";
 
 /**

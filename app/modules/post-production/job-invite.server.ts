@@ -14,7 +14,8 @@ import { listPublishedDocuments, pendingDocumentsFor, signDocuments } from "~/mo
 import { parseForm, readForm } from "~/modules/security/form-body.server";
 import { hasValidSignature, INVALID_SIGNATURE } from "~/modules/security/signed-url.server";
 import { requestInfoContext } from "~/request-context";
-import { bindInvitedJobs, NO_JOB } from "./post-production.server";
+import { NO_JOB } from "./job-access.server";
+import { bindInvitedJobs } from "./job-creation.server";
 import { PP_SERVICE_LABELS } from "./post-production-rules";
 
 /**

@@ -17,24 +17,20 @@ import { notFound, routeError } from "~/modules/http/route-errors.server";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { FORM_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { createJob, ownerSongOptions } from "./job-creation.server";
+import { receiveDelivery } from "./job-deliveries.server";
+import { adminListJobs, getJob, type JobListRow, listMemberJobs } from "./job-queries.server";
 import {
   acceptDeliveryAsAudio,
   acceptJob,
-  adminListJobs,
   advanceJobStage,
   cancelJob,
-  createJob,
   declineJob,
   fundJob,
-  getJob,
   jobTransferReference,
-  listMemberJobs,
-  ownerSongOptions,
   payJobFromBalance,
-  receiveDelivery,
   requestJobRevision,
-  type JobListRow,
-} from "./post-production.server";
+} from "./job-transitions.server";
 import { PP_LIMITS, PP_OPEN_STATUSES, PP_SERVICE_LABELS, PP_STATUS_LABELS, ppNextStage, ppStageLabel } from "./post-production-rules";
 
 /**

@@ -16,25 +16,20 @@ import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { useTestDatabase } from "../../../tests/helpers/database";
 import { createOwnedSong, refusedWith } from "../../../tests/helpers/marketplace";
 import { sessionCookieFor } from "../../../tests/helpers/requests";
+import { bindInvitedJobs, createJob } from "./job-creation.server";
+import { deliveryForDownload, receiveDelivery, sourceAudioForDownload } from "./job-deliveries.server";
+import { adminListJobs, getJob, listMemberJobs } from "./job-queries.server";
 import {
   acceptDeliveryAsAudio,
   acceptJob,
-  adminListJobs,
   advanceJobStage,
-  bindInvitedJobs,
   cancelJob,
-  createJob,
   declineJob,
-  deliveryForDownload,
   fundJob,
   JOB_BALANCE_REFERENCE,
   payJobFromBalance,
-  getJob,
-  listMemberJobs,
-  receiveDelivery,
   requestJobRevision,
-  sourceAudioForDownload,
-} from "./post-production.server";
+} from "./job-transitions.server";
 
 useTestDatabase();
 

@@ -32,7 +32,7 @@ import { distributionPath, isDistributionStep, nextStep, stepOfField, type Distr
 
 /**
  * The guided distribution flow. It owns no release logic: each step renders the release pages' forms
- * (release-pages.tsx) and runs their intent handlers (release-routes.server.ts), only with its own
+ * (releases/pages/) and runs their intent handlers (release-routes.server.ts), only with its own
  * redirects, so a step's save leads to the next step and the draft is saved at every step.
  */
 
