@@ -62,15 +62,19 @@ describe("delivery package (DDEX ERN 4.3)", () => {
     const { delivery, manifest } = await buildDeliveryPackage(lateTrainsId, admin.id);
     expect(delivery.releaseId).toBe(lateTrainsId);
     expect(delivery.messageId).toBe(manifest.messageId);
-    // The demo catalogue stores no files: every track's audio and the cover are listed as missing.
-    expect(manifest.missing).toEqual([...release.tracks.map((t) => `Track ${t.position} “${t.title}”: no audio file stored`), "Cover art: no image stored"]);
+    // The demo seed stores a short tone for every demo track (docs/demo-data.md) but no cover: only the cover is missing.
+    expect(manifest.missing).toEqual(["Cover art: no image stored"]);
 
     expect(delivery.packagePath).toBe(`deliveries/${lateTrainsId}/${delivery.messageId}.zip`);
     const zipped = await storedBytes(delivery.packagePath);
     expect(sha256(zipped)).toBe(delivery.packageSha256);
     expect(zipped.length).toBe(delivery.packageBytes);
     const entries = unzipSync(zipped);
-    expect(Object.keys(entries).sort()).toEqual(["196589000019/196589000019.xml", "196589000019/manifest.json"]);
+    expect(Object.keys(entries).sort()).toEqual([
+      "196589000019/196589000019.xml",
+      "196589000019/manifest.json",
+      ...release.tracks.map((t) => `196589000019/resources/196589000019_01_${String(t.position).padStart(3, "0")}.wav`),
+    ]);
     const xmlBytes = entries["196589000019/196589000019.xml"]!;
     expect(manifest.files[0]).toMatchObject({ path: "196589000019/196589000019.xml", md5: md5(xmlBytes), sha256: sha256(xmlBytes) });
 
