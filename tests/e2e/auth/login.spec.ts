@@ -113,6 +113,8 @@ test.describe("login page", () => {
   test("an unverified account cannot log in and is sent a fresh verification link", async ({ page, app, request, browserErrors }) => {
     browserErrors.allowStatus(400);
     const user = await registerUser(request, "unverified");
+    // The registration's own message (mail is sent by the server's job worker, a moment after the request).
+    await waitForMail(user.email, { subject: /Verify your email/ });
     const before = mailsTo(user.email, /Verify your email/).length;
     expect(before).toBe(1);
     await app.logIn(user.email, user.password);

@@ -63,3 +63,17 @@ export function actionLink(mail: Mail): string {
   expect(mail.links, `links in "${mail.subject}"`).toHaveLength(1);
   return mail.links[0]!;
 }
+
+/**
+ * That no (further) message to `to` arrives: mail is a job, sent by the server's worker a moment after the request
+ * that queued it (at once when queued outside a transaction, within the workers' 2 s poll when queued inside one),
+ * so the count is watched for 2.5 s and must stay `count`.
+ */
+export async function expectNoMail(to: string, subject?: RegExp, count = 0): Promise<void> {
+  const deadline = Date.now() + 2_500;
+  while (Date.now() < deadline) {
+    expect(mailsTo(to, subject), `no new message to ${to}${subject ? ` matching ${subject}` : ""}`).toHaveLength(count);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(mailsTo(to, subject)).toHaveLength(count);
+}
