@@ -64,7 +64,7 @@ export async function boot(bootOptions: BootOptions = {}): Promise<BootResult> {
     }
     const database = await openDatabase(url);
     setDatabase(database);
-    // Every node drops a changed cache at once (decision 034); a single node has nobody to tell but costs one connection.
+    // Every node drops a changed cache at once (decision 035); a single node has nobody to tell but costs one connection.
     await startCacheBus(url);
     await migrateDatabase(database);
     if (embedded?.owned) {

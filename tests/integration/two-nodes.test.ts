@@ -15,7 +15,7 @@ import { startS3Server, type S3TestServer } from "../helpers/s3-server";
 import { TEST_SETTINGS } from "../setup/settings";
 
 /**
- * Two app nodes on one PostgreSQL and one S3 store, as behind a load balancer (decision 034): two processes, each
+ * Two app nodes on one PostgreSQL and one S3 store, as behind a load balancer (decision 035): two processes, each
  * booted as server/start.js boots (job workers, cache bus), each with a DATA_DIR of its own, so nothing they share
  * goes through a local disk. Node A and node B are asked in turn, as a balancer without sticky sessions would.
  */

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { invalidateProcessCache, invalidateProcessCaches, setProcessCacheBroadcast } from "~/db/process-cache.server";
 
 /**
- * The cache bus (decision 034, "Caches told across nodes"): when a value kept in a process cache changes, every
+ * The cache bus (decision 035, "Caches told across nodes"): when a value kept in a process cache changes, every
  * app node on the database drops its copy at once, through PostgreSQL's LISTEN/NOTIFY on one channel. Each node
  * holds one connection of its own that listens; a change is published on it as `pg_notify(channel, payload)`,
  * the payload being the node's id and the cache's name. A node ignores its own messages (it dropped its copy when

@@ -7,7 +7,7 @@ import { env } from "~/env.server";
 import { defineJob, enqueueJob } from "~/modules/jobs/queue.server";
 
 /**
- * Outgoing mail is a job (decision 034): `sendMail` records the message in the job queue (pg-boss, decision 016),
+ * Outgoing mail is a job (decision 035): `sendMail` records the message in the job queue (pg-boss, decision 016),
  * inside the caller's transaction when it passes one, and a worker on any node delivers it with retries. So a
  * request never waits on the mail server, a failing mail server delays mail and loses none, and a mail is not
  * lost when the node that decided it stops.
