@@ -71,4 +71,15 @@ describe("reports cached per member", () => {
     const sum = (rows: Array<{ amount: string }>) => rows.reduce((n, r) => n + BigInt(r.amount), 0n);
     expect(sum(after.result)).toBeGreaterThan(sum(before.result));
   });
+
+  it("an import renews the income figure too", async () => {
+    const before = await memberIncome(mia.id);
+    await importStatement(
+      "digital",
+      [DIGITAL_HEADER, "MC-2,2026-08-15,2026-07,2026-07,Spotify,,stream,track,US,Midnight Owls,,,Early Mornings,USBL12600002,10,0.1,USD,10.00,10.00,USD,"],
+      admin.id,
+    );
+    const after = await memberIncome(mia.id);
+    expect(after!.earnedMicros - before!.earnedMicros).toBe(9_000_000n);
+  });
 });
