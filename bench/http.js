@@ -117,6 +117,32 @@ export const targets = [
       ledgerLines: 1_000_000,
     },
   },
+  // The admin's reports over the same ledger (decision 028, "Admin reports"): the demo artist page's digital sales
+  // detail (from the admin sales rollups; the first request builds them) and the journal.
+  {
+    name: `admin artist sales detail (${ledgerLabel} lines)`,
+    path: "/admin/sales/digital/details/artist/{artistId}",
+    login: "admin@example.com",
+    ledger: true,
+    goal: {
+      text: "admin artist sales detail over 1,000,000 lines: >= 0.3x /login req/s, <= 6 statements",
+      minLoginRatio: 0.3,
+      maxStatements: 6,
+      ledgerLines: 1_000_000,
+    },
+  },
+  {
+    name: `admin transactions (${ledgerLabel} lines)`,
+    path: "/admin/transactions",
+    login: "admin@example.com",
+    ledger: true,
+    goal: {
+      text: "admin transactions over 1,000,000 lines: >= 0.3x /login req/s, <= 6 statements",
+      minLoginRatio: 0.3,
+      maxStatements: 6,
+      ledgerLines: 1_000_000,
+    },
+  },
   // Marketplace, over 10,000 seeded work requests from the demo member to the demo producer: the
   // client's list (the default "Sent" tab), the provider's, and the admin's filtered search. Statement budgets as
   // tests/integration/page-statements.test.ts asserts them.

@@ -1028,7 +1028,8 @@ export const postings = pgTable(
   (t) => [
     // Balances sum by (account, source); a member's lines page reads in (line, song) order from it.
     index("postings_account_idx").on(t.accountId, t.source, t.statementLineId, t.songId),
-    index("postings_entry_idx").on(t.entryId),
+    // An entry's postings in id order (the journal shows the first of an entry of any size without sorting them all).
+    index("postings_entry_idx").on(t.entryId, t.id),
     index("postings_line_idx").on(t.statementLineId),
     index("postings_split_version_idx")
       .on(t.splitVersionId)

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "~/db/client.server";
+import { sql } from "drizzle-orm";
+import { currentDatabase, db } from "~/db/client.server";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
 import { useTestDatabase } from "../../../../tests/helpers/database";
+import { captureStatements, explainGeneric, planText, type PlanNode } from "../../../../tests/helpers/plans";
 import { Accounts } from "../accounts.server";
 import { postEntry } from "../journal.server";
 import { journalPage, parseJournalFilters, POSTINGS_SHOWN } from "./journal-view.server";
@@ -79,5 +81,35 @@ describe("the journal view", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect((await journalPage(filters(`from=${today}&to=${today}`))).total).toBe(2);
     expect((await journalPage(filters("member=nobody-like-this"))).total).toBe(0);
+  });
+
+  it("reads an entry's first postings in id order from the entry index, without sorting all of a large entry's", async () => {
+    await db().transaction((tx) =>
+      postEntry(tx, {
+        kind: "statement_import",
+        memo: "large",
+        postings: [
+          { account: Accounts.receipts("digital"), amountMicros: -20_000_000_000n },
+          ...Array.from({ length: 20_000 }, () => ({ account: Accounts.suspense(), amountMicros: 1_000_000n })),
+        ],
+      }),
+    );
+    await db().execute(sql`analyze postings`);
+    const { result, statements } = await captureStatements(() => journalPage(filters("")));
+    expect(result.entries[0]!.postings).toHaveLength(POSTINGS_SHOWN);
+    const explained = await explainGeneric(currentDatabase()!.url, statements, ["postings"]);
+    const shown = explained.find((e) => /cross join lateral/.test(e.text))!;
+    const nodes: string[] = [];
+    const walk = (node: PlanNode) => {
+      nodes.push(`${node["Node Type"]}${node["Index Name"] ? ` ${node["Index Name"]}` : ""}`);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(shown.plan!);
+    expect(nodes, planText(shown.plan)).toContain("Index Scan postings_entry_idx");
+    expect(
+      nodes.filter((n) => n.startsWith("Sort")),
+      planText(shown.plan),
+    ).toEqual([]);
+    expect(shown.fullScans).toEqual([]);
   });
 });

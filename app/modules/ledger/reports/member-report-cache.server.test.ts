@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/db/client.server";
 import type { User } from "~/db/schema";
 import { seedDemoData } from "~/db/seed.server";
 import { findUserByEmail } from "~/modules/accounts/accounts.server";
@@ -70,5 +72,43 @@ describe("reports cached per member", () => {
     expect(after.aggregated).toBe(true);
     const sum = (rows: Array<{ amount: string }>) => rows.reduce((n, r) => n + BigInt(r.amount), 0n);
     expect(sum(after.result)).toBeGreaterThan(sum(before.result));
+  });
+
+  it("an import renews the income figure too", async () => {
+    const before = await memberIncome(mia.id);
+    await importStatement(
+      "digital",
+      [DIGITAL_HEADER, "MC-2,2026-08-15,2026-07,2026-07,Spotify,,stream,track,US,Midnight Owls,,,Early Mornings,USBL12600002,10,0.1,USD,10.00,10.00,USD,"],
+      admin.id,
+    );
+    const after = await memberIncome(mia.id);
+    expect(after!.earnedMicros - before!.earnedMicros).toBe(9_000_000n);
+  });
+
+  it("is never stale after an import, with readers filling the cache while imports commit", async () => {
+    let stop = false;
+    const readers = Array.from({ length: 4 }, async () => {
+      while (!stop) await memberIncome(mia.id);
+    });
+    try {
+      for (let i = 0; i < 4; i++) {
+        await importStatement(
+          "digital",
+          [
+            DIGITAL_HEADER,
+            `RC-C${i},2026-08-15,2026-07,2026-07,Spotify,,stream,track,US,Midnight Owls,,,Early Mornings,USBL12600002,10,0.1,USD,10.00,10.00,USD,`,
+          ],
+          admin.id,
+        );
+        const truth = (
+          (await db().execute(sql`select coalesce(sum(p.amount_micros), 0)::text as s from postings p join ledger_accounts a on a.id = p.account_id
+            where a.kind = 'earnings' and a.user_id = ${mia.id} and p.source is not null`)) as unknown as { rows: Array<{ s: string }> }
+        ).rows[0]!.s;
+        expect((await memberIncome(mia.id))!.earnedMicros.toString(), `after import ${i}`).toBe(truth);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(readers);
+    }
   });
 });
