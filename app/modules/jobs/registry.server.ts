@@ -6,11 +6,12 @@
  * (app/modules/jobs/registry.server.test.ts checks both).
  */
 import { salesImportJob } from "~/modules/ledger/imports/sales-import-job.server";
+import { suspenseMatchJob } from "~/modules/ledger/imports/suspense-match-job.server";
 import { checkoutRefundJob } from "~/modules/marketplace/projects/project-checkout.server";
 import { dailyCleanupJob } from "~/modules/jobs/daily-cleanup.server";
 import { registerJobHandler, type JobDefinition } from "./queue.server";
 
-export const JOBS: readonly JobDefinition[] = [salesImportJob, checkoutRefundJob, dailyCleanupJob];
+export const JOBS: readonly JobDefinition[] = [salesImportJob, suspenseMatchJob, checkoutRefundJob, dailyCleanupJob];
 
 /** Registers every job's handler with its retry policy. Idempotent. */
 export function registerJobs(): void {
