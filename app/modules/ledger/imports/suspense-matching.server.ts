@@ -71,7 +71,7 @@ async function moveOutOfSuspense(
   target: MatchTarget,
   index: MatchIndex,
   bps: number,
-  actorId: number,
+  actorId: number | null,
   code: string | null,
   onProgress?: (allocated: number) => void,
 ) {
@@ -157,7 +157,7 @@ async function moveOutOfSuspense(
  * in one transaction of a fixed number of statements; answers how many lines moved.
  */
 export async function matchSuspenseLine(
-  actorId: number,
+  actorId: number | null,
   lineId: number,
   target: MatchTarget,
   onProgress?: (allocated: number) => void,
@@ -278,7 +278,7 @@ export async function runSuspenseMatch(matchId: number): Promise<SuspenseMatch |
   reportMatch({ matchId, status: "processing", lines: 0 });
   let lastReport = 0;
   try {
-    const { matched } = await matchSuspenseLine(claimed.createdBy ?? 0, claimed.lineId, claimed.target as MatchTarget, (allocated) => {
+    const { matched } = await matchSuspenseLine(claimed.createdBy, claimed.lineId, claimed.target as MatchTarget, (allocated) => {
       runningMatchLines.set(matchId, allocated);
       const now = Date.now();
       if (now - lastReport > 500) {
