@@ -29,7 +29,7 @@ for (const database of databases) {
     httpRuns.push(http);
     console.log(`\n${formatHttpRun(http)}`);
     if (responsiveness) {
-      const scenarios = [...(http.more ?? []), await measureImportResponsiveness()];
+      const scenarios = [...(http.more ?? []), ...(await measureImportResponsiveness())];
       console.log(`\n${formatResponsiveness(scenarios)}`);
       fs.writeFileSync(path.join(resultsDir, `responsiveness-${stamp}.json`), JSON.stringify({ at: new Date().toISOString(), scenarios }, null, 2));
     }

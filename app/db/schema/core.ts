@@ -1164,6 +1164,39 @@ export const matchAliases = pgTable(
 );
 export type MatchAlias = typeof matchAliases.$inferSelect;
 
+/**
+ * A suspense match of a code, run as a background job (decision 028): what an administrator asked for (the
+ * line and its target), how far it has gone, and how it ended. The lines themselves move in one transaction.
+ */
+export const suspenseMatchStatuses = ["queued", "processing", "completed", "failed"] as const;
+export const suspenseMatches = pgTable(
+  "suspense_matches",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    lineId: bigint("line_id", { mode: "number" })
+      .notNull()
+      .references(() => statementLines.id, { onDelete: "cascade" }),
+    importId: integer("import_id").references(() => salesImports.id, { onDelete: "cascade" }),
+    /** `{ songId }`, `{ releaseId }` or `{ memberId, songId? }` (suspense-matching.server.ts MatchTarget). */
+    target: jsonb("target").$type<Record<string, number | null>>().notNull(),
+    /** The code matched ("isrc:…"), null for a line without one. */
+    code: text("code"),
+    status: text("status", { enum: suspenseMatchStatuses }).notNull().default("queued"),
+    /** The lines in suspense with the code when it was queued (the progress bar's end). */
+    expectedLines: integer("expected_lines").notNull().default(1),
+    matched: integer("matched").notNull().default(0),
+    error: text("error"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("suspense_matches_created_idx").on(t.createdAt),
+    check("suspense_matches_status_valid", sql`${t.status} in (${sqlList(suspenseMatchStatuses)})`),
+  ],
+);
+export type SuspenseMatch = typeof suspenseMatches.$inferSelect;
+
 /* ------------------------------------------------------------------ payouts (decision 018) */
 
 export const payoutMethods = ["manual", "stripe"] as const;

@@ -7,12 +7,13 @@
  */
 import { salesImportJob } from "~/modules/ledger/imports/sales-import-job.server";
 import { importReconcileJob } from "~/modules/ledger/reconcile.server";
+import { suspenseMatchJob } from "~/modules/ledger/imports/suspense-match-job.server";
 import { checkoutRefundJob } from "~/modules/marketplace/projects/project-checkout.server";
 import { dailyCleanupJob } from "~/modules/jobs/daily-cleanup.server";
 import { mailJob } from "~/modules/mail/mailer.server";
 import { registerJobHandler, type JobDefinition } from "./queue.server";
 
-export const JOBS: readonly JobDefinition[] = [salesImportJob, importReconcileJob, checkoutRefundJob, dailyCleanupJob, mailJob];
+export const JOBS: readonly JobDefinition[] = [salesImportJob, importReconcileJob, suspenseMatchJob, checkoutRefundJob, dailyCleanupJob, mailJob];
 
 /** Registers every job's handler with its retry policy. Idempotent. */
 export function registerJobs(): void {

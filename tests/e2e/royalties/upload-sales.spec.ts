@@ -82,7 +82,10 @@ test("an administrator uploads a statement, sees it posted and balanced, and mat
   await expect(queue.getByLabel("Song or release")).toHaveAttribute("required", "");
   await queue.getByLabel("Song or release").selectOption({ label: "Mia and the Midnight Owls — Platform Nine (USBL12600003)" });
   await queue.getByRole("button", { name: "Match" }).click();
-  await expect(flash(page)).toContainText("The line is matched");
+  // The match runs as a background job: the page says it is queued, then shows it moved (live, or by its polling).
+  await expect(flash(page)).toContainText("The line is queued to be matched");
+  const matches = page.getByRole("region", { name: "Latest matches" });
+  await expect(matches).toContainText("1 line moved out of suspense.", { timeout: 30_000 });
   await expect(queue).toContainText("Every line is matched");
   const after = await (await page.request.get(`/api/admin/sales-imports/${importId}`)).json();
   expect(after.data).toMatchObject({ matched: 2, unmatched: 0, suspense: "0.000000", total: "14.750000" });

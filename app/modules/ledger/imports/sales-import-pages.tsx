@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useFetcher, useLoaderData } from "react-router";
 import { DataTable } from "~/components/data-table";
 import { Count, DateTime, formatCount } from "~/components/formatting";
@@ -37,24 +37,34 @@ const exact = (decimal: string) => `${decimal} USD`;
 const ADMIN_CHANNEL = "admin-notifications";
 const PROGRESS_EVENT = ".sales-import.progress";
 
+const MATCH_PROGRESS_EVENT = ".suspense-match.progress";
+
 interface ProgressPayload {
-  importId: number;
+  importId?: number;
+  matchId?: number;
   status: string;
   lines: number;
 }
 
-/** Live line counts of running imports; reloads the page's data when one finishes. */
-function useImportProgress(): Record<number, number> {
+/**
+ * Live line counts of running work (imports, or suspense matches) over realtime, by id; reloads the page's data
+ * when one finishes. One mechanism for both: the job publishes {id, status, lines} on the admin channel.
+ */
+function useLiveProgress(event: string, idOf: (payload: ProgressPayload) => number | undefined): Record<number, number> {
   const [lines, setLines] = useState<Record<number, number>>({});
-  // An import may finish while the upload's redirect is still loading the page: its reload waits for that load.
+  // Work may finish while the redirect that started it is still loading the page: its reload waits for that load.
   const revalidate = useRevalidateWhenIdle();
-  useRealtimeEvent(ADMIN_CHANNEL, PROGRESS_EVENT, (payload) => {
+  useRealtimeEvent(ADMIN_CHANNEL, event, (payload) => {
     const progress = payload as ProgressPayload;
-    if (progress.status === "processing") setLines((current) => ({ ...current, [progress.importId]: progress.lines }));
+    const id = idOf(progress);
+    if (id === undefined) return;
+    if (progress.status === "processing") setLines((current) => ({ ...current, [id]: progress.lines }));
     else revalidate();
   });
   return lines;
 }
+
+const useImportProgress = () => useLiveProgress(PROGRESS_EVENT, (p) => p.importId);
 
 function ImportStatus({ status, lines }: { status: string; lines?: number | null }) {
   return (
@@ -232,8 +242,68 @@ export function UploadSalesPage() {
   );
 }
 
+interface MatchRow {
+  id: number;
+  status: string;
+  code: string | null;
+  expectedLines: number;
+  lines: number;
+  error: string | null;
+  createdAt: string;
+}
+
+/**
+ * The latest suspense matches and how far each has gone (queued, processing with a count and a bar, completed),
+ * live over realtime like an import's progress; without JavaScript the page refreshes itself while one runs,
+ * and with it the data is reloaded every few seconds too (realtime is best effort).
+ */
+function MatchProgressPanel({ matches }: { matches: MatchRow[] }) {
+  const live = useLiveProgress(MATCH_PROGRESS_EVENT, (p) => p.matchId);
+  const running = matches.some((m) => m.status === "queued" || m.status === "processing");
+  const revalidate = useRevalidateWhenIdle();
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(revalidate, 3000);
+    return () => clearInterval(timer);
+  }, [running, revalidate]);
+  if (matches.length === 0) return null;
+  return (
+    <section aria-labelledby="matches-heading" className="space-y-2 rounded-lg border border-stone-200 bg-white p-4">
+      <RefreshWhileRunning running={running} />
+      <h2 id="matches-heading" className="text-sm font-semibold">
+        Latest matches
+      </h2>
+      <ul className="space-y-2 text-sm" data-testid="suspense-matches">
+        {matches.map((m) => {
+          const done = m.status === "processing" ? Math.min(live[m.id] ?? m.lines, m.expectedLines) : m.lines;
+          return (
+            <li key={m.id} className="space-y-1">
+              <span className="inline-flex flex-wrap items-center gap-2">
+                <StatusTag status={STATUS_TAG[m.status] ?? m.status} label={STATUS_LABELS[m.status] ?? m.status} />
+                <span className="break-all">{m.code ?? "one line"}</span>
+                <span className="text-stone-600 tabular-nums">
+                  {m.status === "queued"
+                    ? `${formatCount(m.expectedLines)} line${m.expectedLines === 1 ? "" : "s"} to move; queued.`
+                    : m.status === "processing"
+                      ? `${formatCount(done)} of ${formatCount(m.expectedLines)} lines allocated.`
+                      : m.status === "completed"
+                        ? `${formatCount(m.lines)} line${m.lines === 1 ? "" : "s"} moved out of suspense.`
+                        : (m.error ?? "Failed: nothing moved.")}
+                </span>
+              </span>
+              {m.status === "processing" ? (
+                <progress max={m.expectedLines} value={done} aria-label={`Match of ${m.code ?? "one line"}`} className="h-2 w-full accent-brand-700" />
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 export function SalesImportPage() {
-  const { salesImport: row, reconciliation, reconcile, unmatched, options, lines, linesSoFar } = useLoaderData() as SalesImportData;
+  const { salesImport: row, reconciliation, reconcile, unmatched, options, lines, linesSoFar, matches } = useLoaderData() as SalesImportData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const live = useImportProgress();
   const running = row.status === "queued" || row.status === "processing";
@@ -268,6 +338,7 @@ export function SalesImportPage() {
         </p>
       ) : null}
       {running ? <ImportProgress status={row.status} posted={live[row.id] ?? linesSoFar ?? 0} expected={row.expectedLines} /> : null}
+      <MatchProgressPanel matches={matches} />
 
       {row.status === "completed" && reconciliation ? (
         <section aria-labelledby="figures-heading" className="space-y-3">
@@ -526,7 +597,7 @@ const CODE_LABELS: Record<string, string> = { isrc: "ISRC", upc: "UPC", ipi: "IP
  * songs and releases by title, artist, ISRC or UPC for the pickers; it is a plain GET form (no JavaScript needed).
  */
 export function SuspenseQueuePage() {
-  const { find, page, pageSize, total, groups, options, codes } = useLoaderData() as SuspenseQueueData;
+  const { find, page, pageSize, total, groups, options, codes, matches } = useLoaderData() as SuspenseQueueData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const hasDigital = groups.some((g) => g.kind !== "pro");
   return (
@@ -541,6 +612,7 @@ export function SuspenseQueuePage() {
           </Link>
         </p>
       </header>
+      <MatchProgressPanel matches={matches} />
 
       {hasDigital || find ? (
         <Form

@@ -22,7 +22,8 @@ import { ENCODING_LABELS } from "./statement-encoding.server";
 import { linesPostedSoFar, SALES_IMPORT_MAX_BYTES, SalesImportRefusal, salesImportJson } from "./sales-imports.server";
 import { storage } from "~/modules/storage/storage.server";
 import { STATEMENT_KINDS } from "./statement-line";
-import { forgetCode, MatchError, matchSuspenseLine, rememberedCodes, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
+import { submitSuspenseMatch } from "./suspense-match-job.server";
+import { forgetCode, MatchError, recentMatches, rememberedCodes, suspenseQueue, unmatchedLines, type MatchTarget } from "./suspense-matching.server";
 
 /**
  * The admin's sales uploads: the upload form and the import history (`/admin/upload-sales`), each
@@ -228,12 +229,13 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
   const url = new URL(request.url);
   const page = pageOf(url);
   const fromLine = Math.max(0, Math.min(2_000_000_000, Number.parseInt(url.searchParams.get("lines_from") ?? "0", 10) || 0));
-  const [unmatched, money, options, lines, reconcile] = await Promise.all([
+  const [unmatched, money, options, lines, reconcile, matches] = await Promise.all([
     row.status === "completed" ? unmatchedLines(row.id, page, LINES_PAGE) : Promise.resolve({ rows: [], total: 0 }),
     row.status === "completed" ? reconciliation(row.id) : Promise.resolve(null),
     row.status === "completed" && row.unmatched > 0 && row.kind !== "pro" ? matchOptions() : Promise.resolve({ songs: [], releases: [] }),
     row.status === "completed" ? importLines(row.id, fromLine) : Promise.resolve({ fromLine, next: null, rows: [] }),
     row.status === "completed" ? reconcileView(row.id) : Promise.resolve(null),
+    row.status === "completed" ? recentMatches(row.id) : Promise.resolve([]),
   ]);
   return {
     salesImport: {
@@ -260,6 +262,7 @@ export async function salesImportLoader({ request, context, params }: RouteArgs)
     options,
     lines,
     linesSoFar: row.status === "processing" ? linesPostedSoFar(row.id) : null,
+    matches,
   };
 }
 
@@ -303,13 +306,14 @@ async function matchFromForm(formData: FormData, actorId: number, here: string, 
   const target = await matchTargetOf(line.kind, submission.value);
   if (typeof target === "string") return fail(target);
   try {
-    const { matched } = await matchSuspenseLine(actorId, submission.value.line, target);
+    // The lines move in a background job (suspense-match-job.server.ts); the page shows its progress.
+    const queued = await submitSuspenseMatch(actorId, submission.value.line, target);
     return redirectWithFlash(here, {
       kind: "success",
       message:
-        matched === 1
-          ? "The line is matched and its money moved out of suspense."
-          : `${matched} lines with the same code are matched and their money moved out of suspense.`,
+        queued.expectedLines === 1
+          ? "The line is queued to be matched: its money moves out of suspense in a moment."
+          : `${queued.expectedLines.toLocaleString("en-US")} lines with the same code are queued to be matched: their progress shows below.`,
     });
   } catch (error) {
     if (error instanceof MatchError) return fail(error.message, error.status);
@@ -337,7 +341,12 @@ export async function suspenseQueueLoader({ request, context }: RouteArgs) {
   const page = pageOf(url);
   const find = (url.searchParams.get("find") ?? "").trim().slice(0, 100);
   const codesPage = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("codes_page") ?? "1", 10) || 1));
-  const [queue, options, codes] = await Promise.all([suspenseQueue(page, QUEUE_PAGE), matchOptions(find), rememberedCodes(codesPage, QUEUE_PAGE)]);
+  const [queue, options, codes, matches] = await Promise.all([
+    suspenseQueue(page, QUEUE_PAGE),
+    matchOptions(find),
+    rememberedCodes(codesPage, QUEUE_PAGE),
+    recentMatches(null),
+  ]);
   return {
     codes: { page: codesPage, pageSize: QUEUE_PAGE, total: codes.total, rows: codes.rows.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) },
     find,
@@ -346,6 +355,7 @@ export async function suspenseQueueLoader({ request, context }: RouteArgs) {
     total: queue.total,
     groups: queue.rows.map((g) => ({ ...g, amount: formatMicros(g.amountMicros), amountMicros: undefined })),
     options,
+    matches,
   };
 }
 

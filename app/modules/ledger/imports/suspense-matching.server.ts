@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db, type Db } from "~/db/client.server";
 import { postAffiliateCommissions } from "~/modules/affiliates/commissions.server";
-import { matchAliases, statementLines, type MatchKeyType, type StatementLineRow } from "~/db/schema";
+import { matchAliases, statementLines, suspenseMatches, type MatchKeyType, type StatementLineRow, type SuspenseMatch } from "~/db/schema";
 import { Accounts } from "../accounts.server";
 import { lockLedgerImports } from "../held-shares.server";
 import { postEntry, type PostingInput } from "../journal.server";
@@ -71,13 +71,20 @@ async function moveOutOfSuspense(
   target: MatchTarget,
   index: MatchIndex,
   bps: number,
-  actorId: number,
+  actorId: number | null,
   code: string | null,
+  onProgress?: (allocated: number) => void,
 ) {
   if (lines.length === 0) return;
   const postingsOut: PostingInput[] = [];
   let match: LineMatch | null = null;
-  for (const line of lines) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    // A code of 40,000 lines is seconds of allocation: other requests get their turn between slices.
+    if (i > 0 && i % SLICE_LINES === 0) {
+      onProgress?.(i);
+      await nextTurn();
+    }
     match = matchFor(line, target, index);
     const shares = linePostings({
       kind: line.kind,
@@ -149,7 +156,12 @@ async function moveOutOfSuspense(
  * Matches a line in suspense, and every other line in suspense with its code or title (across every import),
  * in one transaction of a fixed number of statements; answers how many lines moved.
  */
-export async function matchSuspenseLine(actorId: number, lineId: number, target: MatchTarget): Promise<{ matched: number }> {
+export async function matchSuspenseLine(
+  actorId: number | null,
+  lineId: number,
+  target: MatchTarget,
+  onProgress?: (allocated: number) => void,
+): Promise<{ matched: number }> {
   const bps = await commissionBps();
   // A bulk transaction: a code's thousands of postings go in by COPY (postEntry), their references checked once.
   return withBulkTransaction(async (tx, bulk) => {
@@ -182,9 +194,151 @@ export async function matchSuspenseLine(actorId: number, lineId: number, target:
         .where(and(eq(statementLines.kind, line.kind), isNull(statementLines.matchedBy), eq(statementLines.suspenseKey, line.suspenseKey!)))
         .orderBy(asc(statementLines.id));
     }
-    await moveOutOfSuspense(tx, bulk, lines, line.id, target, index, bps, actorId, key ? key.key : null);
+    await moveOutOfSuspense(tx, bulk, lines, line.id, target, index, bps, actorId, key ? key.key : null, onProgress);
     return { matched: lines.length };
   });
+}
+
+const SLICE_LINES = 1000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/* ------------------------------------------------------------------ a match as a background job */
+
+/** A match's progress, as the import's (sales-imports.server.ts ImportProgress): published live by its job. */
+export interface MatchProgress {
+  matchId: number;
+  status: SuspenseMatch["status"];
+  lines: number;
+}
+type MatchProgressListener = (progress: MatchProgress) => void;
+const matchProgressListeners = new Set<MatchProgressListener>();
+/** Lines allocated so far by matches running in this process (the row's figure appears at commit). */
+const runningMatchLines = new Map<number, number>();
+
+export function onMatchProgress(listener: MatchProgressListener): () => void {
+  matchProgressListeners.add(listener);
+  return () => matchProgressListeners.delete(listener);
+}
+function reportMatch(progress: MatchProgress) {
+  for (const listener of matchProgressListeners) listener(progress);
+}
+
+/**
+ * Records a match of a line (and every line in suspense with its code) to be run by its job, and counts the
+ * lines it will move (one look-up in the index of lines in suspense). `enqueue` adds the job in the same
+ * transaction, so a match never exists without its job. MatchError when the line is gone or matched already.
+ */
+export async function queueSuspenseMatch(
+  actorId: number,
+  lineId: number,
+  target: MatchTarget,
+  enqueue: (tx: Db, row: SuspenseMatch) => Promise<unknown>,
+): Promise<SuspenseMatch> {
+  const [line] = await db().select().from(statementLines).where(eq(statementLines.id, lineId)).limit(1);
+  if (!line) throw new MatchError("That line does not exist.", 404);
+  if (line.matchedBy !== null) throw new MatchError("That line is matched already.", 409);
+  if ("memberId" in target ? line.kind !== "pro" : line.kind === "pro")
+    throw new MatchError(line.kind === "pro" ? "A PRO line is matched to a member." : "Digital and licence lines are matched to a song or a release.");
+  let expected = 1;
+  if (line.suspenseKey) {
+    const counted = (await db().execute(
+      sql`select count(*)::int as n from statement_lines where kind = ${line.kind} and matched_by is null and suspense_key = ${line.suspenseKey}`,
+    )) as unknown as { rows: Array<{ n: number }> };
+    expected = Math.max(1, counted.rows[0]!.n);
+  }
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(suspenseMatches)
+      .values({
+        lineId,
+        importId: line.importId,
+        target: target as Record<string, number | null>,
+        code: line.suspenseKey,
+        expectedLines: expected,
+        createdBy: actorId,
+      })
+      .returning();
+    await enqueue(tx as unknown as Db, row!);
+    return row!;
+  });
+}
+
+/**
+ * Runs a queued match (the job's handler). Idempotent: a finished match is left alone; a crashed run moved
+ * nothing (one transaction), so it starts again. A match refused on its merits (MatchError) ends failed with
+ * the reason; any other error is thrown for the job's retries.
+ */
+export async function runSuspenseMatch(matchId: number): Promise<SuspenseMatch | null> {
+  const [claimed] = await db()
+    .update(suspenseMatches)
+    .set({ status: "processing" })
+    .where(and(eq(suspenseMatches.id, matchId), inArray(suspenseMatches.status, ["queued", "processing"])))
+    .returning();
+  if (!claimed) return null;
+  reportMatch({ matchId, status: "processing", lines: 0 });
+  let lastReport = 0;
+  try {
+    const { matched } = await matchSuspenseLine(claimed.createdBy, claimed.lineId, claimed.target as MatchTarget, (allocated) => {
+      runningMatchLines.set(matchId, allocated);
+      const now = Date.now();
+      if (now - lastReport > 500) {
+        lastReport = now;
+        reportMatch({ matchId, status: "processing", lines: allocated });
+      }
+    });
+    const [done] = await db()
+      .update(suspenseMatches)
+      .set({ status: "completed", matched, error: null, finishedAt: new Date() })
+      .where(eq(suspenseMatches.id, matchId))
+      .returning();
+    reportMatch({ matchId, status: "completed", lines: matched });
+    return done ?? null;
+  } catch (error) {
+    if (!(error instanceof MatchError)) throw error;
+    await failSuspenseMatch(matchId, error.message);
+    return null;
+  } finally {
+    runningMatchLines.delete(matchId);
+  }
+}
+
+/** Marks a match failed (refused, or out of retries): nothing of it moved. */
+export async function failSuspenseMatch(matchId: number, reason: string): Promise<void> {
+  await db()
+    .update(suspenseMatches)
+    .set({ status: "failed", error: reason, finishedAt: new Date() })
+    .where(and(eq(suspenseMatches.id, matchId), inArray(suspenseMatches.status, ["queued", "processing"])));
+  reportMatch({ matchId, status: "failed", lines: 0 });
+}
+
+export interface MatchState {
+  id: number;
+  status: SuspenseMatch["status"];
+  code: string | null;
+  expectedLines: number;
+  /** Lines moved (completed), or allocated so far (processing, in this process), else 0. */
+  lines: number;
+  error: string | null;
+  createdAt: string;
+}
+
+/** The latest matches (of one import, or all), newest first: what the pages show while and after they run. */
+export async function recentMatches(importId: number | null, limit = 5): Promise<MatchState[]> {
+  const rows = await db()
+    .select()
+    .from(suspenseMatches)
+    .where(importId === null ? undefined : eq(suspenseMatches.importId, importId))
+    .orderBy(desc(suspenseMatches.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    code: r.code,
+    expectedLines: r.expectedLines,
+    lines: r.status === "completed" ? r.matched : r.status === "processing" ? (runningMatchLines.get(r.id) ?? 0) : 0,
+    error: r.error,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }
 
 export interface UnmatchedLine {
