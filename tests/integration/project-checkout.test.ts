@@ -4,7 +4,7 @@ import { db } from "~/db/client.server";
 import { journalEntries, notifications, projects, type User } from "~/db/schema";
 import { runQueuedJobsNow } from "~/modules/jobs/queue.server";
 import { escrowBalanceMicros } from "~/modules/marketplace/escrow.server";
-import { CHECKOUT_REFUND_JOB } from "~/modules/marketplace/projects/project-checkout.server";
+import { CHECKOUT_REFUND_JOB } from "~/modules/marketplace/checkout.server";
 import { cancelProject } from "~/modules/marketplace/projects.server";
 import { startAppServer, type AppServer } from "../helpers/app-server";
 import { useTestDatabase } from "../helpers/database";

@@ -79,6 +79,8 @@ export const postProductionJobs = pgTable(
     fundingStatus: text("funding_status", { enum: escrowFundingStatuses }).notNull().default("unfunded"),
     fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
     fundingReference: text("funding_reference"),
+    /** The owner's latest Stripe Checkout Session (card funding, as a project's); one open session at a time. */
+    checkoutSessionId: text("checkout_session_id"),
     fundedMicros: bigint("funded_micros", { mode: "bigint" })
       .notNull()
       .default(sql`0`),

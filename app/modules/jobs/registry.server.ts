@@ -8,7 +8,7 @@
 import { salesImportJob } from "~/modules/ledger/imports/sales-import-job.server";
 import { importReconcileJob } from "~/modules/ledger/reconcile.server";
 import { suspenseMatchJob } from "~/modules/ledger/imports/suspense-match-job.server";
-import { checkoutRefundJob } from "~/modules/marketplace/projects/project-checkout.server";
+import { checkoutRefundJob } from "~/modules/marketplace/checkout.server";
 import { dailyCleanupJob } from "~/modules/jobs/daily-cleanup.server";
 import { mailJob } from "~/modules/mail/mailer.server";
 import { registerJobHandler, type JobDefinition } from "./queue.server";

@@ -386,6 +386,7 @@ function shownForms(view: JobView): Record<JobForm, boolean> {
   const can = view.can;
   return {
     create: false,
+    checkout: can.payByCard,
     balance: can.payFromBalance,
     fund: can.fund,
     accept: can.accept,
@@ -659,6 +660,13 @@ function JobFunding({ view, actionData }: { view: JobView; actionData?: JobActio
               : `Not enough to pay ${m.amount}: pay another way, or when more income arrives.`}
           </p>
           <BalanceForm label={`Pay ${m.amount} from my balance`} lastResult={lastResultFor(actionData, "balance")} noButton={!view.can.payFromBalance} />
+        </div>
+      ) : null}
+      {view.can.payByCard ? (
+        <div className="space-y-2 rounded-lg border border-stone-200 p-4">
+          <h3 className="text-sm font-semibold text-stone-900">By card</h3>
+          <p className="text-sm text-stone-700">Pay on Stripe&rsquo;s secure page; the job is funded as soon as Stripe confirms the payment.</p>
+          <OneButtonForm intent="checkout" label={`Pay ${m.amount} by card`} pending="Opening Stripe…" lastResult={lastResultFor(actionData, "checkout")} />
         </div>
       ) : null}
       <div className="space-y-1 rounded-lg border border-stone-200 p-4">

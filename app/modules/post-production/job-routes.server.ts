@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { data, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { pageParam } from "~/components/pagination";
 import { postProductionServices, postProductionStatuses, type PostProductionStatus, type User } from "~/db/schema";
@@ -12,11 +12,13 @@ import { formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { feeCents } from "~/modules/marketplace/marketplace-rules";
 import { availableCents } from "~/modules/payouts/payouts.server";
 import { requestInfoContext } from "~/request-context";
-import { redirectAfterSuccess } from "~/modules/flash/flash.server";
+import { redirectAfterSuccess, redirectWithFlash } from "~/modules/flash/flash.server";
 import { notFound, routeError } from "~/modules/http/route-errors.server";
+import { cardFundingEnabled } from "~/modules/marketplace/checkout.server";
 import { MarketplaceError } from "~/modules/marketplace/marketplace-errors";
 import { FORM_BODY_MAX_BYTES } from "~/modules/security/body-limits";
 import { parseForm, readForm } from "~/modules/security/form-body.server";
+import { confirmJobCheckout, startJobCheckout } from "./job-checkout.server";
 import { createJob, ownerSongOptions } from "./job-creation.server";
 import { receiveDelivery } from "./job-deliveries.server";
 import { adminListJobs, getJob, type JobListRow, listMemberJobs } from "./job-queries.server";
@@ -47,7 +49,7 @@ interface Args {
   context: Context;
 }
 
-export type JobForm = "create" | "balance" | "fund" | "accept" | "decline" | "advance" | "upload" | "accept-audio" | "revision" | "cancel";
+export type JobForm = "create" | "checkout" | "balance" | "fund" | "accept" | "decline" | "advance" | "upload" | "accept-audio" | "revision" | "cancel";
 export interface JobActionData {
   form: JobForm;
   result: SubmissionResult<string[]>;
@@ -269,6 +271,8 @@ async function jobView(user: User, id: number, area: "member" | "admin", memberI
       revise: role === "owner" && j.status === "delivered",
       cancel: (role === "owner" || role === "engineer") && ["pending", "awaiting_funding", "in_progress"].includes(j.status) && !j.firstDeliveredAt,
       payFromBalance: role === "owner" && area === "member" && awaitingFunding && balanceCents !== null && balanceCents >= BigInt(j.amountCents!),
+      // Offered only where Stripe is configured (decision 023, as projects).
+      payByCard: role === "owner" && area === "member" && awaitingFunding && j.amountCents !== null && cardFundingEnabled(),
       fund: area === "admin" && awaitingFunding,
       adminCancel: area === "admin" && open,
     },
@@ -287,8 +291,38 @@ async function viewOr404(user: User, id: number, area: "member" | "admin", membe
 
 export async function memberJobLoader({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
+  const id = idOr404(params.id);
+  const url = new URL(request.url);
+  const checkout = url.searchParams.get("checkout");
+  if (checkout) return checkoutReturn(user, id, url.pathname, checkout, url.searchParams.get("session_id") ?? "");
   // An administrator visiting a member's area reads the job as that area shows it, without acting.
-  return viewOr404(user, idOr404(params.id), "member", memberId);
+  return viewOr404(user, id, "member", memberId);
+}
+
+const CARD_PAID = "Your card payment is received: the money is held in escrow until you accept a delivery. The engineer can start.";
+
+/** The owner back from Stripe Checkout: the payment is read from Stripe (never from the URL), then the plain page. */
+async function checkoutReturn(user: User, id: number, path: string, checkout: string, sessionId: string) {
+  if (checkout !== "done") return redirectWithFlash(path, { kind: "info", message: "The card payment was canceled: nothing was charged." });
+  let outcome;
+  try {
+    outcome = await confirmJobCheckout(user, id, sessionId);
+  } catch (error) {
+    if (error instanceof MarketplaceError && error.status === 404) throw notFound();
+    throw error;
+  }
+  if (outcome === "funded" || outcome === "already") return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
+  if (outcome === "refunding") {
+    return redirectWithFlash(path, {
+      kind: "info",
+      message:
+        "This job was canceled or paid otherwise before your card payment arrived: the payment is being refunded to your card, and you will be notified when it is done.",
+    });
+  }
+  if (outcome === "unpaid" || outcome === "unreachable") {
+    return redirectWithFlash(path, { kind: "info", message: "Stripe has not confirmed the payment yet. This page shows it as funded once it does." });
+  }
+  return redirectWithFlash(path, { kind: "error", message: "That payment is not one for this job." });
 }
 
 export async function adminJobLoader({ request, params, context }: Args) {
@@ -304,6 +338,7 @@ const NOTE = `Say what should change (${PP_LIMITS.noteMin} to ${PP_LIMITS.noteMa
 const text = (message: string, min: number, max: number) => z.string({ error: message }).trim().min(min, message).max(max, message);
 
 export const MemberJobActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("checkout") }),
   z.object({ intent: z.literal("balance") }),
   z.object({ intent: z.literal("accept") }),
   z.object({ intent: z.literal("decline"), reason: z.string().max(PP_LIMITS.reasonMax, `A reason is at most ${PP_LIMITS.reasonMax} characters.`).optional() }),
@@ -318,7 +353,7 @@ export const AdminJobActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("fund"), reference: text("Enter the payment's reference (3 to 120 characters).", 3, 120) }),
 ]);
 
-const MEMBER_FORMS: JobForm[] = ["balance", "accept", "decline", "advance", "accept-audio", "revision", "cancel"];
+const MEMBER_FORMS: JobForm[] = ["checkout", "balance", "accept", "decline", "advance", "accept-audio", "revision", "cancel"];
 
 export async function memberJobAction({ request, params, context }: Args) {
   const { user, memberId } = requireMemberAreaAccess(request, context, params.memberId);
@@ -350,6 +385,11 @@ export async function memberJobAction({ request, params, context }: Args) {
   if (value.intent === "balance") await requireFreshConfirmation(request, user, formData, context.get(requestInfoContext).ip);
   try {
     switch (value.intent) {
+      case "checkout": {
+        const payAt = await startJobCheckout(user, id, path);
+        if (payAt) return redirect(payAt, 303);
+        return redirectAfterSuccess(path, doneId("checkout"), CARD_PAID);
+      }
       case "balance": {
         const j = await payJobFromBalance(user, id);
         return redirectAfterSuccess(

@@ -124,8 +124,9 @@ export const jobTransferReference = (id: number) => `BACKLINE-JOB-${id}`;
 /**
  * Posts the funding entry (the escrow code's: receipts or the owner's earnings → the job's escrow) and claims the
  * job's change from awaiting funding to its first stage, in `tx`; 409 (rolling the entry back) when it moved on.
+ * Every funding method's (balance, bank transfer, card: job-checkout.server.ts).
  */
-async function recordJobFunding(
+export async function recordJobFunding(
   tx: Db,
   current: PostProductionJob,
   actorId: number,
@@ -153,7 +154,7 @@ async function recordJobFunding(
   return row;
 }
 
-async function notifyJobFunded(job: PostProductionJob, actorId: number) {
+export async function notifyJobFunded(job: PostProductionJob, actorId: number) {
   await notifyParties([job.ownerId, job.engineerId], actorId, {
     type: "PostProductionJobFunded",
     message: `Post-production job #${job.id} is funded: ${formatCents(BigInt(job.amountCents!))} is held in escrow until the owner accepts a delivery. The work can start.`,

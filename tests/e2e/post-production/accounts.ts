@@ -19,3 +19,7 @@ export const PP_FRESH_NAME = "Fay Fresh";
 export const PP_FRESH_SONG = "Paper Boats";
 /** The owner's earnings (their Backline balance), in cents: enough for the first flow's $150.00 job. */
 export const PP_OWNER_EARNINGS_CENTS = 20_000;
+/** Owns "Night Ferry" and pays its job by card on the Stripe stand-in (the engineer is PP_ENGINEER). */
+export const PP_CARD_OWNER = "pp-card-owner@example.test";
+export const PP_CARD_SONG = "Night Ferry";
+export const PP_CARD_ARTIST = "Ferry Band";

@@ -3,7 +3,21 @@ import { otherBrowser } from "../support/account-admin-helpers";
 import { actionLink, waitForMail } from "../support/outbox";
 import { expiredLink } from "../support/signed-links";
 import { expect as baseExpect, test, uniqueEmail, type App } from "../support/test";
-import { PP_ENGINEER, PP_ENGINEER_NAME, PP_FRESH, PP_FRESH_NAME, PP_FRESH_SONG, PP_OWNER, PP_OWNER_NAME, PP_PASSWORD, PP_SONG, PP_THIRD } from "./accounts";
+import {
+  PP_CARD_ARTIST,
+  PP_CARD_OWNER,
+  PP_CARD_SONG,
+  PP_ENGINEER,
+  PP_ENGINEER_NAME,
+  PP_FRESH,
+  PP_FRESH_NAME,
+  PP_FRESH_SONG,
+  PP_OWNER,
+  PP_OWNER_NAME,
+  PP_PASSWORD,
+  PP_SONG,
+  PP_THIRD,
+} from "./accounts";
 
 /**
  * Post-production jobs (decision 023): the owner sends a song to a member engineer at a price; the
@@ -192,6 +206,50 @@ test("a member engineer: the owner sends a song, the engineer accepts and delive
   await expect(engineer.page.getByText("Available to request:")).toContainText("$135.00");
   await third.context.close();
   await engineer.context.close();
+});
+
+test("the owner funds an accepted job by card on Stripe Checkout and comes back to it funded", async ({ page, app, browser, browserErrors }) => {
+  const ownerId = await logIn(app, PP_CARD_OWNER);
+  await app.goto(`/member/${ownerId}/post-production-jobs`);
+  await app.hydrated();
+  await page.getByLabel("Song").selectOption({ label: `${PP_CARD_SONG} — ${PP_CARD_ARTIST}` });
+  await page.getByLabel("Service").selectOption({ label: "Mastering" });
+  await page.getByLabel("Engineer's email").fill(PP_ENGINEER);
+  await page.getByLabel("Price (USD)").fill("120.00");
+  await page.getByRole("button", { name: "Create job" }).click();
+  await expect(page).toHaveURL(new RegExp(`/member/${ownerId}/post-production-job/\\d+\\?done=`));
+  const jobId = Number(/post-production-job\/(\d+)/.exec(page.url())![1]);
+
+  const engineer = await otherBrowser(browser, browserErrors);
+  const engineerId = await logIn(app, PP_ENGINEER, engineer.page);
+  await app.goto(`/member/${engineerId}/post-production-job/${jobId}`, engineer.page);
+  await app.hydrated(engineer.page);
+  await engineer.page.getByRole("button", { name: "Accept the job" }).click();
+  await expect(flash(engineer.page)).toContainText("the owner was asked to pay $120.00 into escrow");
+  await engineer.context.close();
+
+  // Cancelling on Stripe's page changes nothing.
+  await app.goto(`/member/${ownerId}/post-production-job/${jobId}`);
+  const funding = page.getByRole("region", { name: "Fund the job" });
+  await expect(funding).toContainText(`BACKLINE-JOB-${jobId}`);
+  await app.hydrated();
+  await funding.getByRole("button", { name: "Pay $120.00 by card" }).click();
+  await expect(page.getByRole("heading", { name: "Pay 120.00 USD" })).toBeVisible();
+  await page.getByRole("link", { name: "Back without paying" }).click();
+  await expect(page).toHaveURL(`/member/${ownerId}/post-production-job/${jobId}`);
+  await expect(flash(page)).toContainText("The card payment was canceled: nothing was charged.");
+  await expect(summaryValue(page, "Funding")).toHaveText("Not funded");
+
+  // Paying: back on the job, funded (the webhook and the return race; whichever is first records it once).
+  await app.hydrated();
+  await page.getByRole("region", { name: "Fund the job" }).getByRole("button", { name: "Pay $120.00 by card" }).click();
+  await page.getByRole("button", { name: "Pay 120.00 USD" }).click();
+  await expect(page).toHaveURL(new RegExp(`/member/${ownerId}/post-production-job/${jobId}\\?done=checkout-`));
+  await expect(flash(page)).toContainText("Your card payment is received");
+  await expect(summaryValue(page, "Funding")).toHaveText("Funded (in escrow)");
+  await expect(summaryValue(page, "Paid by")).toHaveText("Card");
+  await expect(summaryValue(page, "Status")).toHaveText("In progress");
+  await expect(page.getByRole("region", { name: "Fund the job" })).toHaveCount(0);
 });
 
 test("bad input shows beside the fields, with the values kept", async ({ page, app, browserErrors }) => {

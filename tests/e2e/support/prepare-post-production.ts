@@ -3,7 +3,19 @@ import { profiles, songs } from "../../../app/db/schema";
 import { db } from "../../../app/db/client.server";
 import { Accounts } from "../../../app/modules/ledger/accounts.server";
 import { postEntry } from "../../../app/modules/ledger/journal.server";
-import { PP_ENGINEER, PP_FRESH, PP_FRESH_SONG, PP_OWNER, PP_OWNER_EARNINGS_CENTS, PP_PASSWORD, PP_SONG, PP_THIRD } from "../post-production/accounts";
+import {
+  PP_CARD_ARTIST,
+  PP_CARD_OWNER,
+  PP_CARD_SONG,
+  PP_ENGINEER,
+  PP_FRESH,
+  PP_FRESH_SONG,
+  PP_OWNER,
+  PP_OWNER_EARNINGS_CENTS,
+  PP_PASSWORD,
+  PP_SONG,
+  PP_THIRD,
+} from "../post-production/accounts";
 import { createReadyMembers } from "./community-members.server";
 
 export async function preparePostProductionData(): Promise<string> {
@@ -13,6 +25,7 @@ export async function preparePostProductionData(): Promise<string> {
       { email: PP_ENGINEER, name: "Eddie", lastName: "Engineer" },
       { email: PP_THIRD, name: "Theo", lastName: "Third" },
       { email: PP_FRESH, name: "Fay", lastName: "Fresh" },
+      { email: PP_CARD_OWNER, name: "Carla", lastName: "Card" },
     ],
     PP_PASSWORD,
   );
@@ -20,6 +33,7 @@ export async function preparePostProductionData(): Promise<string> {
   for (const [email, username, name, title] of [
     [PP_OWNER, "pp-harbour", "Harbour Band", PP_SONG],
     [PP_FRESH, "pp-paper", "Paper Band", PP_FRESH_SONG],
+    [PP_CARD_OWNER, "pp-ferry", PP_CARD_ARTIST, PP_CARD_SONG],
   ] as const) {
     const ownerId = ids.get(email)!;
     const [artist] = await db()
@@ -40,5 +54,5 @@ export async function preparePostProductionData(): Promise<string> {
       ],
     }),
   );
-  return "post-production: 4 members, 2 songs, the owner's earnings";
+  return "post-production: 5 members, 3 songs, the owner's earnings";
 }

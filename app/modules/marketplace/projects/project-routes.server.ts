@@ -35,7 +35,8 @@ import {
 } from "../projects.server";
 import { leaveReview } from "../reviews.server";
 import { receiveDeliverable } from "./deliverable-files.server";
-import { cardFundingEnabled, confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
+import { cardFundingEnabled } from "../checkout.server";
+import { confirmProjectCheckout, startProjectCheckout } from "./project-checkout.server";
 
 /**
  * The project pages: the member's list and project page, the admin list and project page. Route

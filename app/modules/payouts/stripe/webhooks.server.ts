@@ -1,12 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import { db, type Db } from "~/db/client.server";
-import { payoutAccounts, payoutRequests, stripeWebhookEvents, type Project } from "~/db/schema";
+import { payoutAccounts, payoutRequests, stripeWebhookEvents, type PostProductionJob, type Project } from "~/db/schema";
 import { env } from "~/env.server";
 import { centsToMicros, formatCents, microsToCentsFloor } from "~/modules/ledger/money";
 import { notifyMember, type NewNotification } from "~/modules/notifications/notifications.server";
 import { notifyFunded } from "~/modules/marketplace/projects.server";
-import { recordCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
+import { recordProjectCheckoutPayment } from "~/modules/marketplace/projects/project-checkout.server";
+import { recordJobCheckoutPayment } from "~/modules/post-production/job-checkout.server";
+import { notifyJobFunded } from "~/modules/post-production/job-transitions.server";
 import { PayoutError } from "../payout-errors";
 import { payThroughProvider, reversePaidPayout } from "../payouts.server";
 import { stripeClient } from "./client.server";
@@ -23,9 +25,10 @@ import { applyOnboardingStatus, onboardingStatusOf } from "./stripe-connect.serv
  * - transfer.created: a transfer made for a request whose payment was not recorded (the app stopped between
  *   Stripe's answer and its commit) is recorded now, as the administrator's payment would have been;
  * - transfer.reversed: what Stripe took back goes back to the member's earnings (reversePaidPayout);
- * - checkout.session.completed: a client's card payment for a marketplace project puts it in escrow (the same
- *   recording as the client's return from Checkout; whichever comes first does it), or, when the project can no
- *   longer take it, enqueues its refund (a durable job that retries while Stripe cannot be reached).
+ * - checkout.session.completed: a client's card payment for a marketplace project or a post-production job (told
+ *   apart by the session's metadata) puts it in escrow (the same recording as the client's return from Checkout;
+ *   whichever comes first does it), or, when the project or job can no longer take it, enqueues its refund (a
+ *   durable job that retries while Stripe cannot be reached).
  */
 
 export type WebhookOutcome = "processed" | "duplicate";
@@ -84,6 +87,7 @@ type Notice = { userId: number; notification: NewNotification };
 export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   const notices: Notice[] = [];
   const funded: Project[] = [];
+  const fundedJobs: PostProductionJob[] = [];
   // A payment its project can no longer take is refunded by a job enqueued in this transaction.
   const outcome = await db().transaction(async (tx): Promise<WebhookOutcome> => {
     const inserted = await tx
@@ -106,8 +110,12 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
         break;
       case "checkout.session.completed":
       case "checkout.session.async_payment_succeeded": {
-        const payment = await recordCheckoutPayment(tx, event.data.object);
-        if (payment.outcome === "funded" && payment.project) funded.push(payment.project);
+        // Each recorder answers "not-ours" for a session that pays for something else.
+        const session = event.data.object;
+        const payment = await recordProjectCheckoutPayment(tx, session);
+        if (payment.outcome === "funded") funded.push(payment.project);
+        const jobPayment = await recordJobCheckoutPayment(tx, session);
+        if (jobPayment.outcome === "funded") fundedJobs.push(jobPayment.job);
         break;
       }
       default:
@@ -122,6 +130,9 @@ export async function processStripeEvent(event: Stripe.Event): Promise<WebhookOu
   }
   for (const project of funded) {
     await notifyFunded(project, project.clientId).catch((error) => console.error("[stripe] notification failed", error));
+  }
+  for (const job of fundedJobs) {
+    await notifyJobFunded(job, job.ownerId).catch((error) => console.error("[stripe] notification failed", error));
   }
   return outcome;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "post_production_jobs" ADD COLUMN "checkout_session_id" text;
