@@ -72,8 +72,3 @@ export async function cachedMemberReport<T>(memberId: number, name: string, load
   }
   return report;
 }
-
-/** Forgets every member's figures (tests). */
-export function clearMemberReportCache(): void {
-  cache = new Map();
-}
