@@ -4,7 +4,7 @@ import { createFileDriver } from "./file-driver.server";
 import type { Storage } from "./storage-core";
 import { parseStorageUrl, type StorageConfig } from "./storage-url";
 
-export { isStorageKey, StoredFileMissingError, type ByteRange, type Storage, type StoredObjectInfo } from "./storage-core";
+export { isStorageKey, StoredFileMissingError, type Storage } from "./storage-core";
 
 /**
  * Stored files (docs/decisions/033-object-storage.md): images, audio masters, deliverables, post-production

@@ -16,7 +16,7 @@ import { detectLayout, type Layout } from "./layouts";
 import { StatementFormatError, type StatementKind, type StatementLine } from "./statement-line";
 
 export { StatementFormatError, type StatementKind, type StatementLine } from "./statement-line";
-export { LAYOUTS, detectLayout, type Layout, type LayoutId } from "./layouts";
+export { LAYOUTS, type Layout } from "./layouts";
 
 export interface StatementOptions {
   /** Refuse files with more data lines than this (blank lines not counted). */

@@ -566,8 +566,3 @@ export function salesImportJson(row: SalesImport) {
     error: row.error,
   };
 }
-
-export async function findSalesImport(id: number): Promise<SalesImport | null> {
-  const [row] = await db().select().from(salesImports).where(eq(salesImports.id, id)).limit(1);
-  return row ?? null;
-}

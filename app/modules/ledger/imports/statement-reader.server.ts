@@ -101,5 +101,3 @@ export async function readStatementFile(
   if (lines === 0) throw new StatementFormatError("The file has a header row but no lines.");
   return { layout: opened.layout, lines, totalMicros, statementId, encoding };
 }
-
-export const describeTotal = (micros: bigint) => `${formatMicros(micros)} ${HOME_CURRENCY}`;
