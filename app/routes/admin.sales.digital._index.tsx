@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Dig
 
 export const loader = (args: Route.LoaderArgs) => adminSalesListLoader(args, "digital");
 
-export default SalesListPage;
+export default function SalesListRoute({ loaderData }: Route.ComponentProps) {
+  return <SalesListPage loaderData={loaderData} />;
+}

@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Lic
 
 export const loader = (args: Route.LoaderArgs) => adminSalesListLoader(args, "license");
 
-export default SalesListPage;
+export default function SalesListRoute({ loaderData }: Route.ComponentProps) {
+  return <SalesListPage loaderData={loaderData} />;
+}

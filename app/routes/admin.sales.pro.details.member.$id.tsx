@@ -9,4 +9,6 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => pageTitle(m
 
 export const loader = (args: Route.LoaderArgs) => adminSalesDetailLoader(args, "pro");
 
-export default SalesDetailPage;
+export default function SalesDetailRoute({ loaderData }: Route.ComponentProps) {
+  return <SalesDetailPage loaderData={loaderData} />;
+}

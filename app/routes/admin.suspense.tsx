@@ -10,4 +10,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Lin
 export const loader = (args: Route.LoaderArgs) => suspenseQueueLoader(args);
 export const action = (args: Route.ActionArgs) => suspenseQueueAction(args);
 
-export default SuspenseQueuePage;
+export default function SuspenseQueueRoute({ loaderData }: Route.ComponentProps) {
+  return <SuspenseQueuePage loaderData={loaderData} />;
+}

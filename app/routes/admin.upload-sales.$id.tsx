@@ -10,4 +10,6 @@ export const meta: Route.MetaFunction = ({ matches, data }) => pageTitle(matches
 export const loader = (args: Route.LoaderArgs) => salesImportLoader(args);
 export const action = (args: Route.ActionArgs) => salesImportAction(args);
 
-export default SalesImportPage;
+export default function SalesImportRoute({ loaderData }: Route.ComponentProps) {
+  return <SalesImportPage loaderData={loaderData} />;
+}

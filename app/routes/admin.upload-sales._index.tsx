@@ -10,4 +10,6 @@ export const meta: Route.MetaFunction = ({ matches }) => pageTitle(matches, "Upl
 export const loader = (args: Route.LoaderArgs) => uploadSalesLoader(args);
 export const action = (args: Route.ActionArgs) => uploadSalesAction(args);
 
-export default UploadSalesPage;
+export default function UploadSalesRoute({ loaderData }: Route.ComponentProps) {
+  return <UploadSalesPage loaderData={loaderData} />;
+}

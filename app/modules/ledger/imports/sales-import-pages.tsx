@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { useEffect, useState } from "react";
-import { Form, Link, useActionData, useFetcher, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useFetcher } from "react-router";
 import { DataTable } from "~/components/data-table";
 import { Count, DateTime, formatCount } from "~/components/formatting";
 import { Field, FieldErrors, FormAlert, SelectField, SubmitButton } from "~/components/forms";
@@ -119,8 +119,8 @@ function RefreshWhileRunning({ running }: { running: boolean }) {
   ) : null;
 }
 
-export function UploadSalesPage() {
-  const { imports, page, pageSize, total } = useLoaderData() as UploadSalesData;
+export function UploadSalesPage({ loaderData }: { loaderData: UploadSalesData }) {
+  const { imports, page, pageSize, total } = loaderData;
   // With JavaScript the form posts through a fetcher: a refused file answers beside its field and the address
   // stays /admin/upload-sales (a navigation would leave the index route's "?index" in it); an accepted one
   // redirects to its import. Without JavaScript it is the same form post, answered by the page (actionData).
@@ -302,8 +302,8 @@ function MatchProgressPanel({ matches }: { matches: MatchRow[] }) {
   );
 }
 
-export function SalesImportPage() {
-  const { salesImport: row, reconciliation, reconcile, unmatched, options, lines, linesSoFar, matches } = useLoaderData() as SalesImportData;
+export function SalesImportPage({ loaderData }: { loaderData: SalesImportData }) {
+  const { salesImport: row, reconciliation, reconcile, unmatched, options, lines, linesSoFar, matches } = loaderData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const live = useImportProgress();
   const running = row.status === "queued" || row.status === "processing";
@@ -596,8 +596,8 @@ const CODE_LABELS: Record<string, string> = { isrc: "ISRC", upc: "UPC", ipi: "IP
  * group moves every line of it (and teaches the code, so later statements match by themselves). The search finds
  * songs and releases by title, artist, ISRC or UPC for the pickers; it is a plain GET form (no JavaScript needed).
  */
-export function SuspenseQueuePage() {
-  const { find, page, pageSize, total, groups, options, codes, matches } = useLoaderData() as SuspenseQueueData;
+export function SuspenseQueuePage({ loaderData }: { loaderData: SuspenseQueueData }) {
+  const { find, page, pageSize, total, groups, options, codes, matches } = loaderData;
   const actionData = useActionData() as { lineId: number; error: string } | undefined;
   const hasDigital = groups.some((g) => g.kind !== "pro");
   return (

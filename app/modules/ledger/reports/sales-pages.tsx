@@ -1,4 +1,4 @@
-import { Form, Link, useLoaderData, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { BarChart, ChartCard, EmptyState, LineChart, PieChart, StatCard } from "~/components/charts";
 import { DataTable, type DataColumn } from "~/components/data-table";
 import { Count } from "~/components/formatting";
@@ -155,8 +155,7 @@ function Loading() {
 
 /* ------------------------------------------------------------------ lists */
 
-export function SalesListPage() {
-  const data = useLoaderData() as SalesListData;
+export function SalesListPage({ loaderData: data }: { loaderData: SalesListData }) {
   const { area, kind, query, rows, total, count, pageSize } = data;
   const admin = area === "admin";
   const perMember = admin && kind === "pro";
@@ -270,8 +269,7 @@ export function SalesListPage() {
 
 /* ------------------------------------------------------------------ a detail page */
 
-export function SalesDetailPage() {
-  const data = useLoaderData() as SalesDetailData;
+export function SalesDetailPage({ loaderData: data }: { loaderData: SalesDetailData }) {
   const { area, kind, subject, query, breakdown, lines, paths } = data;
   const { search } = useLocation();
   const admin = area === "admin";
