@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import { songs } from "~/db/schema";
 import { storage } from "~/modules/storage/storage.server";
 import { audioContentType } from "./songs/audio.server";
+import { pcmWav } from "./songs/wav-file";
 
 /**
  * The demo songs' audio (docs/demo-data.md "Catalogue"): every demo song that shows audio gets a real file,
@@ -15,35 +16,19 @@ import { audioContentType } from "./songs/audio.server";
 
 export const DEMO_TONE_SECONDS = 2;
 const SAMPLE_RATE = 48_000;
-const CHANNELS = 2;
-const BYTES_PER_SAMPLE = 3;
 
-/** A sine tone as a 24-bit PCM WAV file (RIFF header, fmt chunk, data chunk), faded in and out so it does not click. */
+/** A sine tone as a 24-bit PCM WAV file, faded in and out so it does not click. */
 export function toneWav(frequency: number, seconds = DEMO_TONE_SECONDS): Buffer {
   const frames = Math.round(SAMPLE_RATE * seconds);
-  const blockAlign = CHANNELS * BYTES_PER_SAMPLE;
-  const data = Buffer.alloc(frames * blockAlign);
   const fade = Math.round(SAMPLE_RATE * 0.05);
   const peak = 0.3 * (2 ** 23 - 1);
-  for (let i = 0; i < frames; i++) {
-    const envelope = Math.min(1, i / fade, (frames - 1 - i) / fade);
-    const sample = Math.round(peak * envelope * Math.sin((2 * Math.PI * frequency * i) / SAMPLE_RATE));
-    for (let c = 0; c < CHANNELS; c++) data.writeIntLE(sample, i * blockAlign + c * BYTES_PER_SAMPLE, BYTES_PER_SAMPLE);
-  }
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(CHANNELS, 22);
-  header.writeUInt32LE(SAMPLE_RATE, 24);
-  header.writeUInt32LE(SAMPLE_RATE * blockAlign, 28);
-  header.writeUInt16LE(blockAlign, 32);
-  header.writeUInt16LE(BYTES_PER_SAMPLE * 8, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return pcmWav({
+    bitDepth: 24,
+    sampleRate: SAMPLE_RATE,
+    channels: 2,
+    frames,
+    sample: (i) => Math.round(peak * Math.min(1, i / fade, (frames - 1 - i) / fade) * Math.sin((2 * Math.PI * frequency * i) / SAMPLE_RATE)),
+  });
 }
 
 /**
