@@ -128,9 +128,9 @@ describe("sales pages: statements per request", () => {
     ["a sales import's page", () => "/admin/upload-sales/1", () => admin.cookie, 9],
     ["a sales import's page, from a line on", () => "/admin/upload-sales/1?lines_from=200&page=2", () => admin.cookie, 9],
     // session and layout (2); the codes in suspense, grouped, with their count (1); the songs and releases (2);
-    // the remembered codes with their count (1)
-    ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 6],
-    ["the suspense queue, searching the catalogue", () => "/admin/suspense?find=Late%20Trains&page=2&codes_page=3", () => admin.cookie, 6],
+    // the remembered codes with their count (1); the latest matches and their progress (1)
+    ["the suspense queue across imports", () => "/admin/suspense", () => admin.cookie, 7],
+    ["the suspense queue, searching the catalogue", () => "/admin/suspense?find=Late%20Trains&page=2&codes_page=3", () => admin.cookie, 7],
   ])("%s stays within its statement budget", async (_name, path, cookie, budget) => {
     const { status, count, sql } = await warm(path(), cookie());
     expect(status, sql.join("\n")).toBe(200);
