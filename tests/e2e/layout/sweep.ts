@@ -121,6 +121,11 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
     }
     for (const chart of document.querySelectorAll("[data-chart-height]")) {
       const labels = [...chart.querySelectorAll("svg text")]
+        // A tick still fading in or out (nivo animates a redrawn axis) is not part of the settled drawing.
+        .filter((t) => {
+          for (let el: Element | null = t; el && el !== chart; el = el.parentElement) if (Number(getComputedStyle(el).opacity) < 0.99) return false;
+          return true;
+        })
         .map((t) => ({ text: (t.textContent ?? "").trim(), box: t.getBoundingClientRect() }))
         .filter((l) => l.text && l.box.width > 0 && l.box.height > 0);
       for (let i = 0; i < labels.length; i++) {

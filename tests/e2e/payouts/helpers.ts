@@ -78,6 +78,8 @@ export async function fund(admin: APIRequestContext, payee: Payee, amount: strin
   expect(lineId, "the unmatched line's match form").toBeTruthy();
   const matched = await admin.post(importPath, { form: { intent: "match", line: lineId!, member: String(payee.id) }, maxRedirects: 0 });
   expect(matched.status(), await matched.text()).toBe(302);
+  // The match runs as a background job: the money is the member's once it has moved the line out of suspense.
+  await expect.poll(async () => (await (await admin.get(`/api/admin/sales-imports/${importId}`)).json()).data.unmatched, { timeout: 60_000 }).toBe(0);
 }
 
 /** Logs the payee in on `page` (no JavaScript needed) and agrees to the documents; lands on their dashboard. */

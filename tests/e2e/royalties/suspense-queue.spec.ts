@@ -96,7 +96,9 @@ test("an administrator matches a code found in two imports at once, picking the 
     .getByRole("form", { name: `Match ISRC ${code}` })
     .getByRole("button", { name: "Match" })
     .click();
-  await expect(flash(page)).toContainText("3 lines with the same code are matched");
+  // The match runs as a background job: the page says it is queued, then shows the lines moved (live, or by its polling).
+  await expect(flash(page)).toContainText("3 lines with the same code are queued to be matched");
+  await expect(page.getByRole("region", { name: "Latest matches" })).toContainText("3 lines moved out of suspense.", { timeout: 30_000 });
   await expect(page.getByRole("list", { name: "Codes in suspense" }).getByRole("listitem").filter({ hasText: code })).toHaveCount(0);
   for (const [importId, matched] of [
     [first, 2],
