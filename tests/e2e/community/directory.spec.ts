@@ -120,7 +120,8 @@ for (const type of TYPES) {
       await expect(hero).toHaveAttribute("srcset", /364x205\.webp 364w, .*728x410\.webp 728w, .*1456x820\.webp 1456w/);
       await expect(hero).toHaveAttribute("width", "728");
       await expect(hero).toHaveAttribute("height", "410");
-      expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      // Loaded and decoded (it may still be arriving when its attributes are read).
+      await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
       const main = page.getByRole("main");
       await expect(main).toContainText(TARGET_LOCATION);
