@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { NotificationColor } from "../../modules/notifications/colors";
-import { escrowFundingMethods, escrowFundingStatuses, type EscrowFundingStatus } from "./escrow";
+import { escrowAmountColumns, escrowFundingMethods, escrowFundingStatuses, type EscrowFundingStatus } from "./escrow";
 import {
   type AnyPgColumn,
   bigint,
@@ -1576,18 +1576,7 @@ export const projects = pgTable(
     fundingStatus: text("funding_status", { enum: projectFundingStatuses }).notNull().default("unfunded"),
     /** How the escrow was funded; null while unfunded. */
     fundingMethod: text("funding_method", { enum: escrowFundingMethods }),
-    fundedMicros: bigint("funded_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    releasedMicros: bigint("released_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    feeMicros: bigint("fee_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    refundedMicros: bigint("refunded_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
+    ...escrowAmountColumns(),
     /** The payment's reference (manual: what the administrator saw arrive). */
     fundingReference: text("funding_reference"),
     /** The client's latest Stripe Checkout Session (card funding, decision 022); one open session at a time. */

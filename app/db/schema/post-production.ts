@@ -1,7 +1,7 @@
 /** Post-production jobs: tables of this feature, re-exported by the schema index. */
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, jsonb, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
-import { escrowFundingMethods, escrowFundingStatuses } from "./escrow";
+import { escrowAmountColumns, escrowFundingMethods, escrowFundingStatuses } from "./escrow";
 import { journalEntries, songs, users } from "./core";
 
 /** What the engineer does (the marketplace's post-production services). */
@@ -81,18 +81,7 @@ export const postProductionJobs = pgTable(
     fundingReference: text("funding_reference"),
     /** The owner's latest Stripe Checkout Session (card funding, as a project's); one open session at a time. */
     checkoutSessionId: text("checkout_session_id"),
-    fundedMicros: bigint("funded_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    releasedMicros: bigint("released_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    feeMicros: bigint("fee_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
-    refundedMicros: bigint("refunded_micros", { mode: "bigint" })
-      .notNull()
-      .default(sql`0`),
+    ...escrowAmountColumns(),
     fundEntryId: bigint("fund_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     settleEntryId: bigint("settle_entry_id", { mode: "number" }).references(() => journalEntries.id, { onDelete: "restrict" }),
     fundedAt: timestamp("funded_at", { withTimezone: true }),
